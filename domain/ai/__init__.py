@@ -1,0 +1,29 @@
+"""AI players: pure search over the games' deciders, from a seat's view only.
+
+Each game has a module ``domain/ai/<game>.py`` exposing::
+
+    choose(view: dict, seat: int, level: str, rng: random.Random, budget: float, clock: Callable[[], float]) -> str
+
+``view`` is exactly what ``<game>.view(state, seat)`` gives a human at that seat: the AI never sees another seat's
+hand, the deck order, a secret commitment or a future die (it determinises or samples them). ``level`` is
+``"easy"`` (random or greedy), ``"normal"`` or ``"hard"`` (real search). ``budget`` is the thinking time in
+seconds, measured with the injected ``clock`` (the domain never reads a clock itself). The answer is one command
+in the game's notation, legal for that seat.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from typing import Callable
+
+LEVELS = ("easy", "normal", "hard")
+
+
+def choose(game: str, view: dict, seat: int, level: str, rng: random.Random, budget: float,
+           clock: Callable[[], float]) -> str:
+    """The command the ``level`` AI of ``game`` plays at ``seat`` from ``view``."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown AI level {level!r} (known: {', '.join(LEVELS)})")
+    module = importlib.import_module(f"domain.ai.{game}")
+    return module.choose(view, seat, level, rng, budget, clock)

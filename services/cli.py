@@ -1,0 +1,312 @@
+"""The ``burrow`` command line. The composition root: ``serve`` brings web and workers together here, lazily.
+
+Every command exits non-zero with a one-line error on bad input; tracebacks are for bugs only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+
+import redis
+
+from services.config import Settings, public_url
+
+
+class UserError(Exception):
+    """A mistake on the command line: printed as one line, exit status 2."""
+
+
+def _runtime(args, journal: bool | None = None):
+    from services.runtime import build, install
+
+    settings = Settings.from_env(redis_url=getattr(args, "redis", None), data_dir=getattr(args, "data", None),
+                                 partitions=getattr(args, "partitions", None))
+    runtime = build(settings, journal=journal)
+    install(runtime)
+    return runtime
+
+
+def cmd_serve(args) -> int:
+    from web.app import create_app
+    from workers.dispatcher import Dispatcher
+    from workers.worker import start_thread_worker
+
+    runtime = _runtime(args)
+    if runtime.embedded:
+        print(f"burrow: embedded store (in-process fakeredis) journaled to {runtime.settings.data_dir}/ "
+              f"({runtime.loaded_games} games loaded). Not durable beyond that journal; "
+              f"use --redis URL for production.", file=sys.stderr)
+    else:
+        runtime.redis.ping()
+        print(f"burrow: redis at {public_url(runtime.settings.redis_url)}", file=sys.stderr)
+    dispatcher = Dispatcher(runtime)
+    import threading
+
+    threading.Thread(target=dispatcher.run, name="dispatcher", daemon=True).start()
+    for _ in range(args.workers):
+        start_thread_worker(runtime)
+    app = create_app(runtime)
+    print(f"burrow: open http://{args.host}:{args.port}/", file=sys.stderr)
+    from waitress import serve
+
+    serve(app, host=args.host, port=args.port, threads=args.threads, send_bytes=1, channel_timeout=120,
+          ident="burrow")
+    return 0
+
+
+def cmd_worker(args) -> int:
+    from workers.worker import run_worker
+
+    runtime = _runtime(args, journal=False)
+    _require_real_redis(runtime, "worker")
+    run_worker(runtime, burst=args.burst)
+    return 0
+
+
+def cmd_dispatch(args) -> int:
+    from workers.dispatcher import Dispatcher
+
+    runtime = _runtime(args, journal=False)
+    _require_real_redis(runtime, "dispatch")
+    print(f"burrow: dispatching for {public_url(runtime.settings.redis_url)}", file=sys.stderr)
+    Dispatcher(runtime).run()
+    return 0
+
+
+def _require_real_redis(runtime, what: str) -> None:
+    if runtime.embedded:
+        raise UserError(f"'burrow {what}' needs a real Redis: pass --redis URL or set REDIS_URL "
+                        "(the embedded 'burrow serve' runs its own workers)")
+
+
+def cmd_replay(args) -> int:
+    from services import errors
+    from services.views import all_documents
+
+    runtime = _runtime(args)
+    service = runtime.service
+    try:
+        latest = service.load(args.gid)
+        to = args.to if args.to is not None else latest.version
+        if not 1 <= to <= latest.version:
+            raise UserError(f"--to must be between 1 and {latest.version}")
+        game = service.at_version(args.gid, to)
+    except errors.NotFound as exc:
+        raise UserError(exc.message) from None
+    module = game.module
+    print(f"{game.meta['game']} {game.gid} at version {game.version} of {latest.version}: "
+          f"{module.status(game.state)}")
+    print(module.render(game.state))
+    result = module.result(game.state)
+    if result:
+        names = [game.meta["players"][s]["name"] for s in result["winners"]]
+        print(f"result: {', '.join(names) or 'draw'} — {result['reason']}")
+    if args.verify:
+        projected = runtime.redis.get(runtime.store.keys.view(args.gid))
+        if projected is None:
+            print("verify: no projection of this game (run 'burrow rebuild' or start the workers)")
+            return 1
+        stored = json.loads(projected)
+        fresh = all_documents(latest)
+        if stored["docs"] != json.loads(json.dumps(fresh)):
+            diffs = [k for k in fresh if stored["docs"].get(k) != json.loads(json.dumps(fresh[k]))]
+            print(f"verify: DIFFERENT — projection at version {stored['version']}, events at {latest.version}; "
+                  f"documents differ for: {', '.join(diffs)}")
+            return 1
+        print(f"verify: OK — the projection equals the replay at version {latest.version}")
+    return 0
+
+
+def cmd_rebuild(args) -> int:
+    from services.progress import Progress
+    from services.projections import PROJECTIONS
+
+    runtime = _runtime(args)
+    names = PROJECTIONS if args.projection is None else (args.projection,)
+    bar = None
+
+    def progress(done: int, total: int) -> None:
+        nonlocal bar
+        bar = bar or Progress("rebuilding " + "+".join(names), total)
+        bar.update(done)
+
+    started = time.monotonic()
+    count = runtime.projector.rebuild(names, progress)
+    if bar:
+        bar.close()
+    print(f"rebuilt {', '.join(names)} for {count} games in {time.monotonic() - started:.1f}s")
+    return 0
+
+
+def cmd_export(args) -> int:
+    from services.transfer import export_lines
+
+    runtime = _runtime(args)
+    try:
+        lines = list(export_lines(runtime.store, args.gid))
+    except KeyError:
+        raise UserError(f"no game {args.gid!r}") from None
+    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
+    with out if args.output else _nullcontext(out):
+        for line in lines:
+            out.write(line + "\n")
+    return 0
+
+
+class _nullcontext:
+    def __init__(self, value):
+        self.value = value
+
+    def __enter__(self):
+        return self.value
+
+    def __exit__(self, *exc):
+        return False
+
+
+def cmd_import(args) -> int:
+    from services import tokens
+    from services.store import new_game_id
+    from services.transfer import append_exported, parse_lines
+
+    runtime = _runtime(args)
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            header, events = parse_lines(f)
+    except OSError as exc:
+        raise UserError(f"cannot read {args.file}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise UserError(f"{args.file}: {exc}") from None
+    meta = header["meta"]
+    gid = header["id"] if runtime.store.version(header["id"]) == 0 else new_game_id()
+    seat_tokens = {i: tokens.new_token() for i, p in enumerate(meta["players"]) if not p.get("ai")}
+    runtime.store.set_seat_hashes(gid, {s: tokens.token_hash(t) for s, t in seat_tokens.items()})
+    version = append_exported(runtime.store, gid, meta, events)
+    runtime.projector.project_game(gid)
+    runtime.projector.project_lobby(gid)
+    print(f"imported game {gid} ({meta['game']}) at version {version}")
+    for seat, token in seat_tokens.items():
+        print(f"  seat {seat} ({meta['players'][seat]['name']}): token {token}")
+    return 0
+
+
+def cmd_selfplay(args) -> int:
+    from domain.ai import LEVELS
+    from domain.registry import GAME_NAMES
+    from services.progress import Progress
+    from services.selfplay import run_match, summary, table
+
+    if args.game not in GAME_NAMES:
+        raise UserError(f"unknown game {args.game!r} (known: {', '.join(GAME_NAMES)})")
+    levels = [x.strip() for x in args.ai.split(",")]
+    bad = [x for x in levels if x not in LEVELS]
+    if bad:
+        raise UserError(f"unknown AI level {bad[0]!r} (known: {', '.join(LEVELS)})")
+    if args.games < 1:
+        raise UserError("--games must be at least 1")
+    options = json.loads(args.options) if args.options else None
+    bar = Progress(f"selfplay {args.game}", args.games)
+    records = run_match(args.game, levels, args.games, args.seed, args.ai_time, args.jobs, options, bar.update)
+    bar.close()
+    print(table(summary(records, levels)))
+    return 0
+
+
+def cmd_perft(args) -> int:
+    if args.game != "murus":
+        raise UserError("perft is available for murus")
+    from domain import murus
+    from domain.base import Setup
+
+    if args.depth < 0 or args.depth > 8:
+        raise UserError("--depth must be between 0 and 8")
+    state = None
+    import random
+
+    for event in murus.initial(Setup(seats=2, options={"variant": args.variant}), random.Random(0)):
+        state = murus.evolve(state, event)
+    print(f"{'depth':>5}  {'nodes':>12}  {'seconds':>8}  {'nodes/s':>10}")
+    for depth in range(1, args.depth + 1):
+        started = time.perf_counter()
+        nodes = murus.perft(state, depth)
+        took = time.perf_counter() - started
+        print(f"{depth:>5}  {nodes:>12,}  {took:>8.3f}  {nodes / took if took else 0:>10,.0f}")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="burrow", description="Burrow: an event-sourced service for board games.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def with_store(sp):
+        sp.add_argument("--redis", metavar="URL", help="Redis URL (default: $REDIS_URL, else embedded)")
+        sp.add_argument("--data", metavar="DIR", help="embedded journal directory (default: burrow-data)")
+        sp.add_argument("--partitions", type=int, help="event-store partitions (default 1)")
+        return sp
+
+    s = with_store(sub.add_parser("serve", help="web + dispatcher + worker"))
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--threads", type=int, default=16)
+    s.add_argument("--workers", type=int, default=2, help="RQ worker threads")
+    s.set_defaults(func=cmd_serve)
+    s = with_store(sub.add_parser("worker", help="an RQ worker (real Redis)"))
+    s.add_argument("--burst", action="store_true", help="quit when the queue is empty")
+    s.set_defaults(func=cmd_worker)
+    with_store(sub.add_parser("dispatch", help="the dispatcher (real Redis)")).set_defaults(func=cmd_dispatch)
+    s = with_store(sub.add_parser("replay", help="rebuild a game from its events and print it"))
+    s.add_argument("gid")
+    s.add_argument("--to", type=int, metavar="N", help="stop at version N")
+    s.add_argument("--verify", action="store_true", help="compare with the projection; exit 1 on a difference")
+    s.set_defaults(func=cmd_replay)
+    s = with_store(sub.add_parser("rebuild", help="rebuild projections from the logs"))
+    s.add_argument("--projection", choices=["games", "lobby"])
+    s.set_defaults(func=cmd_rebuild)
+    s = with_store(sub.add_parser("export", help="a game's events as JSON lines"))
+    s.add_argument("gid")
+    s.add_argument("-o", "--output", metavar="FILE")
+    s.set_defaults(func=cmd_export)
+    s = with_store(sub.add_parser("import", help="import a game exported as JSON lines"))
+    s.add_argument("file")
+    s.set_defaults(func=cmd_import)
+    s = sub.add_parser("selfplay", help="AI against AI")
+    s.add_argument("game")
+    s.add_argument("--games", type=int, default=10)
+    s.add_argument("--ai", default="easy,hard", help="levels by seat, e.g. easy,hard")
+    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--jobs", type=int, default=1)
+    s.add_argument("--ai-time", type=float, default=1.0, help="seconds per AI decision")
+    s.add_argument("--options", help="game options as JSON")
+    s.set_defaults(func=cmd_selfplay)
+    s = sub.add_parser("perft", help="move-generation counts")
+    s.add_argument("game")
+    s.add_argument("--depth", type=int, default=4)
+    s.add_argument("--variant", default="basic", choices=["basic", "advanced"])
+    s.set_defaults(func=cmd_perft)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except UserError as exc:
+        print(f"burrow: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except json.JSONDecodeError as exc:
+        print(f"burrow: invalid JSON: {exc}", file=sys.stderr)
+        return 2
+    except (ConnectionError, redis.ConnectionError) as exc:
+        print(f"burrow: cannot reach redis: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

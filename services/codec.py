@@ -1,0 +1,40 @@
+"""Encoding of domain events for storage (msgpack) and for clients (JSON-ready dicts)."""
+
+from __future__ import annotations
+
+import functools
+from types import ModuleType
+from typing import Any, Union
+
+import msgspec
+
+from domain.base import Event, event_data, event_type
+
+_encoder = msgspec.msgpack.Encoder()
+
+
+def encode(event: Event) -> tuple[str, bytes]:
+    """(type, bytes) of an event, as the store keeps it."""
+    return event_type(event), _encoder.encode(event)
+
+
+@functools.lru_cache(maxsize=None)
+def _decoder(module: ModuleType) -> msgspec.msgpack.Decoder:
+    events = tuple(module.EVENTS)
+    return msgspec.msgpack.Decoder(Union[events] if len(events) > 1 else events[0])  # type: ignore[valid-type]
+
+
+def decode(module: ModuleType, data: bytes) -> Event:
+    """The event of ``module``'s game stored as ``data``."""
+    return _decoder(module).decode(data)
+
+
+def to_client(event: Event, version: int, at: int) -> dict[str, Any]:
+    """The feed shape of one (already redacted) event: version, type, data, at (ISO-8601 UTC)."""
+    return {"version": version, "type": event_type(event), "data": event_data(event), "at": iso_time(at)}
+
+
+def iso_time(ms: int) -> str:
+    import datetime as dt
+
+    return dt.datetime.fromtimestamp(ms / 1000, dt.timezone.utc).isoformat(timespec="milliseconds")

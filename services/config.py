@@ -1,0 +1,57 @@
+"""Settings from the environment (and the CLI), in one place."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How this process reaches Redis and how the store is laid out."""
+
+    redis_url: str | None = None  # None: the embedded, in-process fakeredis
+    rq_url: str | None = None  # RQ queues; defaults to redis_url
+    prefix: str = "burrow"  # key prefix (tests use their own)
+    partitions: int = 1  # event-store partitions (hash slots {p0}…{pN-1})
+    data_dir: str = "burrow-data"  # the embedded mode's journal
+    ai_time: float = 1.0  # default AI thinking budget, seconds
+    queue_name: str = "burrow"
+    limits: dict = field(default_factory=lambda: {
+        "body_bytes": 64 * 1024,
+        "name_length": 40,
+        "players": 8,
+        "open_games_per_client": 50,
+    })
+
+    @classmethod
+    def from_env(cls, **overrides) -> "Settings":
+        """Settings read from ``REDIS_URL``, ``RQ_URL``, ``BURROW_PREFIX``, ``BURROW_PARTITIONS``,
+        ``BURROW_DATA``, ``BURROW_AI_TIME``; explicit ``overrides`` (not None) win."""
+        env = os.environ
+        values = {
+            "redis_url": env.get("REDIS_URL") or None,
+            "rq_url": env.get("RQ_URL") or None,
+            "prefix": env.get("BURROW_PREFIX", "burrow"),
+            "partitions": int(env.get("BURROW_PARTITIONS", "1")),
+            "data_dir": env.get("BURROW_DATA", "burrow-data"),
+            "ai_time": float(env.get("BURROW_AI_TIME", "1.0")),
+        }
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+
+def public_url(url: str | None) -> str:
+    """A Redis URL without its password, or ``"embedded"``."""
+    if not url:
+        return "embedded"
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password:
+        host = parts.hostname or ""
+        if parts.port:
+            host += f":{parts.port}"
+        user = f"{parts.username}@" if parts.username else ""
+        parts = parts._replace(netloc=f"{user}{host}")
+    return urlunsplit(parts)

@@ -1,0 +1,53 @@
+"""Errors of the service layer, each with the HTTP status and code the API answers with."""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, **details):
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+
+class BadRequest(ServiceError):
+    status, code = 400, "bad_request"
+
+
+class BadNotationError(ServiceError):
+    status, code = 400, "bad_notation"
+
+
+class Unauthorized(ServiceError):
+    status, code = 401, "unauthorized"
+
+
+class NotYourTurn(ServiceError):
+    status, code = 403, "not_your_turn"
+
+
+class NotFound(ServiceError):
+    status, code = 404, "not_found"
+
+
+class Conflict(ServiceError):
+    status, code = 409, "conflict"
+
+
+class Unprocessable(ServiceError):
+    status, code = 422, "unprocessable"
+
+
+class IllegalMoveError(ServiceError):
+    status, code = 422, "illegal_move"
+
+
+class TooMany(ServiceError):
+    status, code = 429, "too_many"
+
+
+class Unavailable(ServiceError):
+    status, code = 503, "unavailable"

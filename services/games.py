@@ -1,0 +1,272 @@
+"""The command side: create games, handle commands, load state (cached state + the stream's tail)."""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from types import ModuleType
+from typing import Any, Protocol
+
+import redis
+
+from domain.ai import LEVELS
+from domain.base import REVEAL_ALL, BadNotation, BadSetup, IllegalMove, Setup, Viewer
+from domain.registry import GAME_NAMES, game_module
+from services import codec, errors, tokens
+from services.store import ConcurrencyError, EventStore, StoreUnavailable, new_game_id
+
+COMMAND_RETRIES = 8
+
+
+class JobSink(Protocol):
+    """Where the command path pokes the workers (RQ in production, nothing in some tests)."""
+
+    def project(self, gid: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game's state at ``version``, with its metadata and decider module."""
+
+    gid: str
+    meta: dict
+    module: ModuleType
+    version: int
+    state: Any
+
+    @property
+    def seats(self) -> int:
+        return len(self.meta["players"])
+
+    def viewer(self, seat: int | None) -> Viewer:
+        """Who ``seat`` sees as: everything once the game is finished."""
+        return REVEAL_ALL if self.module.status(self.state) == "finished" else seat
+
+
+def rng_for(meta: dict, version: int) -> random.Random:
+    """Randomness for the command applied at ``version``: reproducible when the game has a seed."""
+    if meta.get("seed") is not None:
+        return random.Random(f"{meta['seed']}/{version}")
+    return random.Random(secrets.randbits(128))
+
+
+class GameService:
+    """Creates games and applies commands; keeps an LRU of recent states so a command reads only the tail."""
+
+    def __init__(self, store: EventStore, jobs: JobSink | None = None, cache_size: int = 2048,
+                 limits: dict | None = None):
+        self.store = store
+        self.jobs = jobs
+        self.limits = limits or {"name_length": 40, "players": 8}
+        self._cache: OrderedDict[str, Game] = OrderedDict()
+        self._cache_size = cache_size
+        self._cache_lock = threading.Lock()
+
+    # -- reading -----------------------------------------------------------------------------------------
+
+    def load(self, gid: str) -> Game:
+        """The game at its latest version: cached state plus the events appended since."""
+        with self._cache_lock:
+            game = self._cache.get(gid)
+        try:
+            if game is None:
+                meta = self.store.meta(gid)
+                if meta is None:
+                    raise errors.NotFound(f"no game {gid!r}")
+                game = Game(gid, meta, game_module(meta["game"]), 0, None)
+            game = self._fold(game, self.store.read(gid, after=game.version))
+        except (redis.ConnectionError, StoreUnavailable) as exc:
+            raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
+        self._remember(game)
+        return game
+
+    def at_version(self, gid: str, version: int) -> Game:
+        """The game replayed from its first event up to ``version`` (time travel)."""
+        meta = self.store.meta(gid)
+        if meta is None:
+            raise errors.NotFound(f"no game {gid!r}")
+        game = Game(gid, meta, game_module(meta["game"]), 0, None)
+        game = self._fold(game, self.store.read(gid, to=version))
+        if game.version < version:
+            raise errors.NotFound(f"game {gid} has no version {version} (it is at version {game.version})")
+        return game
+
+    def _fold(self, game: Game, stored) -> Game:
+        state, version = game.state, game.version
+        for item in stored:
+            state = game.module.evolve(state, codec.decode(game.module, item.data))
+            version = item.version
+        return replace(game, state=state, version=version)
+
+    def _remember(self, game: Game) -> None:
+        with self._cache_lock:
+            cached = self._cache.get(game.gid)
+            if cached is None or cached.version <= game.version:
+                self._cache[game.gid] = game
+            self._cache.move_to_end(game.gid)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+    def seat_for(self, gid: str, token: str | None) -> int | None:
+        """The seat a bearer token belongs to; None for no token; ``Unauthorized`` for an unknown one."""
+        if token is None:
+            return None
+        seat = tokens.seat_of(token, self.store.seat_hashes(gid))
+        if seat is None:
+            raise errors.Unauthorized("this token is not a seat of this game")
+        return seat
+
+    # -- creating ----------------------------------------------------------------------------------------
+
+    def create(self, game: str, players: list[dict], options: dict | None = None, seed: int | None = None,
+               position: dict | None = None) -> dict:
+        """Create a game; returns its id, version and seats (with a token for each human seat, shown once)."""
+        if game not in GAME_NAMES:
+            raise errors.Unprocessable(f"game: unknown game {game!r} (known: {', '.join(GAME_NAMES)})",
+                                       field="game")
+        module = game_module(game)
+        players = self._check_players(module, players)
+        rng = random.Random(f"{seed}/0") if seed is not None else random.Random(secrets.randbits(128))
+        try:
+            events = module.initial(Setup(seats=len(players), options=options or {}, position=position), rng)
+        except BadSetup as exc:
+            raise errors.Unprocessable(str(exc), field=exc.field) from exc
+        gid = new_game_id()
+        seat_tokens = {i: tokens.new_token() for i, p in enumerate(players) if not p.get("ai")}
+        meta = {"id": gid, "game": game, "players": players, "seed": seed, "created": int(time.time() * 1000)}
+        self.store.set_seat_hashes(gid, {s: tokens.token_hash(t) for s, t in seat_tokens.items()})
+        result = self.store.append(gid, [codec.encode(e) for e in events], expected_version=0,
+                                   meta=json.dumps(meta).encode())
+        self._poke(gid)
+        seats = []
+        for i, p in enumerate(players):
+            seat = {"seat": i, "name": p["name"]}
+            if p.get("ai"):
+                seat["ai"] = p["ai"]
+            else:
+                seat["token"] = seat_tokens[i]
+            seats.append(seat)
+        return {"id": gid, "version": result.version, "seats": seats}
+
+    def _check_players(self, module: ModuleType, players: Any) -> list[dict]:
+        low, high = module.SEATS
+        if not isinstance(players, list) or not low <= len(players) <= high:
+            raise errors.Unprocessable(f"players: {module.NAME} needs {low}" + (f" to {high}" if high > low else "")
+                                       + " players", field="players")
+        if len(players) > self.limits["players"]:
+            raise errors.Unprocessable(f"players: at most {self.limits['players']} players", field="players")
+        checked = []
+        for i, p in enumerate(players):
+            if not isinstance(p, dict):
+                raise errors.Unprocessable(f"players[{i}]: must be an object with a name", field=f"players[{i}]")
+            name = p.get("name")
+            if not isinstance(name, str) or not name.strip():
+                raise errors.Unprocessable(f"players[{i}].name: a non-empty name is required",
+                                           field=f"players[{i}].name")
+            if len(name) > self.limits["name_length"]:
+                raise errors.Unprocessable(f"players[{i}].name: at most {self.limits['name_length']} characters",
+                                           field=f"players[{i}].name")
+            ai = p.get("ai")
+            if ai is not None and ai not in LEVELS:
+                raise errors.Unprocessable(f"players[{i}].ai: must be one of {', '.join(LEVELS)}",
+                                           field=f"players[{i}].ai")
+            unknown = set(p) - {"name", "ai"}
+            if unknown:
+                raise errors.Unprocessable(f"players[{i}]: unknown field {sorted(unknown)[0]!r}",
+                                           field=f"players[{i}]")
+            checked.append({"name": name.strip(), **({"ai": ai} if ai else {})})
+        return checked
+
+    # -- commands ----------------------------------------------------------------------------------------
+
+    def command(self, gid: str, seat: int, move: str, expected_version: int | None = None,
+                command_id: str | None = None) -> dict:
+        """Apply one command of ``seat``; returns ``{"version", "events"}`` as the seat sees them.
+
+        Checks, in order: command id already seen (first result) → stale ``expected_version`` (409) → turn (403)
+        → notation (400) → legality (422). Nothing is appended unless every check passes.
+        """
+        key = f"{seat}:{command_id}" if command_id else None
+        if key:
+            stored = self.store.command_result(gid, key)
+            if stored is not None:
+                return json.loads(stored)
+        for _ in range(COMMAND_RETRIES):
+            game = self.load(gid)
+            if expected_version is not None and expected_version != game.version:
+                raise errors.Conflict(f"the game is at version {game.version}, not {expected_version}",
+                                      version=game.version)
+            events = self._decide(game, seat, move)
+            answer = self._answer(game, seat, events)
+            try:
+                result = self.store.append(gid, [codec.encode(e) for e in events], expected_version=game.version,
+                                           command_id=key, result=json.dumps(answer).encode(), at=answer["_at"])
+            except ConcurrencyError as exc:
+                if expected_version is not None:
+                    raise errors.Conflict(f"the game is at version {exc.current}, not {expected_version}",
+                                          version=exc.current) from exc
+                continue  # another command won this version: judge ours again on the new state
+            except StoreUnavailable as exc:
+                raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
+            if result.duplicate:
+                return json.loads(result.stored)
+            state = game.state
+            for event in events:
+                state = game.module.evolve(state, event)
+            self._remember(replace(game, state=state, version=result.version))
+            self._poke(gid)
+            answer.pop("_at")
+            return answer
+        raise errors.Conflict("the game is too busy right now; try again", version=self.store.version(gid))
+
+    def _decide(self, game: Game, seat: int, move: str) -> list:
+        module = game.module
+        if seat not in module.to_act(game.state):
+            if module.status(game.state) == "finished":
+                raise errors.NotYourTurn("the game is over")
+            raise errors.NotYourTurn(f"it is not seat {seat}'s turn")
+        try:
+            command = module.parse(move)
+        except BadNotation as exc:
+            raise errors.BadNotationError(str(exc)) from exc
+        try:
+            events = module.decide(game.state, seat, command, rng_for(game.meta, game.version + 1))
+        except IllegalMove as exc:
+            raise errors.IllegalMoveError(str(exc)) from exc
+        if not events:
+            raise errors.IllegalMoveError(f"{move!r} changes nothing")
+        return events
+
+    def _answer(self, game: Game, seat: int, events: list) -> dict:
+        at = int(time.time() * 1000)
+        state = game.state
+        shown = []
+        for i, event in enumerate(events):
+            state = game.module.evolve(state, event)
+            viewer = REVEAL_ALL if game.module.status(state) == "finished" else seat
+            shown.append(codec.to_client(game.module.redact(event, viewer), game.version + 1 + i, at))
+        return {"version": game.version + len(events), "events": shown, "_at": at}
+
+    def _poke(self, gid: str) -> None:
+        if self.jobs is not None:
+            try:
+                self.jobs.project(gid)
+            except redis.RedisError:
+                pass  # the dispatcher will project it from the log
+
+    # -- feeds -------------------------------------------------------------------------------------------
+
+    def events(self, gid: str, seat: int | None, after: int = 0, limit: int = 1000) -> list[dict]:
+        """Events after version ``after`` as ``seat`` may see them (everything once the game is finished)."""
+        game = self.load(gid)
+        viewer = game.viewer(seat)
+        out = []
+        for item in self.store.read(gid, after=after, to=min(game.version, after + limit)):
+            event = codec.decode(game.module, item.data)
+            out.append(codec.to_client(game.module.redact(event, viewer), item.version, item.at))
+        return out

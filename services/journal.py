@@ -1,0 +1,75 @@
+"""The embedded mode's journal: every appended event, as export-format JSON lines, one file per game.
+
+The in-process fakeredis forgets everything at exit; the journal is replayed into it at start-up so games survive
+a restart. (With a real Redis, Redis itself is the durable store and there is no journal.)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+
+from services.store import EventStore, StoredEvent
+from services.transfer import append_exported, event_line, header_line, parse_lines
+
+
+class JournaledEventStore(EventStore):
+    """An event store that also appends each event to ``<directory>/<gid>.jsonl``."""
+
+    def __init__(self, client, keys, directory: str | os.PathLike):
+        super().__init__(client, keys)
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._seats: dict[str, dict[int, str]] = {}
+
+    def set_seat_hashes(self, gid: str, hashes: dict[int, str]) -> None:
+        super().set_seat_hashes(gid, hashes)
+        self._seats[gid] = hashes  # written with the header, at the game's first append
+
+    def append(self, gid, events, *, expected_version, command_id=None, result=b"", meta=None, at=None):
+        outcome = super().append(gid, events, expected_version=expected_version, command_id=command_id,
+                                 result=result, meta=meta, at=at)
+        if not outcome.duplicate:
+            first = outcome.version - len(events) + 1
+            lines = []
+            if meta is not None:
+                seats = {str(s): h for s, h in self._seats.pop(gid, {}).items()}
+                lines.append(header_line(gid, json.loads(meta), seats=seats))
+            for i, (type_, data) in enumerate(events):
+                lines.append(event_line(StoredEvent(first + i, type_, data, at or 0)))
+            with self._lock, open(self.directory / f"{gid}.jsonl", "a", encoding="utf-8") as f:
+                f.write("\n".join(lines) + "\n")
+                f.flush()
+        return outcome
+
+    def load(self) -> int:
+        """Replay every journal file into the store; returns the number of games loaded."""
+        count = 0
+        for path in sorted(self.directory.glob("*.jsonl")):
+            with open(path, encoding="utf-8") as f:
+                header, events = parse_lines(_complete_lines(f.read()))
+            gid = header["id"]
+            EventStore.set_seat_hashes(self, gid, {int(s): h for s, h in header.get("seats", {}).items()})
+            append_exported(_Unjournaled(self), gid, header["meta"], events, have=self.version(gid))
+            count += 1
+        return count
+
+
+def _complete_lines(text: str) -> list[str]:
+    """Lines of a journal, without a last line cut short by a crash mid-write."""
+    lines = text.split("\n")
+    if lines and lines[-1] and not text.endswith("\n"):
+        lines.pop()
+    return lines
+
+
+class _Unjournaled(EventStore):
+    """A view of a journaled store that appends without journaling (used while loading the journal)."""
+
+    def __init__(self, journaled: JournaledEventStore):
+        self.redis = journaled.redis
+        self.keys = journaled.keys
+        self._append = journaled._append

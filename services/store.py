@@ -1,0 +1,190 @@
+"""The event store: one Redis stream per game, a log per partition, one Lua script per append.
+
+Keys (``P`` = prefix, ``pN`` = partition of the game id; everything one append touches shares one hash slot):
+
+``P:{pN}:game:<gid>``  stream of the game's events, IDs ``0-<version>`` (version = position, from 1)
+``P:{pN}:cmds:<gid>``  hash: command id → stored result, for idempotent retries
+``P:{pN}:log``         stream: (gid, version, type) of every event of the partition, in commit order
+``P:{pN}:seats:<gid>`` hash: seat → token hash
+``P:{pN}:view:<gid>`` / ``P:{pN}:ckpt:<gid>``  projected view and its checkpoint version
+``P:{pN}:lobby``       hash: gid → lobby summary
+
+Streams are never trimmed.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+import zlib
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Iterator
+
+import redis
+
+APPEND_SCRIPT = resources.files("services").joinpath("append.lua").read_text()
+
+
+class ConcurrencyError(Exception):
+    """The game is not at the expected version."""
+
+    def __init__(self, current: int):
+        super().__init__(f"the game is at version {current}")
+        self.current = current
+
+
+class StoreUnavailable(Exception):
+    """Redis cannot be reached."""
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One event as stored: its version, snake_case type, encoded data and commit time (ms)."""
+
+    version: int
+    type: str
+    data: bytes
+    at: int
+    meta: bytes | None = None
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    """``version`` after the append; ``duplicate`` when the command id had been seen (``stored`` = first result)."""
+
+    version: int
+    duplicate: bool = False
+    stored: bytes | None = None
+
+
+def new_game_id() -> str:
+    """A short random game id (60 bits, URL-safe)."""
+    return secrets.token_hex(6)[:-2] + format(secrets.randbelow(256), "02x")
+
+
+class Keys:
+    """Key names for one prefix and partition count."""
+
+    def __init__(self, prefix: str = "burrow", partitions: int = 1):
+        self.prefix = prefix
+        self.partitions = partitions
+
+    def partition(self, gid: str) -> int:
+        return zlib.crc32(gid.encode()) % self.partitions
+
+    def _p(self, n: int) -> str:
+        return f"{self.prefix}:{{p{n}}}"
+
+    def game(self, gid: str) -> str:
+        return f"{self._p(self.partition(gid))}:game:{gid}"
+
+    def cmds(self, gid: str) -> str:
+        return f"{self._p(self.partition(gid))}:cmds:{gid}"
+
+    def seats(self, gid: str) -> str:
+        return f"{self._p(self.partition(gid))}:seats:{gid}"
+
+    def view(self, gid: str) -> str:
+        return f"{self._p(self.partition(gid))}:view:{gid}"
+
+    def ckpt(self, gid: str) -> str:
+        return f"{self._p(self.partition(gid))}:ckpt:{gid}"
+
+    def log(self, partition: int) -> str:
+        return f"{self._p(partition)}:log"
+
+    def lobby(self, partition: int) -> str:
+        return f"{self._p(partition)}:lobby"
+
+    def log_of(self, gid: str) -> str:
+        return self.log(self.partition(gid))
+
+    def lobby_of(self, gid: str) -> str:
+        return self.lobby(self.partition(gid))
+
+
+class EventStore:
+    """Appends and reads game streams. Thread-safe (redis-py pools connections)."""
+
+    def __init__(self, client: redis.Redis, keys: Keys | None = None):
+        self.redis = client
+        self.keys = keys or Keys()
+        self._append = client.register_script(APPEND_SCRIPT)
+
+    def append(self, gid: str, events: list[tuple[str, bytes]], *, expected_version: int | None,
+               command_id: str | None = None, result: bytes = b"", meta: bytes | None = None,
+               at: int | None = None) -> AppendResult:
+        """Append ``events`` (type, data) atomically, after checking ``expected_version`` and ``command_id``.
+
+        A duplicate ``command_id`` appends nothing and returns the first stored ``result``; a stale
+        ``expected_version`` raises ``ConcurrencyError`` and appends nothing. ``meta`` (game name, players…) is
+        written with the first event of a new game and only then.
+        """
+        if not events:
+            raise ValueError("nothing to append")
+        args: list[Any] = [
+            -1 if expected_version is None else expected_version,
+            command_id or "",
+            result,
+            gid,
+            at if at is not None else int(time.time() * 1000),
+            meta or b"",
+        ]
+        for type_, data in events:
+            args += [type_, data]
+        keys = [self.keys.game(gid), self.keys.cmds(gid), self.keys.log_of(gid)]
+        try:
+            status, value = self._append(keys=keys, args=args)
+        except redis.ConnectionError as exc:
+            raise StoreUnavailable(str(exc)) from exc
+        status = status.decode() if isinstance(status, bytes) else status
+        if status == "dup":
+            return AppendResult(version=-1, duplicate=True, stored=value)
+        if status == "conflict":
+            raise ConcurrencyError(int(value))
+        return AppendResult(version=int(value))
+
+    def version(self, gid: str) -> int:
+        """The game's current version (0: no such game)."""
+        return self.redis.xlen(self.keys.game(gid))
+
+    def read(self, gid: str, after: int = 0, to: int | None = None, batch: int = 1000) -> Iterator[StoredEvent]:
+        """Events with ``after < version <= to``, in order, read in batches."""
+        key = self.keys.game(gid)
+        start = after + 1
+        while to is None or start <= to:
+            end = "+" if to is None else f"0-{to}"
+            entries = self.redis.xrange(key, f"0-{start}", end, count=batch)
+            for entry_id, fields in entries:
+                version = int(entry_id.split(b"-")[1])
+                yield StoredEvent(version, fields[b"type"].decode(), fields[b"data"], int(fields[b"at"]),
+                                  fields.get(b"meta"))
+            if len(entries) < batch:
+                return
+            start = version + 1
+
+    def meta(self, gid: str) -> dict | None:
+        """The game's metadata (written with its first event), or None if there is no such game."""
+        entries = self.redis.xrange(self.keys.game(gid), "0-1", "0-1")
+        if not entries:
+            return None
+        return json.loads(entries[0][1][b"meta"])
+
+    def command_result(self, gid: str, command_id: str) -> bytes | None:
+        """The stored result of a command id already applied, if any."""
+        return self.redis.hget(self.keys.cmds(gid), command_id)
+
+    def set_seat_hashes(self, gid: str, hashes: dict[int, str]) -> None:
+        if hashes:
+            self.redis.hset(self.keys.seats(gid), mapping={str(s): h for s, h in hashes.items()})
+
+    def seat_hashes(self, gid: str) -> dict[int, str]:
+        raw = self.redis.hgetall(self.keys.seats(gid))
+        return {int(k): v.decode() for k, v in raw.items()}
+
+    def game_ids(self) -> Iterator[str]:
+        """Every game id in the store (scans the keyspace; for rebuilds and exports)."""
+        for key in self.redis.scan_iter(match=f"{self.keys.prefix}:{{p*}}:game:*", count=1000, _type="stream"):
+            yield key.decode().rsplit(":", 1)[1]

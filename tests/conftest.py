@@ -1,0 +1,87 @@
+"""Shared fixtures: a private real redis-server per session, fakeredis, and runtimes over either."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import uuid
+
+import pytest
+import redis
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class RedisProcess:
+    """A redis-server of our own on a free loopback port, in a temp dir (never the shared server)."""
+
+    def __init__(self, *extra: str):
+        self.dir = tempfile.mkdtemp(prefix="burrow-redis-")
+        self.port = free_port()
+        self.extra = extra
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> "RedisProcess":
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--dir", self.dir,
+             "--save", "", "--maxmemory-policy", "noeviction", *self.extra],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        client = redis.Redis(port=self.port)
+        for _ in range(200):
+            try:
+                client.ping()
+                return self
+            except redis.ConnectionError:
+                time.sleep(0.02)
+        raise RuntimeError("redis-server did not start")
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def stop(self) -> None:
+        self.kill()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def real_redis_url():
+    """URL of a private real redis-server; skipped without one, but required when CI is set."""
+    if shutil.which("redis-server") is None:
+        if os.environ.get("CI"):
+            pytest.fail("redis-server is required in CI")
+        pytest.skip("no redis-server on this machine")
+    server = RedisProcess().start()
+    yield server.url
+    server.stop()
+
+
+@pytest.fixture(params=["fakeredis", "redis"])
+def redis_client(request):
+    """A Redis client with a fresh, private keyspace: fakeredis, then a real redis-server."""
+    if request.param == "fakeredis":
+        import fakeredis
+
+        yield fakeredis.FakeRedis(server=fakeredis.FakeServer())
+        return
+    client = redis.Redis.from_url(request.getfixturevalue("real_redis_url"))
+    yield client
+    client.flushdb()  # our own private server, never the shared one
+
+
+@pytest.fixture
+def prefix() -> str:
+    return f"t{uuid.uuid4().hex[:8]}"

@@ -1,0 +1,1 @@
+"""The thin Flask front end: the JSON API and the pages."""

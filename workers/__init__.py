@@ -1,0 +1,1 @@
+"""RQ job functions and the long-running loops (dispatcher, worker entry points)."""

@@ -1,0 +1,30 @@
+"""RQ jobs. Each only pokes: it reads what it needs from the store, so running it twice changes nothing."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from services import ai_turns
+from services.runtime import current
+
+log = logging.getLogger(__name__)
+
+
+def project_game(gid: str) -> int:
+    """Bring a game's view up to date; returns the projected version."""
+    return current().projector.project_game(gid)
+
+
+def project_lobby(gid: str) -> int:
+    """Bring a game's lobby line up to date."""
+    return current().projector.project_lobby(gid)
+
+
+def ai_turn(gid: str, seat: int, version: int) -> str:
+    """Let the AI at ``seat`` play if the game is still at ``version``; a stale or repeated job does nothing."""
+    runtime = current()
+    started = time.monotonic()
+    outcome = ai_turns.play(runtime.service, gid, seat, version, runtime.settings.ai_time)
+    log.info("ai_turn %s seat %s v%s: %s in %.3fs", gid, seat, version, outcome, time.monotonic() - started)
+    return outcome
