@@ -1,0 +1,216 @@
+"""The decider core: ``initial``, ``evolve``, ``decide`` and ``legal`` (FS-1 … FS-11)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec.structs import replace
+
+from domain.base import BadSetup, Event, IllegalMove, Rng, Setup, check_options
+from domain.squirrels import board
+from domain.squirrels.board import CELL_INDEX, CELLS, COLORS, DIRECTIONS, SQUIRREL, Card, State
+from domain.squirrels.boosters import KINDS, open_boosters
+from domain.squirrels.cards import CardFact, CardPoolError, mh2_cards, parse_card_pool
+from domain.squirrels.events import (
+    BoostersOpened,
+    CardsDealt,
+    Dug,
+    FirstPlayerChosen,
+    GameCreated,
+    GameEnded,
+    Moved,
+    TurnPassed,
+)
+from domain.squirrels.notation import Turn
+from domain.squirrels.position import load_position
+from domain.squirrels.scoring import score, verdict, winners
+
+SEATS = (2, 4)
+OPTIONS = {"bonus_needs_one": False, "packs": "set", "card_pool": None, "max_plies": None}
+FOOD = 24
+"""Food cards on the grid (FS-2); any surplus of the packs is set aside at random (FS-11)."""
+
+
+def checked_options(options: dict[str, Any]) -> tuple[dict[str, Any], tuple[CardFact, ...]]:
+    """Options merged over their defaults, and the card list the packs come from; raises ``BadSetup``."""
+    given = dict(options)
+    pool_text = given.pop("card_pool", None)
+    merged = check_options(given, OPTIONS)
+    if merged["packs"] not in KINDS:
+        raise BadSetup("options.packs", f"must be \"set\" or \"draft\", not {merged['packs']!r}")
+    if pool_text is not None and not isinstance(pool_text, str):
+        raise BadSetup("options.card_pool", "must be CSV text with the columns of mh2-cards.csv, or null")
+    try:
+        pool = mh2_cards() if pool_text is None else parse_card_pool(pool_text)
+    except CardPoolError as exc:
+        raise BadSetup("options.card_pool", str(exc)) from None
+    merged["card_pool"] = pool_text
+    return merged, pool
+
+
+def _deal(rng: Rng, pool: tuple[CardFact, ...], kind: str) -> list[Event]:
+    """FS-2/FS-11: open two packs, set the surplus aside, pick the squirrel, deal the grid."""
+    packs = open_boosters(rng, pool, kind)
+    next_id = 1
+    for pack in packs:
+        for record in pack:
+            if record["slot"] != "art":
+                record["id"] = next_id
+                next_id += 1
+    ids = list(range(1, next_id))
+    rng.shuffle(ids)
+    food, set_aside = ids[:FOOD], sorted(ids[FOOD:])
+    squirrel_pack = rng.randrange(len(packs))
+    art = next(record for record in packs[squirrel_pack] if record["slot"] == "art")
+    order: list[Any] = [*food, SQUIRREL]
+    rng.shuffle(order)
+    return [BoostersOpened(packs=packs),
+            CardsDealt(cells=dict(zip(CELLS, order)), set_aside=set_aside, squirrel_pack=squirrel_pack,
+                       squirrel_art=art)]
+
+
+def initial(setup: Setup, rng: Rng) -> list[Event]:
+    """The events that create a game: from a position, or packs opened, dealt and a random first player."""
+    if not isinstance(setup.seats, int) or not SEATS[0] <= setup.seats <= SEATS[1]:
+        raise BadSetup("seats", f"Foraging Squirrels is for 2 to 4 players, not {setup.seats!r}")
+    options, pool = checked_options(setup.options)
+    created = GameCreated(seats=setup.seats, options=options, position=setup.position)
+    state = evolve(None, created)
+    if state.phase == "playing":
+        return [created, *_ending(state)]
+    events: list[Event] = [created, *_deal(rng, pool, options["packs"])]
+    if setup.position is None:
+        first = rng.randrange(setup.seats)
+    else:
+        first = load_position(setup.position, setup.seats)["first"]
+    return [*events, FirstPlayerChosen(seat=first)]
+
+
+def _ending(state: State) -> list[Event]:
+    """FS-8 (and ``max_plies``): a ``GameEnded`` when the game is over after a turn, else nothing."""
+    limit = state.options["max_plies"]
+    if board.line_has_food(state.grid) and (limit is None or state.plies < limit):
+        return []
+    scores = score(state.cards, state.piles, state.options["bonus_needs_one"])
+    why = verdict(scores)
+    if board.line_has_food(state.grid):
+        why = f"The turn limit of {limit} was reached. {why}"
+    return [GameEnded(winners=winners(scores), reason=why, scores=scores)]
+
+
+def _created(event: GameCreated) -> State:
+    seats = event.seats
+    state = State(seats=seats, options=event.options, piles=((),) * seats, dug=(False,) * seats)
+    if event.position is None:
+        return state
+    fields = load_position(event.position, seats)
+    if "grid" not in fields:
+        return replace(state, dug=fields["dug"], turn=fields["turn"])
+    return replace(state, phase="playing", **fields)
+
+
+def evolve(state: State | None, event: Event) -> State:
+    """The state after ``event``; never mutates ``state``."""
+    if isinstance(event, GameCreated):
+        return _created(event)
+    assert state is not None, "the first event is game_created"
+    match event:
+        case BoostersOpened(packs=packs):
+            cards = {r["id"]: Card(r["name"], r["rarity"], r["colors"], r["foil"], r["squirrel"], r["land"],
+                                   r["number"]) for pack in packs for r in pack if r["slot"] != "art"}
+            return replace(state, cards=cards)
+        case CardsDealt():
+            grid = tuple(event.cells.get(cell) for cell in CELLS)
+            return replace(state, grid=grid, set_aside=tuple(event.set_aside), squirrel_art=event.squirrel_art)
+        case FirstPlayerChosen(seat=seat):
+            turn = state.turn if state.turn is not None else seat
+            return replace(state, first=seat, turn=turn, opened=bool(state.piles[seat]), phase="playing")
+        case Dug(seat=seat, frm=frm, to=to):
+            dug = tuple(d or s == seat for s, d in enumerate(state.dug))
+            return replace(state, grid=board.dig(state.grid, CELL_INDEX[frm], CELL_INDEX[to]), dug=dug)
+        case Moved(seat=seat, collected=collected, cells=cells):
+            piles = tuple(pile + tuple(collected) if s == seat else pile for s, pile in enumerate(state.piles))
+            grid = board.move_squirrel(state.grid, [CELL_INDEX[c] for c in cells])
+            return replace(state, grid=grid, piles=piles, plies=state.plies + 1,
+                                     opened=state.opened or seat == state.first)
+        case TurnPassed(seat=seat):
+            return replace(state, turn=seat)
+        case GameEnded(winners=won, reason=reason):
+            return replace(state, phase="finished", result={"winners": list(won), "reason": reason})
+    raise ValueError(f"not a Foraging Squirrels event: {event!r}")
+
+
+def _dig_event(state: State, seat: int, frm: str, to: str) -> Dug:
+    if seat == state.first:
+        raise IllegalMove("The first player may never dig.")
+    if state.dug[seat]:
+        raise IllegalMove("You have already used your dig in this game.")
+    if not state.opened:
+        raise IllegalMove("No one may dig before the first player's first turn is over.")
+    content = state.grid[CELL_INDEX[frm]]
+    if content == SQUIRREL:
+        raise IllegalMove(f"{frm} holds the squirrel; only a food card can be dug.")
+    if content is None:
+        raise IllegalMove(f"{frm} is empty: there is no food card to dig.")
+    if state.grid[CELL_INDEX[to]] is not None:
+        raise IllegalMove(f"{to} is not empty: a dug card goes to an empty cell.")
+    return Dug(seat=seat, card=content, frm=frm, to=to)
+
+
+def _move_event(state: State, seat: int, color: str, direction: str) -> Moved:
+    collected = board.scan(state.grid, state.cards, color, direction)
+    if not collected:
+        raise IllegalMove(f"{color} {direction} collects nothing: a turn must collect at least one card.")
+    return Moved(seat=seat, color=color, direction=direction, frm=CELLS[board.squirrel_index(state.grid)],
+                 to=CELLS[collected[-1]], collected=[state.grid[i] for i in collected],
+                 cells=[CELLS[i] for i in collected])
+
+
+def decide(state: State, seat: int, cmd: Turn, rng: Rng) -> list[Event]:
+    """The events of one whole turn (dig, move, dig, then the next turn or the end)."""
+    if state.phase != "playing":
+        raise IllegalMove("The game is over." if state.phase == "finished" else "The game has not started.")
+    if seat != state.turn:
+        raise IllegalMove("It is not your turn.")
+    events: list[Event] = []
+    steps = ("move",) if cmd.dig is None else ("dig", "move") if cmd.dig_first else ("move", "dig")
+    for step in steps:
+        if step == "dig":
+            event: Event = _dig_event(state, seat, *cmd.dig)
+        else:
+            event = _move_event(state, seat, cmd.color, cmd.direction)
+        events.append(event)
+        state = evolve(state, event)
+    return events + (_ending(state) or [TurnPassed(seat=board.next_seat(state, seat))])
+
+
+def _moves(grid: board.Grid, cards: dict[int, Card]) -> list[str]:
+    return [f"{color} {direction}" for direction in DIRECTIONS for color in COLORS
+            if board.scan(grid, cards, color, direction)]
+
+
+def legal(state: State, seat: int) -> list[str]:
+    """Every command ``decide`` accepts from ``seat`` now, in canonical notation."""
+    if state.phase != "playing" or seat != state.turn:
+        return []
+    moves = _moves(state.grid, state.cards)
+    if not board.can_dig(state, seat):
+        return moves
+    found = list(moves)
+    grid = state.grid
+    for frm in board.food_cells(grid):
+        for to in board.empty_cells(grid):
+            dig = f"dig {CELLS[frm]} {CELLS[to]}"
+            found += [f"{dig}; {move}" for move in _moves(board.dig(grid, frm, to), state.cards)]
+    for move in moves:
+        after = evolve(state, _move_event(state, seat, *move.split()))
+        for frm in board.food_cells(after.grid):
+            found += [f"{move}; dig {CELLS[frm]} {CELLS[to]}" for to in board.empty_cells(after.grid)]
+    return found
+
+
+def to_act(state: State) -> list[int]:
+    """The seat to play, or nobody once the game is over."""
+    return [state.turn] if state.phase == "playing" else []
+
+

@@ -1,0 +1,151 @@
+"""The position JSON of RULES.md §3, both ways, with a check that names the first problem found.
+
+``{"turn": 0, "grid": {"a1": 17, "c3": "squirrel", …}, "cards": {"17": {"name", "rarity", "colors", "foil",
+"squirrel"}, …}, "piles": [[ids…], …], "dug": [false, …], "first": 0}``; cards may also give ``land`` and
+``number``; ``set_aside`` (extension) lists ids of cards out of play. Omitted fields take their start-of-game
+values: no digs used, seat 0 first, the first player to act, empty piles; without ``grid`` the packs are opened
+and dealt afresh (then ``cards``, ``piles`` and ``set_aside`` must be omitted too).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.base import BadSetup
+from domain.squirrels.board import CELL_INDEX, CELLS, SQUIRREL, Card, State
+from domain.squirrels.cards import RARITIES, normalize_colors
+
+FIELDS = ("turn", "grid", "cards", "piles", "dug", "first", "set_aside")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _seat(position: dict, name: str, seats: int, default: int) -> int:
+    value = position.get(name, default)
+    if not _is_int(value) or not 0 <= value < seats:
+        raise BadSetup(f"position.{name}", f"must be a seat from 0 to {seats - 1}, not {value!r}")
+    return value
+
+
+def _card(cid: int, data: Any) -> Card:
+    field = f"position.cards.{cid}"
+    if not isinstance(data, dict):
+        raise BadSetup(field, "must be an object with name, rarity, colors, foil, squirrel")
+    unknown = set(data) - {"name", "rarity", "colors", "foil", "squirrel", "land", "number"}
+    if unknown:
+        raise BadSetup(f"{field}.{min(unknown)}", "unknown card field")
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise BadSetup(f"{field}.name", "must be a non-empty text")
+    if data.get("rarity") not in RARITIES:
+        raise BadSetup(f"{field}.rarity", f"must be one of {', '.join(RARITIES)}, not {data.get('rarity')!r}")
+    colors = data.get("colors", "")
+    try:
+        colors = normalize_colors(colors) if isinstance(colors, str) else None
+    except ValueError as exc:
+        raise BadSetup(f"{field}.colors", str(exc)) from None
+    if colors is None:
+        raise BadSetup(f"{field}.colors", "must be a text of colour letters such as \"WU\"")
+    flags = {}
+    for flag in ("foil", "squirrel", "land"):
+        flags[flag] = data.get(flag, False)
+        if not isinstance(flags[flag], bool):
+            raise BadSetup(f"{field}.{flag}", "must be true or false")
+    if flags["land"] and colors:
+        raise BadSetup(f"{field}.colors", "a land is colourless (FS-5)")
+    number = data.get("number")
+    if number is not None and not _is_int(number):
+        raise BadSetup(f"{field}.number", "must be a whole number or null")
+    return Card(name, data["rarity"], colors, number=number, **flags)
+
+
+def _ids(value: Any, field: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(_is_int(v) for v in value):
+        raise BadSetup(field, "must be a list of card ids")
+    return tuple(value)
+
+
+def load_position(position: Any, seats: int) -> dict[str, Any]:
+    """The ``State`` fields a position describes (no ``grid`` key when the deal is to be made afresh)."""
+    if not isinstance(position, dict):
+        raise BadSetup("position", "must be an object")
+    for name in position:
+        if name not in FIELDS:
+            raise BadSetup(f"position.{name}", f"unknown field (known: {', '.join(FIELDS)})")
+    first = _seat(position, "first", seats, 0)
+    fields: dict[str, Any] = {"first": first, "turn": _seat(position, "turn", seats, first)}
+    dug = position.get("dug", [False] * seats)
+    if not isinstance(dug, list) or len(dug) != seats or not all(isinstance(d, bool) for d in dug):
+        raise BadSetup("position.dug", f"must be a list of {seats} true/false values")
+    if dug[first]:
+        raise BadSetup(f"position.dug.{first}", "the first player never digs (FS-7)")
+    fields["dug"] = tuple(dug)
+    if "grid" not in position:
+        for name in ("cards", "piles", "set_aside"):
+            if name in position:
+                raise BadSetup("position.grid", f"needed when {name} is given")
+        return fields
+
+    raw_cards = position.get("cards", {})
+    if not isinstance(raw_cards, dict):
+        raise BadSetup("position.cards", "must be an object from card id to card")
+    cards: dict[int, Card] = {}
+    for key, data in raw_cards.items():
+        cid = int(key) if isinstance(key, str) and key.isdigit() else key
+        if not _is_int(cid):
+            raise BadSetup(f"position.cards.{key}", "a card id is a whole number")
+        if cid in cards:
+            raise BadSetup(f"position.cards.{key}", f"card {cid} is given twice")
+        cards[cid] = _card(cid, data)
+
+    grid = position["grid"]
+    if not isinstance(grid, dict):
+        raise BadSetup("position.grid", "must be an object from cell to card id or \"squirrel\"")
+    cells: list[Any] = [None] * 25
+    for cell, content in grid.items():
+        if cell not in CELL_INDEX:
+            raise BadSetup(f"position.grid.{cell}", "not a cell (a1 to e5)")
+        if content is not None and content != SQUIRREL and not _is_int(content):
+            raise BadSetup(f"position.grid.{cell}", f"must be a card id or \"squirrel\", not {content!r}")
+        cells[CELL_INDEX[cell]] = content
+    squirrels = cells.count(SQUIRREL)
+    if squirrels != 1:
+        raise BadSetup("position.grid", f"needs exactly one squirrel, found {squirrels}")
+
+    piles = position.get("piles", [[] for _ in range(seats)])
+    if not isinstance(piles, list) or len(piles) != seats:
+        raise BadSetup("position.piles", f"must be a list of {seats} piles")
+    piles = tuple(_ids(pile, f"position.piles.{seat}") for seat, pile in enumerate(piles))
+    set_aside = _ids(position.get("set_aside", []), "position.set_aside")
+
+    places: dict[int, str] = {}
+    placed = [(c, f"grid.{CELLS[i]}") for i, c in enumerate(cells) if c is not None and c != SQUIRREL]
+    placed += [(c, f"piles.{seat}") for seat, pile in enumerate(piles) for c in pile]
+    placed += [(c, "set_aside") for c in set_aside]
+    for cid, where in placed:
+        if cid not in cards:
+            raise BadSetup(f"position.{where}", f"card {cid} is not in position.cards")
+        if cid in places:
+            raise BadSetup(f"position.{where}", f"card {cid} is already in {places[cid]}")
+        places[cid] = where
+    for cid in cards:
+        if cid not in places:
+            raise BadSetup(f"position.cards.{cid}", "this card is nowhere: not on the grid, in a pile, set aside")
+    # A turn always collects, so an empty pile means the first player has not finished a turn yet.
+    fields.update(cards=cards, grid=tuple(cells), piles=piles, set_aside=set_aside, opened=bool(piles[first]))
+    return fields
+
+
+def dump_position(state: State) -> dict[str, Any]:
+    """The position JSON of ``state``."""
+    return {
+        "turn": state.turn,
+        "grid": {CELLS[i]: c for i, c in enumerate(state.grid) if c is not None},
+        "cards": {str(cid): card.to_json() for cid, card in sorted(state.cards.items())},
+        "piles": [list(pile) for pile in state.piles],
+        "dug": list(state.dug),
+        "first": state.first,
+        "set_aside": list(state.set_aside),
+    }
