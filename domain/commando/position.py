@@ -1,0 +1,159 @@
+"""Setting a game up: seats, options, the board and the position JSON of RULES.md §4, both ways."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from domain.base import BadSetup, Setup, check_options
+from domain.commando import events as ev
+from domain.commando.board import DEFAULT_BOARD, DEFAULT_BOARD_SPEC, Board, load_board
+from domain.commando.constants import CARD_NAMES, CAUTION_DECK, FULL_DECK, OPTION_DEFAULTS
+from domain.commando.state import State, full_deck_minus
+
+SEATS = (2, 5)
+"""MC-1: "2–5 players (any number allowed)" — we accept 2 to 5 agents."""
+
+POSITION_KEYS = ("turn", "agents", "caution_deck", "board")
+AGENT_KEYS = ("square", "path", "money", "weapons", "accessories", "maps", "skip")
+
+
+def check_game_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Options merged over their defaults; ``board`` is None (the shipped board) or a board object."""
+    rest = {name: value for name, value in options.items() if name != "board"}
+    merged = check_options(rest, OPTION_DEFAULTS)
+    for name in OPTION_DEFAULTS:
+        value = merged[name]
+        if name != "max_plies" and (not isinstance(value, int) or value < 0):
+            raise BadSetup(f"options.{name}", f"must be a whole number of 0 or more, not {value!r}")
+    merged["board"] = options.get("board")
+    if merged["board"] is not None:
+        load_board(merged["board"], "options.board")
+    return merged
+
+
+def _board(options: dict[str, Any], position: dict[str, Any]) -> tuple[Board, dict[str, Any] | None]:
+    """The board of the game and the option value that names it (None for the default board)."""
+    given = position.get("board", "default")
+    if given == "default":
+        given = None
+    elif not isinstance(given, dict):
+        raise BadSetup("position.board", 'must be "default" or a board object')
+    if given is not None and options["board"] is not None and given != options["board"]:
+        raise BadSetup("position.board", "differs from options.board: give the board once")
+    spec = options["board"] if options["board"] is not None else given
+    if spec is None:
+        return DEFAULT_BOARD, None
+    return load_board(spec, "options.board" if options["board"] is not None else "position.board"), spec
+
+
+def _flag(value: Any, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise BadSetup(field, f"must be true or false, not {value!r}")
+    return value
+
+
+def _count(value: Any, field: str, high: int | None = None) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise BadSetup(field, f"must be a whole number of 0 or more, not {value!r}")
+    if high is not None and value > high:
+        raise BadSetup(field, f"must be at most {high}, not {value}")
+    return value
+
+
+def _agents(raw: Any, seats: int, board: Board, options: dict[str, Any]) -> list[dict[str, Any]]:
+    if raw is None:
+        raw = [{} for _ in range(seats)]
+    if not isinstance(raw, list) or len(raw) != seats:
+        raise BadSetup("position.agents", f"must list exactly one agent per seat ({seats})")
+    agents: list[dict[str, Any]] = []
+    holder: dict[int, int] = {}
+    for seat, item in enumerate(raw):
+        where = f"position.agents[{seat}]"
+        if not isinstance(item, dict):
+            raise BadSetup(where, "must be an object")
+        for key in item:
+            if key not in AGENT_KEYS:
+                raise BadSetup(f"{where}.{key}", f"unknown field (known: {', '.join(AGENT_KEYS)})")
+        square = _count(item.get("square", board.start), f"{where}.square", len(board.kind) - 1)
+        path = item.get("path", "green" if board.is_green(square) else "main")
+        if path not in ("main", "green"):
+            raise BadSetup(f"{where}.path", f'must be "main" or "green", not {path!r}')
+        if (path == "green") != board.is_green(square):
+            actual = "a green-path square" if board.is_green(square) else "a main-track square"
+            raise BadSetup(f"{where}.path", f"square {square} is {actual}, not on the {path} path")
+        if square == board.base:
+            raise BadSetup(f"{where}.square", f"square {square} is the enemy base: the game would be over")
+        if square != board.start and not board.is_green(square):
+            if square in holder:
+                raise BadSetup(f"{where}.square", f"square {square} already holds seat {holder[square]}'s agent "
+                               "(two agents cannot share a square)")
+            holder[square] = seat
+        agents.append({
+            "square": square,
+            "money": _count(item.get("money", options["start_money"]), f"{where}.money"),
+            "weapons": _count(item.get("weapons", 0), f"{where}.weapons"),
+            "accessories": _count(item.get("accessories", 0), f"{where}.accessories",
+                                  options["accessory_limit"]),
+            "maps": _count(item.get("maps", options["start_maps"]), f"{where}.maps"),
+            "skip": _flag(item.get("skip", False), f"{where}.skip"),
+        })
+    return agents
+
+
+def _deck(raw: Any, rng: random.Random) -> list[str]:
+    if raw is None:
+        deck = list(FULL_DECK)
+        rng.shuffle(deck)
+        return deck
+    if not isinstance(raw, list):
+        raise BadSetup("position.caution_deck", "must be a list of card names, top card first")
+    for i, card in enumerate(raw):
+        if card not in CAUTION_DECK:
+            raise BadSetup(f"position.caution_deck[{i}]", f"unknown card {card!r} (known: {', '.join(CARD_NAMES)})")
+    for card, total in CAUTION_DECK.items():
+        if raw.count(card) > total:
+            raise BadSetup("position.caution_deck", f"has {raw.count(card)} {card} cards; the game has {total}")
+    return list(raw)
+
+
+def initial_events(setup: Setup, rng: random.Random) -> list[ev.Event]:
+    """``game_created`` and the caution deck's ``deck_shuffled``; ``BadSetup`` names a faulty field."""
+    seats = setup.seats
+    if not isinstance(seats, int) or not SEATS[0] <= seats <= SEATS[1]:
+        raise BadSetup("seats", f"Mission commando takes {SEATS[0]} to {SEATS[1]} players, not {seats}")
+    options = check_game_options(dict(setup.options or {}))
+    position = setup.position
+    if position is not None and not isinstance(position, dict):
+        raise BadSetup("position", "must be an object")
+    position = position or {}
+    for key in position:
+        if key not in POSITION_KEYS:
+            raise BadSetup(f"position.{key}", f"unknown field (known: {', '.join(POSITION_KEYS)})")
+    board, board_option = _board(options, position)
+    options["board"] = board_option
+    agents = _agents(position.get("agents"), seats, board, options)
+    if "turn" in position:
+        turn = _count(position["turn"], "position.turn", seats - 1)
+    else:
+        # MC-P12: a fresh game draws the first player; a position without "turn" starts with seat 0.
+        turn = 0 if setup.position is not None else rng.randrange(seats)
+    deck = _deck(position.get("caution_deck"), rng)
+    return [
+        ev.GameCreated(seats=seats, options=options, board=board.spec, turn=turn, agents=agents,
+                       discard=full_deck_minus(deck)),
+        ev.DeckShuffled(count=len(deck), order=deck),
+    ]
+
+
+def dump_position(state: State) -> dict[str, Any]:
+    """The position JSON of RULES.md §4 (agents, whose turn, the draw pile top first, the board)."""
+    board = state.board
+    return {
+        "turn": state.turn,
+        "agents": [{"square": a.square, "path": "green" if board.is_green(a.square) else "main", "money": a.money,
+                    "weapons": a.weapons, "accessories": a.accessories, "maps": a.maps, "skip": a.skip}
+                   for a in state.agents],
+        "caution_deck": list(state.deck),
+        "board": "default" if board.spec == DEFAULT_BOARD_SPEC else board.spec,
+    }

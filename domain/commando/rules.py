@@ -1,0 +1,208 @@
+"""Who acts, what they may do, and what their command does: ``to_act``, ``legal``, ``decide``."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from domain.base import IllegalMove
+from domain.commando import events as ev
+from domain.commando import fights
+from domain.commando.constants import DIE_FACES, MAP_STEPS
+from domain.commando.flow import (
+    Flow,
+    challenge_targets,
+    continue_fight,
+    cross_wall,
+    end_turn,
+    move,
+    next_turn,
+    resolve_card,
+    shop_items,
+    skip_lost_turn,
+    square_effect,
+    stop_at_wall,
+)
+from domain.commando.notation import Command
+from domain.commando.notation import format as format_command
+from domain.commando.state import State
+
+EXPECTED = {
+    "turn": "roll the die or use a map",
+    "wall": "pay 1 banknote to cross the red wall, or stay before it",
+    "commit": "commit weapons for the fight",
+    "challenge": "challenge an agent, or no challenge",
+    "choice": "the fight winner swaps places or stays",
+    "fine": "the fight loser pays the fine or retreats to the green path",
+    "caution": "use an accessory against the caution card, or accept it",
+    "shop": "buy a weapon, buy an accessory, or be done",
+}
+"""Per phase, the decision awaited (a sentence for error messages and the page)."""
+
+
+def to_act(state: State) -> list[int]:
+    """Seats that may send a command now: both fighters while commitments are owed."""
+    if state.phase == "finished":
+        return []
+    fight = state.fight
+    if state.phase == "commit":
+        return fights.must_commit(state)
+    if state.phase == "choice" and fight is not None and fight.winner is not None:
+        return [fight.winner]
+    if state.phase == "fine" and fight is not None and fight.loser is not None:
+        return [fight.loser]
+    return [state.turn]
+
+
+def legal(state: State, seat: int) -> list[str]:
+    """Every command ``seat`` may send now, in canonical notation."""
+    if seat not in to_act(state):
+        return []
+    agent = state.agents[seat]
+    phase = state.phase
+    if phase == "turn":
+        return ["roll", *([f"map {n}" for n in MAP_STEPS] if agent.maps > 0 else [])]
+    if phase == "wall":
+        return ["pay", "stay"]
+    if phase == "commit":
+        return [f"commit {n}" for n in range(agent.weapons + 1)]
+    if phase == "challenge":
+        return [*(f"challenge {t}" for t in challenge_targets(state)), "no challenge"]
+    if phase == "choice":
+        return ["swap", "stay"]
+    if phase == "fine":
+        return ["pay", "retreat"]
+    if phase == "caution":
+        return ["use accessory", "accept"]
+    if phase == "shop":
+        return [*(f"buy {item}" for item in shop_items(state)), "done"]
+    return []
+
+
+def _turn(flow: Flow, seat: int, cmd: Command) -> None:
+    agent = flow.state.agents[seat]
+    if cmd.verb == "roll":
+        face = flow.rng.choice(DIE_FACES)
+        flow.emit(ev.DiceRolled(seat=seat, face=face, purpose="move"))
+        if face == 0:
+            square_effect(flow)
+        else:
+            move(flow, face)
+        return
+    assert cmd.number is not None
+    if agent.maps == 0:
+        raise IllegalMove("you have no map left (a map cannot be bought)")
+    if cmd.number not in MAP_STEPS:
+        raise IllegalMove(f"a map moves {MAP_STEPS[0]} to {MAP_STEPS[-1]} squares, not {cmd.number}")
+    flow.emit(ev.MapUsed(seat=seat, steps=cmd.number))
+    move(flow, cmd.number)
+
+
+def _wall(flow: Flow, seat: int, cmd: Command) -> None:
+    if cmd.verb == "pay":
+        cross_wall(flow)
+    else:
+        stop_at_wall(flow, moved=flow.state.wall_moved)
+
+
+def _commit(flow: Flow, seat: int, cmd: Command) -> None:
+    assert cmd.number is not None
+    fights.commit(flow, seat, cmd.number)
+    continue_fight(flow)
+
+
+def _challenge(flow: Flow, seat: int, cmd: Command) -> None:
+    if cmd.verb == "no challenge":
+        flow.emit(ev.ChallengeDeclined(seat=seat))
+        end_turn(flow)
+        return
+    target = cmd.number
+    if target not in challenge_targets(flow.state):
+        if target == seat:
+            raise IllegalMove("you cannot challenge yourself")
+        if target is not None and 0 <= target < flow.state.seats:
+            raise IllegalMove(f"seat {target}'s agent is on a green path and cannot be attacked")
+        raise IllegalMove(f"there is no seat {target}")
+    assert target is not None
+    fights.start(flow, "challenge", seat, target, flow.state.agents[seat].square, then="end")
+    continue_fight(flow)
+
+
+def _choice(flow: Flow, seat: int, cmd: Command) -> None:
+    if cmd.verb == "swap":
+        fights.swap(flow)
+        end_turn(flow)
+    elif not fights.stay(flow, flow.state.options["fine"]):
+        end_turn(flow)
+
+
+def _fine(flow: Flow, seat: int, cmd: Command) -> None:
+    if cmd.verb == "pay":
+        fights.pay(flow, flow.state.options["fine"])
+    else:
+        fights.retreat(flow)
+    end_turn(flow)
+
+
+def _caution(flow: Flow, seat: int, cmd: Command) -> None:
+    resolve_card(flow, use_accessory=cmd.verb == "use accessory")
+
+
+def _shop(flow: Flow, seat: int, cmd: Command) -> None:
+    state = flow.state
+    if cmd.verb == "done":
+        flow.emit(ev.ShopClosed(seat=seat))
+        next_turn(flow)
+        return
+    item = cmd.verb.removeprefix("buy ")
+    if item not in shop_items(state):
+        raise IllegalMove(_why_not_buy(state, item))
+    price = state.options[f"{item}_price"]
+    flow.emit(ev.Bought(seat=seat, item=item, price=price))
+    if not shop_items(flow.state):
+        next_turn(flow)
+
+
+def _why_not_buy(state: State, item: str) -> str:
+    if item in state.bought:
+        return f"you already bought {'a' if item == 'weapon' else 'an'} {item} this turn"
+    if item == "accessory" and state.current.accessories >= state.options["accessory_limit"]:
+        return f"you already hold {state.options['accessory_limit']} accessories, the most allowed"
+    price = state.options[f"{item}_price"]
+    return f"{'a' if item == 'weapon' else 'an'} {item} costs {price} banknotes and you have {state.current.money}"
+
+
+_HANDLERS: dict[str, tuple[frozenset[str], Any]] = {
+    "turn": (frozenset({"roll", "map"}), _turn),
+    "wall": (frozenset({"pay", "stay"}), _wall),
+    "commit": (frozenset({"commit"}), _commit),
+    "challenge": (frozenset({"challenge", "no challenge"}), _challenge),
+    "choice": (frozenset({"swap", "stay"}), _choice),
+    "fine": (frozenset({"pay", "retreat"}), _fine),
+    "caution": (frozenset({"use accessory", "accept"}), _caution),
+    "shop": (frozenset({"buy weapon", "buy accessory", "done"}), _shop),
+}
+
+
+def decide(state: State, seat: int, cmd: Command, rng: random.Random) -> list[ev.Event]:
+    """The events ``seat``'s command produces, up to the next decision; ``IllegalMove`` says why not."""
+    if state.phase == "finished":
+        raise IllegalMove("the game is over")
+    if seat not in to_act(state):
+        raise IllegalMove(f"it is not your turn to act: the game waits for seat(s) "
+                          f"{', '.join(map(str, to_act(state)))} to {EXPECTED[state.phase]}")
+    verbs, handler = _HANDLERS[state.phase]
+    if cmd.verb not in verbs:
+        raise IllegalMove(f"'{format_command(cmd)}' is not possible now: {EXPECTED[state.phase]}")
+    if state.phase == "caution" and cmd.verb == "use accessory" and state.agents[seat].accessories == 0:
+        raise IllegalMove("you have no accessory to use")
+    flow = Flow(state, rng)
+    handler(flow, seat, cmd)
+    return flow.events
+
+
+def start_events(state: State, rng: random.Random) -> list[ev.Event]:
+    """Events that follow ``game_created``: a first seat that must lose its turn passes it on."""
+    flow = Flow(state, rng)
+    skip_lost_turn(flow)
+    return flow.events

@@ -1,0 +1,241 @@
+"""The game state and ``evolve``: each event applied mechanically, never mutating the old state."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from domain.commando import events as ev
+from domain.commando.board import DEFAULT_BOARD, Board, load_board
+from domain.commando.constants import FULL_DECK
+
+PHASES = ("turn", "wall", "commit", "challenge", "choice", "fine", "caution", "shop", "finished")
+"""Who must decide what: roll or map; pay or stay at the wall; commit weapons; challenge or not; the fight
+winner's swap or stay; the loser's pay or retreat; use an accessory or accept a card; buy or done."""
+
+
+class Agent(msgspec.Struct, frozen=True):
+    """One seat's agent: where it stands (a track or green square id) and what it holds."""
+
+    square: int
+    money: int
+    weapons: int = 0
+    accessories: int = 0
+    maps: int = 1
+    skip: bool = False
+
+
+class Fight(msgspec.Struct, frozen=True):
+    """A fight in progress; ``commits`` (attacker, defender) are secret until ``revealed``."""
+
+    kind: str
+    attacker: int
+    defender: int
+    square: int
+    then: str
+    commits: tuple[int | None, int | None] = (None, None)
+    revealed: bool = False
+    dice: tuple[int | None, int | None] = (None, None)
+    winner: int | None = None
+
+    @property
+    def loser(self) -> int | None:
+        if self.winner is None:
+            return None
+        return self.defender if self.winner == self.attacker else self.attacker
+
+
+class State(msgspec.Struct, frozen=True):
+    """Everything about a game; ``turn`` is the current player, ``phase`` the decision awaited."""
+
+    board: Board
+    options: dict[str, Any]
+    agents: tuple[Agent, ...]
+    turn: int
+    phase: str = "turn"
+    deck: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()
+    card: str | None = None
+    fight: Fight | None = None
+    steps_left: int = 0
+    wall_moved: bool = False
+    bought: tuple[str, ...] = ()
+    challenged: bool = False
+    last_die: int | None = None
+    turns: int = 1
+    winners: tuple[int, ...] | None = None
+    reason: str | None = None
+
+    @property
+    def seats(self) -> int:
+        return len(self.agents)
+
+    @property
+    def current(self) -> Agent:
+        return self.agents[self.turn]
+
+
+def board_from_option(option: dict[str, Any] | None) -> Board:
+    """The board an option value names: None is the shipped default board."""
+    return DEFAULT_BOARD if option is None else load_board(option)
+
+
+def _agent(state: State, seat: int, **changes: Any) -> tuple[Agent, ...]:
+    agents = list(state.agents)
+    agents[seat] = msgspec.structs.replace(agents[seat], **changes)
+    return tuple(agents)
+
+
+def _replace(state: State, **changes: Any) -> State:
+    return msgspec.structs.replace(state, **changes)
+
+
+def _created(_: State | None, e: ev.GameCreated) -> State:
+    board = DEFAULT_BOARD if e.board == DEFAULT_BOARD.spec else load_board(e.board)
+    agents = tuple(Agent(**a) for a in e.agents)
+    return State(board=board, options=dict(e.options), agents=agents, turn=e.turn, discard=tuple(e.discard))
+
+
+def _shuffled(s: State, e: ev.DeckShuffled) -> State:
+    return _replace(s, deck=tuple(e.order or ()), discard=() if e.reshuffle else s.discard)
+
+
+def _rolled(s: State, e: ev.DiceRolled) -> State:
+    if e.purpose == "move" or s.fight is None:
+        return _replace(s, last_die=e.face)
+    dice = (e.face, s.fight.dice[1]) if e.seat == s.fight.attacker else (s.fight.dice[0], e.face)
+    return _replace(s, fight=msgspec.structs.replace(s.fight, dice=dice))
+
+
+def _map_used(s: State, e: ev.MapUsed) -> State:
+    return _replace(s, agents=_agent(s, e.seat, maps=s.agents[e.seat].maps - 1), last_die=None)
+
+
+def _moved(s: State, e: ev.Moved) -> State:
+    agents = _agent(s, e.seat, square=e.to, money=s.agents[e.seat].money + e.banknotes)
+    ends_fight = e.reason in ("defeat", "retreat")
+    return _replace(s, agents=agents, steps_left=0, fight=None if ends_fight else s.fight)
+
+
+def _wall_reached(s: State, e: ev.WallReached) -> State:
+    return _replace(s, phase="wall", steps_left=e.steps_left, wall_moved=e.moved)
+
+
+def _wall_crossed(s: State, e: ev.WallCrossed) -> State:
+    return _replace(s, agents=_agent(s, e.seat, money=s.agents[e.seat].money - e.fee), wall_moved=False)
+
+
+def _wall_stopped(s: State, e: ev.WallStopped) -> State:
+    return _replace(s, steps_left=0, wall_moved=False)
+
+
+def _card_drawn(s: State, e: ev.CardDrawn) -> State:
+    return _replace(s, phase="caution", card=e.card, deck=s.deck[1:])
+
+
+def _card_resolved(s: State, e: ev.CardResolved) -> State:
+    a = s.agents[e.seat]
+    agents = _agent(s, e.seat, accessories=a.accessories - int(e.accessory), money=a.money + e.money,
+                    skip=a.skip or e.skip)
+    return _replace(s, agents=agents, card=None, discard=(*s.discard, e.card))
+
+
+def _challenge_offered(s: State, e: ev.ChallengeOffered) -> State:
+    return _replace(s, phase="challenge")
+
+
+def _fight_started(s: State, e: ev.FightStarted) -> State:
+    fight = Fight(kind=e.kind, attacker=e.attacker, defender=e.defender, square=e.square, then=e.then)
+    return _replace(s, phase="commit", fight=fight, challenged=s.challenged or e.kind == "challenge")
+
+
+def _committed(s: State, e: ev.WeaponsCommitted) -> State:
+    f = s.fight
+    assert f is not None
+    commits = (e.count, f.commits[1]) if e.seat == f.attacker else (f.commits[0], e.count)
+    return _replace(s, fight=msgspec.structs.replace(f, commits=commits))
+
+
+def _revealed(s: State, e: ev.WeaponsRevealed) -> State:
+    f = s.fight
+    assert f is not None
+    agents = _agent(s, f.attacker, weapons=s.agents[f.attacker].weapons - e.attacker)
+    agents = _agent(_replace(s, agents=agents), f.defender, weapons=s.agents[f.defender].weapons - e.defender)
+    fight = msgspec.structs.replace(f, commits=(e.attacker, e.defender), revealed=True)
+    return _replace(s, agents=agents, fight=fight)
+
+
+def _won(s: State, e: ev.FightWon) -> State:
+    assert s.fight is not None
+    phase = "choice" if s.fight.kind == "challenge" else s.phase
+    return _replace(s, phase=phase, fight=msgspec.structs.replace(s.fight, winner=e.winner))
+
+
+def _swapped(s: State, e: ev.Swapped) -> State:
+    agents = _agent(s, e.winner, square=e.loser_square)
+    agents = _agent(_replace(s, agents=agents), e.loser, square=e.winner_square)
+    return _replace(s, agents=agents, fight=None)
+
+
+def _swap_declined(s: State, e: ev.SwapDeclined) -> State:
+    return _replace(s, phase="fine")
+
+
+def _fined(s: State, e: ev.Fined) -> State:
+    return _replace(s, agents=_agent(s, e.seat, money=s.agents[e.seat].money - e.amount), fight=None)
+
+
+def _shop_opened(s: State, e: ev.ShopOpened) -> State:
+    return _replace(s, phase="shop")
+
+
+def _bought(s: State, e: ev.Bought) -> State:
+    a = s.agents[e.seat]
+    field = "weapons" if e.item == "weapon" else "accessories"
+    agents = _agent(s, e.seat, money=a.money - e.price, **{field: getattr(a, field) + 1})
+    return _replace(s, agents=agents, bought=(*s.bought, e.item))
+
+
+def _unchanged(s: State, e: ev.Event) -> State:
+    return s
+
+
+def _turn_lost(s: State, e: ev.TurnLost) -> State:
+    return _replace(s, agents=_agent(s, e.seat, skip=False))
+
+
+def _turn_passed(s: State, e: ev.TurnPassed) -> State:
+    return _replace(s, turn=e.seat, phase="turn", bought=(), challenged=False, last_die=None, fight=None,
+                    card=None, steps_left=0, turns=s.turns + 1)
+
+
+def _ended(s: State, e: ev.GameEnded) -> State:
+    return _replace(s, phase="finished", winners=tuple(e.winners), reason=e.reason)
+
+
+_APPLY: dict[type, Callable[[Any, Any], State]] = {
+    ev.GameCreated: _created, ev.DeckShuffled: _shuffled, ev.DiceRolled: _rolled, ev.MapUsed: _map_used,
+    ev.Moved: _moved, ev.WallReached: _wall_reached, ev.WallCrossed: _wall_crossed,
+    ev.WallStopped: _wall_stopped, ev.CardDrawn: _card_drawn, ev.CardResolved: _card_resolved,
+    ev.ChallengeOffered: _challenge_offered, ev.ChallengeDeclined: _unchanged, ev.FightStarted: _fight_started,
+    ev.WeaponsCommitted: _committed, ev.WeaponsRevealed: _revealed, ev.FightWon: _won, ev.Swapped: _swapped,
+    ev.SwapDeclined: _swap_declined, ev.Fined: _fined, ev.ShopOpened: _shop_opened, ev.Bought: _bought,
+    ev.ShopClosed: _unchanged, ev.TurnLost: _turn_lost, ev.TurnPassed: _turn_passed, ev.GameEnded: _ended,
+}
+
+
+def evolve(state: State | None, event: ev.Event) -> State:
+    """The state after ``event``; ``state`` is None before ``game_created``."""
+    if state is None and not isinstance(event, ev.GameCreated):
+        raise ValueError("the first event of a game must be game_created")
+    return _APPLY[type(event)](state, event)
+
+
+def full_deck_minus(cards: tuple[str, ...] | list[str]) -> list[str]:
+    """The caution cards not in ``cards`` (the rest of the ten), in the fixed order of ``FULL_DECK``."""
+    rest = list(FULL_DECK)
+    for card in cards:
+        rest.remove(card)
+    return rest
