@@ -1,0 +1,217 @@
+"""The Mouse Guard decider: ``initial``, ``decide``, ``legal``, ``to_act``, ``status``, ``result``."""
+
+from __future__ import annotations
+
+from functools import reduce
+from itertools import combinations
+from typing import Any
+
+from domain.base import BadSetup, IllegalMove, Rng, Setup, check_options
+from domain.mouseguard import rules
+from domain.mouseguard.board import BLACK, COLOURS, LOCATIONS, WHITE, geometry, name
+from domain.mouseguard.cards import HAND_SIZE, full_deck, is_rescue_hand, refill
+from domain.mouseguard.events import (
+    CardDrawn,
+    CardPlayed,
+    ColoursDrawn,
+    DeckSet,
+    DeckShuffled,
+    Event,
+    GameCreated,
+    GameEnded,
+    HandSet,
+    MicePlaced,
+    PlacementsRevealed,
+    Rescued,
+    TurnEnded,
+    TurnPassed,
+)
+from domain.mouseguard.notation import Command, Exit, Pass, Place, Rescue, Turn, format
+from domain.mouseguard.position import load_position
+from domain.mouseguard.state import METRICS, OPTION_DEFAULTS, State, evolve
+
+MICE = 4
+
+
+def _deal(hands: tuple[list[str] | None, ...], deck: list[str], black: int) -> list[Event]:
+    """MG-4: 3 cards to each colour without a hand, one at a time, Black first."""
+    events: list[Event] = []
+    deck = list(deck)
+    for _ in range(HAND_SIZE):
+        for colour in (BLACK, WHITE):
+            if hands[colour] is None:
+                events.append(CardDrawn(seat=black if colour == BLACK else 1 - black, card=deck.pop(0)))
+    return events
+
+
+def initial(setup: Setup, rng: Rng) -> list[Event]:
+    """The events that create a game: options, colours drawn at random (MG-3), the deck, the hands."""
+    if setup.seats != 2:
+        raise BadSetup("seats", f"Mouse Guard is played by 2 seats, not {setup.seats}")
+    options = check_options(setup.options, OPTION_DEFAULTS)
+    if options["diplomacy_metric"] not in METRICS:
+        raise BadSetup("options.diplomacy_metric",
+                       f"must be \"squares\" or \"chebyshev\", not {options['diplomacy_metric']!r}")
+    geo = geometry(options["edge_points"])
+    loaded = load_position(setup.position, geo) if setup.position is not None else None
+    black = rng.randrange(2)
+    events: list[Event] = [GameCreated(seats=2, options=options, position=loaded and loaded.public),
+                           ColoursDrawn(black=black)]
+    if loaded is not None and loaded.deck is not None:
+        deck = list(loaded.deck)
+        events.append(DeckSet(count=len(deck), order=list(deck)))
+    else:
+        deck = full_deck() if loaded is None else list(loaded.remaining)
+        rng.shuffle(deck)
+        events.append(DeckShuffled(count=len(deck), source="fresh" if loaded is None else "remainder",
+                                   order=list(deck)))
+    hands = loaded.hands if loaded is not None else (None, None)
+    for colour, hand in enumerate(hands):
+        if hand is not None:
+            events.append(HandSet(seat=black if colour == BLACK else 1 - black, count=len(hand), cards=list(hand)))
+    return events + _deal(hands, deck, black)
+
+
+def to_act(state: State) -> list[int]:
+    """The seats that may send a command: both during the secret setup until they have placed."""
+    if state.phase == "setup":
+        return sorted(state.seat_of(c) for c in (BLACK, WHITE) if state.placements[c] is None)
+    if state.phase == "playing":
+        return [state.seat_of(state.turn)]
+    return []
+
+
+def status(state: State) -> str:
+    """``"setup"``, ``"playing"`` or ``"finished"``."""
+    return state.phase
+
+
+def result(state: State) -> dict[str, Any] | None:
+    """None while the game runs, then ``{"winners": [...], "reason": "..."}``."""
+    return state.result
+
+
+def _fold(state: State, events: list[Event]) -> State:
+    return reduce(evolve, events, state)
+
+
+def _place(state: State, seat: int, colour: int, cmd: Place) -> list[Event]:
+    """MG-4: a secret placement; the second one reveals both."""
+    geo = geometry(state.options.edge_points)
+    if state.placements[colour] is not None:
+        raise IllegalMove("you have already placed your mice")
+    if len(cmd.points) != MICE:
+        raise IllegalMove(f"place exactly {MICE} mice, not {len(cmd.points)}")
+    for point in cmd.points:
+        if cmd.points.count(point) > 1:
+            raise IllegalMove(f"{point} is named twice")
+        if LOCATIONS[point] not in geo.setup_points[colour]:
+            raise IllegalMove(f"{point} is not a playable point of your setup rows ({geo.setup_rows_text(colour)})")
+    events: list[Event] = [MicePlaced(seat=seat, points=list(cmd.points))]
+    other = state.placements[1 - colour]
+    if other is not None:
+        black, white = (cmd.points, other) if colour == BLACK else (other, cmd.points)
+        events.append(PlacementsRevealed(black=list(black), white=list(white)))
+    return events
+
+
+def _play_card(state: State, board: rules.Board, colour: int, cmd: Turn) -> tuple[rules.Effects, rules.Board]:
+    geo, mover = geometry(state.options.edge_points), LOCATIONS[cmd.to]
+    args = [LOCATIONS[a] for a in cmd.args]
+    if cmd.card == "sword":
+        return rules.resolve_sword(geo, board, colour, mover, args[0], args[1])
+    if cmd.card == "stronghold":
+        return rules.resolve_stronghold(geo, board, colour, mover, args[0])
+    return rules.resolve_diplomacy(geo, board, colour, mover, args[0], args[1] if len(args) > 1 else None,
+                                   state.options.diplomacy_metric)
+
+
+def _action(state: State, seat: int, colour: int, cmd: Command) -> tuple[list[Event], rules.Board]:
+    """The events of one turn's action (MG-6), before the draw, and the board after it."""
+    geo, hand = geometry(state.options.edge_points), state.hands[colour]
+    match cmd:
+        case Turn():
+            effects, board = rules.resolve_step(geo, state.board, colour, LOCATIONS[cmd.frm], LOCATIONS[cmd.to])
+            if cmd.card is None:
+                return effects, board
+            if cmd.card not in hand:
+                raise IllegalMove(f"you hold no {cmd.card}")
+            card_effects, board = _play_card(state, board, colour, cmd)
+            played = CardPlayed(seat=seat, colour=COLOURS[colour], card=cmd.card, args=list(cmd.args))
+            return effects + [played] + card_effects, board
+        case Exit():
+            return rules.resolve_exit(geo, state.board, colour, LOCATIONS[cmd.square], LOCATIONS[cmd.to],
+                                      None if cmd.step is None else LOCATIONS[cmd.step],
+                                      state.options.exit_extra_step)
+        case Rescue():
+            if not is_rescue_hand(hand):
+                raise IllegalMove("a rescue needs exactly one sword, one stronghold and one diplomacy in your hand")
+            if state.captured[colour] == 0:
+                raise IllegalMove("none of your mice is captured")
+            board = rules.resolve_rescue(geo, state.board, colour, LOCATIONS[cmd.at])
+            return [Rescued(seat=seat, colour=COLOURS[colour], at=cmd.at)], board
+        case Pass():
+            options = rules.turn_options(geo, state.board, colour, state.options.diplomacy_metric,
+                                         state.options.exit_extra_step)
+            if options:
+                raise IllegalMove(f"you cannot pass while you can play (e.g. {format(options[0].cmd)})")
+            if _can_rescue(state, colour):
+                raise IllegalMove("you cannot pass while you can rescue a mouse")
+            if cmd.card not in hand:
+                raise IllegalMove(f"you hold no {cmd.card}")
+            return [TurnPassed(seat=seat, colour=COLOURS[colour], card=cmd.card)], state.board
+    raise IllegalMove("the setup is over: a turn is a move, an exit, a rescue or a pass")
+
+
+def _can_rescue(state: State, colour: int) -> bool:
+    geo = geometry(state.options.edge_points)
+    return (is_rescue_hand(state.hands[colour]) and state.captured[colour] > 0
+            and bool(rules.rescue_points(geo, state.board, colour)))
+
+
+def decide(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    """The events of ``seat`` playing ``cmd``; ``IllegalMove`` says why it cannot."""
+    if state.phase == "finished":
+        raise IllegalMove("the game is over")
+    if seat not in (0, 1):
+        raise IllegalMove(f"there is no seat {seat}")
+    colour = state.colour_of(seat)
+    if state.phase == "setup":
+        if not isinstance(cmd, Place):
+            raise IllegalMove("the mice are being placed: send 'place' and four points of your setup rows")
+        return _place(state, seat, colour, cmd)
+    if seat not in to_act(state):
+        raise IllegalMove("it is not your turn")
+    events, board = _action(state, seat, colour, cmd)
+    effects = [e for e in events if not isinstance(e, CardPlayed)]
+    won = rules.victory(board, colour, effects)
+    if won:
+        return events + [GameEnded(winners=[seat], reason=won)]
+    after = _fold(state, events)
+    events += refill(seat, len(after.hands[colour]), after.deck, after.discard, rng)
+    ply = state.plies + 1
+    events.append(TurnEnded(seat=seat, ply=ply))
+    limit = state.options.max_plies
+    if limit is not None and ply >= limit:
+        events.append(GameEnded(winners=[], reason=f"a draw: the limit of {limit} plies was reached"))
+    return events
+
+
+def legal(state: State, seat: int) -> list[str]:
+    """Every legal whole turn of ``seat`` in canonical notation (empty when it need not act)."""
+    if seat not in to_act(state):
+        return []
+    colour = state.colour_of(seat)
+    geo = geometry(state.options.edge_points)
+    if state.phase == "setup":
+        return [format(Place(tuple(name(p) for p in points)))
+                for points in combinations(geo.setup_points[colour], MICE)]
+    hand = state.hands[colour]
+    options = rules.turn_options(geo, state.board, colour, state.options.diplomacy_metric,
+                                 state.options.exit_extra_step)
+    moves = [format(o.cmd) for o in options if o.card is None or o.card in hand]
+    rescues = [f"rescue {name(p)}" for p in rules.rescue_points(geo, state.board, colour)] \
+        if is_rescue_hand(hand) and state.captured[colour] > 0 else []
+    if moves or rescues:
+        return moves + rescues
+    return [format(Pass(card)) for card in dict.fromkeys(hand)]

@@ -1,0 +1,168 @@
+"""The position JSON of RULES.md §2 "Position": validation on load, and dump.
+
+``{"turn": "black", "mice": {"c3": "black", "D5": "white"}, "hands": {"black": [...], "white": [...]},
+"deck": [... top first ...], "discard": [...], "captured": {"black": 0, "white": 1}}``
+
+Omitted fields take their start-of-game value: no ``mice`` means the secret setup is still to come (MG-4),
+no ``hands`` means 3 cards dealt from the deck, no ``deck`` means a fresh shuffle of the cards the position
+leaves, Black to move, nothing discarded or captured.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from domain.base import BadSetup
+from domain.mouseguard.board import (
+    COLOURS,
+    CORNERS,
+    LOCATIONS,
+    N_POINTS,
+    WINNING_SQUARES,
+    Geometry,
+    is_point,
+    name,
+)
+from domain.mouseguard.cards import CARDS, COPIES, HAND_SIZE, remainder
+from domain.mouseguard.rules import stronghold_touching
+from domain.mouseguard.state import State, board_from_mice
+
+FIELDS = ("turn", "mice", "hands", "deck", "discard", "captured")
+MICE_PER_COLOUR = 4
+
+
+class Loaded(NamedTuple):
+    """A checked position: its public part (for ``game_created``) and its hidden parts."""
+
+    public: dict[str, Any]
+    hands: tuple[list[str] | None, list[str] | None]  # by colour; None: deal from the deck
+    deck: list[str] | None  # None: shuffle ``remaining``
+    remaining: list[str]
+
+
+def _cards(value: Any, field: str) -> list[str]:
+    if not isinstance(value, list):
+        raise BadSetup(field, "must be a list of card names")
+    for index, card in enumerate(value):
+        if card not in CARDS:
+            raise BadSetup(f"{field}[{index}]", f"{card!r} is not a card (sword, stronghold, diplomacy)")
+    return list(value)
+
+
+def _per_colour(value: Any, field: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise BadSetup(field, "must be an object with keys black and white")
+    for key in value:
+        if key not in COLOURS:
+            raise BadSetup(f"{field}.{key}", "unknown colour (black or white)")
+    return value
+
+
+def _captured(position: dict[str, Any]) -> dict[str, int]:
+    given = _per_colour(position.get("captured", {}), "position.captured")
+    captured = {}
+    for colour in COLOURS:
+        count = given.get(colour, 0)
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MICE_PER_COLOUR:
+            raise BadSetup(f"position.captured.{colour}", f"must be a number of mice from 0 to 4, not {count!r}")
+        captured[colour] = count
+    return captured
+
+
+def _mice(mice: Any, geo: Geometry, captured: dict[str, int]) -> dict[str, str]:
+    if not isinstance(mice, dict):
+        raise BadSetup("position.mice", "must be an object mapping points and squares to colours")
+    for place, colour in mice.items():
+        field = f"position.mice.{place}"
+        if place not in LOCATIONS:
+            raise BadSetup(field, "not a point (a1–g9) or a square (A1–F8)")
+        if colour not in COLOURS:
+            raise BadSetup(field, f"{colour!r} is not a colour (black or white)")
+        if is_point(LOCATIONS[place]) and not geo.playable[LOCATIONS[place]]:
+            raise BadSetup(field, f"{place} is on the board edge, which is not playable (option edge_points)")
+    board = board_from_mice(mice)
+    for place in mice:
+        loc = LOCATIONS[place]
+        if is_point(loc) and stronghold_touching(board, loc) >= 0:
+            raise BadSetup(f"position.mice.{place}", f"{place} is a corner of the stronghold on "
+                           f"{name(stronghold_touching(board, loc))}: no mouse may stand there (MG-12)")
+        if not is_point(loc) and place in WINNING_SQUARES[COLOURS.index(mice[place])]:
+            raise BadSetup(f"position.mice.{place}", f"the {mice[place]} stronghold on {place} has already won")
+    for colour in COLOURS:
+        on_board = sum(1 for c in mice.values() if c == colour)
+        if on_board + captured[colour] != MICE_PER_COLOUR:
+            raise BadSetup("position.mice", f"{colour} has {on_board} mice on the board and {captured[colour]} "
+                           f"captured, but a colour has {MICE_PER_COLOUR} mice")
+        if on_board == 0:
+            raise BadSetup("position.mice", f"every {colour} mouse is captured: the game is over")
+    return dict(mice)
+
+
+def load_position(position: dict[str, Any], geo: Geometry) -> Loaded:
+    """Check a position (``BadSetup`` names the culprit) and split it into public and hidden parts."""
+    if not isinstance(position, dict):
+        raise BadSetup("position", "must be an object")
+    for key in position:
+        if key not in FIELDS:
+            raise BadSetup(f"position.{key}", f"unknown field (known: {', '.join(FIELDS)})")
+    turn = position.get("turn", "black")
+    if turn not in COLOURS:
+        raise BadSetup("position.turn", f"must be black or white, not {turn!r}")
+    captured = _captured(position)
+    mice = None
+    if "mice" in position:
+        mice = _mice(position["mice"], geo, captured)
+    else:
+        if turn != "black":
+            raise BadSetup("position.turn", "without mice the game starts with the setup, and Black moves first")
+        if any(captured.values()):
+            raise BadSetup("position.captured", "without mice the game starts with the setup: nothing is captured")
+    discard = _cards(position.get("discard", []), "position.discard")
+    given_hands = _per_colour(position.get("hands", {}), "position.hands")
+    hands = tuple(_cards(given_hands[c], f"position.hands.{c}") if c in given_hands else None for c in COLOURS)
+    for colour, hand in zip(COLOURS, hands):
+        if hand is not None and len(hand) != HAND_SIZE:
+            raise BadSetup(f"position.hands.{colour}", f"a hand holds {HAND_SIZE} cards between turns, "
+                           f"not {len(hand)}")
+    deck = _cards(position["deck"], "position.deck") if "deck" in position else None
+    left = remainder(discard, *(hand for hand in hands if hand), deck or [])
+    for card in CARDS:
+        if left[card] < 0:
+            raise BadSetup("position", f"{COPIES - left[card]} {card} cards, but the deck has {COPIES} of each")
+        if deck is not None and left[card] > 0:
+            raise BadSetup("position.deck", f"{left[card]} {card} card(s) are missing: hands, deck and discard "
+                           f"hold all {COPIES * len(CARDS)} cards")
+    missing_hands = sum(1 for hand in hands if hand is None)
+    if (len(deck) if deck is not None else sum(left.values())) < missing_hands * HAND_SIZE:
+        raise BadSetup("position.deck", "too few cards to deal the missing hands")
+    public = {"turn": turn, "mice": mice, "discard": discard, "captured": captured}
+    return Loaded(public, hands, deck, [card for card in CARDS for _ in range(left[card])])  # type: ignore[arg-type]
+
+
+def public_mice(state: State) -> dict[str, str]:
+    """The ``mice`` map of a position: points first, then strongholds."""
+    return {name(loc): COLOURS[cell] for loc, cell in enumerate(state.board) if cell >= 0}
+
+
+def dump_position(state: State) -> dict[str, Any]:
+    """The position JSON of ``state``, hidden parts included (``mice`` omitted before the setup is over)."""
+    position: dict[str, Any] = {"turn": COLOURS[state.turn]}
+    if state.phase != "setup":
+        position["mice"] = public_mice(state)
+    position["hands"] = {colour: list(hand) for colour, hand in zip(COLOURS, state.hands)}
+    position["deck"] = list(state.deck)
+    position["discard"] = list(state.discard)
+    position["captured"] = dict(zip(COLOURS, state.captured))
+    return position
+
+
+def strongholds(state: State) -> list[str]:
+    """The squares holding a stronghold."""
+    return [name(loc) for loc in range(N_POINTS, len(state.board)) if state.board[loc] >= 0]
+
+
+def closed_points(state: State) -> list[str]:
+    """The points closed by strongholds (MG-9), in canonical order."""
+    closed = {corner for loc in range(N_POINTS, len(state.board)) if state.board[loc] >= 0
+              for corner in CORNERS[loc - N_POINTS]}
+    return [name(p) for p in sorted(closed)]
