@@ -1,0 +1,340 @@
+"""AI for Foraging Squirrels: greedy (easy) and max-n MCTS over the open grid (normal, hard).
+
+The game has no hidden information, so the seat's view is the whole table: the search rebuilds a compact
+simulation from it (grid of card indices, per-seat pile tallies) and never needs to sample anything.
+
+- easy: the plain move (no dig) with the best immediate gain; ties broken by the rng.
+- normal: UCT on a max-n tree (each node maximises the reward of the seat to move), random playouts.
+- hard: the same tree with greedy-biased playouts, which judge endings far better for the same budget.
+
+Tree actions are every distinct plain move, plus, while the seat still has its dig, the few digs that matter:
+digs before the move that bring a valuable card into the squirrel's line and collect it, and digs after the
+move that close the game (take the last card out of the new line) or re-open it (bring the cheapest card in).
+Playouts use plain moves only. The reward of a finished game is the win share (1/k among k tied winners)
+plus a small term for the point margin, so the search still prefers a bigger win or a smaller loss.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+
+CELLS = tuple(f"{col}{row}" for row in range(1, 6) for col in "abcde")
+CELL_INDEX = {name: i for i, name in enumerate(CELLS)}
+DIRECTIONS = ("up", "down", "left", "right")
+STEPS = ((0, 1), (0, -1), (-1, 0), (1, 0))
+LETTERS = "WUBRGC"
+BITS = {letter: 1 << i for i, letter in enumerate(LETTERS)}
+EMPTY, SQUIRREL = -1, -2
+CARDS, FOILS, RARES, COLORS, SQUIRRELS = range(5)
+C = 0.7  # UCT exploration for rewards in about [0, 1]
+DIG_BEFORE_KEPT = 4  # dig-before actions kept per node, the best by immediate gain
+DIG_SOURCES = 6  # most valuable food cards considered as dig sources
+
+
+def _ray(start: int, step: tuple[int, int]) -> tuple[int, ...]:
+    x, y = start % 5 + step[0], start // 5 + step[1]
+    cells = []
+    while 0 <= x < 5 and 0 <= y < 5:
+        cells.append(y * 5 + x)
+        x, y = x + step[0], y + step[1]
+    return tuple(cells)
+
+
+RAYS = tuple(tuple(_ray(i, step) for step in STEPS) for i in range(25))
+LINES = tuple(frozenset(c for ray in RAYS[i] for c in ray) for i in range(25))
+
+
+class Cards:
+    """Per card index: colour bitmask (C for colourless), foil, rare-or-mythic, squirrel art."""
+
+    def __init__(self, facts: list[dict]):
+        self.mask = [sum(BITS[c] for c in f["colors"]) or BITS["C"] for f in facts]
+        self.foil = [bool(f["foil"]) for f in facts]
+        self.rare = [f["rarity"] in ("rare", "mythic") for f in facts]
+        self.squirrel = [bool(f["squirrel"]) for f in facts]
+        self.value = [1 + 0.4 * (self.foil[i] + self.rare[i] + self.squirrel[i]) for i in range(len(facts))]
+
+
+class Sim:
+    """A mutable copy of the table for one search iteration."""
+
+    __slots__ = ("dug", "first", "grid", "opened", "over", "plies", "sq", "tally", "turn")
+
+    def copy(self) -> Sim:
+        other = Sim.__new__(Sim)
+        other.grid, other.sq, other.turn, other.first = self.grid[:], self.sq, self.turn, self.first
+        other.opened, other.dug, other.plies, other.over = self.opened, self.dug[:], self.plies, self.over
+        other.tally = [row[:] for row in self.tally]
+        return other
+
+
+class Rules:
+    """The moves, digs and scores of the game on a ``Sim``, for a fixed card set and options."""
+
+    def __init__(self, cards: Cards, seats: int, needs_one: bool, max_plies: int | None):
+        self.cards, self.seats, self.needs_one, self.max_plies = cards, seats, needs_one, max_plies
+
+    def moves(self, sim: Sim, directions: range | tuple = range(4)) -> list[tuple]:
+        """Distinct plain moves ``(direction, letter, cells)``: one per different collected run."""
+        grid, mask = sim.grid, self.cards.mask
+        found = []
+        for d in directions:
+            run = [(i, grid[i]) for i in RAYS[sim.sq][d] if grid[i] >= 0]
+            if not run:
+                continue
+            lengths = set()
+            head = mask[run[0][1]]
+            for letter in LETTERS:
+                bit = BITS[letter]
+                if head & bit:
+                    n = 1
+                    while n < len(run) and mask[run[n][1]] & bit:
+                        n += 1
+                    if n not in lengths:
+                        lengths.add(n)
+                        found.append((d, letter, tuple(i for i, _ in run[:n])))
+        return found
+
+    def gain(self, sim: Sim, cells: tuple) -> float:
+        """Immediate worth of collecting ``cells`` for the seat to move (new colours count too)."""
+        cards, grid = self.cards, sim.grid
+        colors = sim.tally[sim.turn][COLORS]
+        total = 0.0
+        for i in cells:
+            card = grid[i]
+            total += cards.value[card] + (0.3 if cards.mask[card] & ~colors else 0.0)
+            colors |= cards.mask[card]
+        return total
+
+    def collect(self, sim: Sim, cells: tuple) -> None:
+        cards, grid, row = self.cards, sim.grid, sim.tally[sim.turn]
+        for i in cells:
+            card = grid[i]
+            row[CARDS] += 1
+            row[FOILS] += cards.foil[card]
+            row[RARES] += cards.rare[card]
+            row[COLORS] |= cards.mask[card]
+            row[SQUIRRELS] += cards.squirrel[card]
+            grid[i] = EMPTY
+        grid[sim.sq] = EMPTY
+        sim.sq = cells[-1]
+        grid[sim.sq] = SQUIRREL
+        sim.plies += 1
+        if sim.turn == sim.first:
+            sim.opened = True
+
+    @staticmethod
+    def dig(sim: Sim, frm: int, to: int) -> None:
+        sim.grid[to], sim.grid[frm] = sim.grid[frm], EMPTY
+        sim.dug[sim.turn] = True
+
+    def finish_turn(self, sim: Sim) -> None:
+        """FS-8: end the game when the squirrel's line is empty (or at the turn limit), else pass the turn."""
+        grid = sim.grid
+        if not any(grid[i] >= 0 for i in LINES[sim.sq]) or (self.max_plies and sim.plies >= self.max_plies):
+            sim.over = True
+        else:
+            sim.turn = (sim.turn + 1) % self.seats
+
+    def can_dig(self, sim: Sim) -> bool:
+        return sim.turn != sim.first and sim.opened and not sim.dug[sim.turn]
+
+    def points(self, sim: Sim) -> list[int]:
+        """FS-9: cards plus one per category won, ties shared."""
+        counts = [[row[CARDS], row[FOILS], row[RARES], row[COLORS].bit_count(), row[SQUIRRELS]]
+                  for row in sim.tally]
+        points = [c[0] for c in counts]
+        for k in range(1, 5):
+            best = max(c[k] for c in counts)
+            if best or not self.needs_one:
+                for seat, c in enumerate(counts):
+                    points[seat] += c[k] == best
+        return points
+
+    def reward(self, sim: Sim) -> list[float]:
+        points = self.points(sim)
+        best = max(points)
+        winners = points.count(best)
+        reward = []
+        for seat, p in enumerate(points):
+            other = max(q for s, q in enumerate(points) if s != seat)
+            reward.append((1 / winners if p == best else 0.0) + 0.1 * math.tanh((p - other) / 4))
+        return reward
+
+    # --- tree actions: (dig_before, direction, letter, cells, dig_after) -------------------------------------
+
+    def actions(self, sim: Sim) -> list[tuple]:
+        moves = self.moves(sim)
+        found = [(None, d, letter, cells, None) for d, letter, cells in moves]
+        if self.can_dig(sim):
+            found += self._digs_before(sim) + self._digs_after(sim, moves)
+        return found
+
+    def _digs_before(self, sim: Sim) -> list[tuple]:
+        grid, value = sim.grid, self.cards.value
+        sources = sorted((i for i in range(25) if grid[i] >= 0), key=lambda i: -value[grid[i]])[:DIG_SOURCES]
+        scored = []
+        for d in range(4):
+            for to in RAYS[sim.sq][d]:
+                if grid[to] != EMPTY:
+                    continue
+                for frm in sources:
+                    grid[to], grid[frm] = grid[frm], EMPTY
+                    for move in self.moves(sim, (d,)):
+                        if to in move[2]:
+                            scored.append((self.gain(sim, move[2]), ((frm, to), *move, None)))
+                    grid[frm], grid[to] = grid[to], EMPTY
+        scored.sort(key=lambda pair: -pair[0])
+        return [action for _, action in scored[:DIG_BEFORE_KEPT]]
+
+    def _digs_after(self, sim: Sim, moves: list[tuple]) -> list[tuple]:
+        found = []
+        for d, letter, cells in moves:
+            after = sim.copy()
+            self.collect(after, cells)
+            grid, line = after.grid, LINES[after.sq]
+            in_line = [i for i in line if grid[i] >= 0]
+            if len(in_line) == 1:  # take the last card out: the game ends now
+                to = next((i for i in range(25) if grid[i] == EMPTY and i not in line), None)
+                if to is not None:
+                    found.append((None, d, letter, cells, (in_line[0], to)))
+            elif not in_line:  # bring the cheapest card in: the game goes on
+                outside = [i for i in range(25) if grid[i] >= 0]
+                holes = [i for i in line if grid[i] == EMPTY]
+                if outside and holes:
+                    frm = min(outside, key=lambda i: self.cards.value[grid[i]])
+                    found.append((None, d, letter, cells, (frm, holes[0])))
+        return found
+
+    def play(self, sim: Sim, action: tuple) -> None:
+        dig_before, _, _, cells, dig_after = action
+        if dig_before:
+            self.dig(sim, *dig_before)
+        self.collect(sim, cells)
+        if dig_after:
+            self.dig(sim, *dig_after)
+        self.finish_turn(sim)
+
+
+def notation(action: tuple) -> str:
+    """The command text of a tree action."""
+    dig_before, d, letter, _, dig_after = action
+    move = f"{letter} {DIRECTIONS[d]}"
+    if dig_before:
+        return f"dig {CELLS[dig_before[0]]} {CELLS[dig_before[1]]}; {move}"
+    if dig_after:
+        return f"{move}; dig {CELLS[dig_after[0]]} {CELLS[dig_after[1]]}"
+    return move
+
+
+def rebuild(view: dict) -> tuple[Rules, Sim]:
+    """The simulation of the table a view shows."""
+    ids = sorted(view["cards"], key=int)
+    index = {int(cid): n for n, cid in enumerate(ids)}
+    cards = Cards([view["cards"][cid] for cid in ids])
+    options = view.get("options", {})
+    rules = Rules(cards, len(view["piles"]), bool(options.get("bonus_needs_one")), options.get("max_plies"))
+    sim = Sim.__new__(Sim)
+    sim.grid = [EMPTY] * 25
+    for cell, content in view["grid"].items():
+        sim.grid[CELL_INDEX[cell]] = SQUIRREL if content == "squirrel" else index[content]
+    sim.sq = sim.grid.index(SQUIRREL)
+    sim.turn, sim.first = view["turn"], view["first"]
+    sim.dug = list(view["dug"])
+    sim.plies, sim.over = view.get("plies", 0), False
+    sim.tally = []
+    for pile in view["piles"]:
+        row = [0, 0, 0, 0, 0]
+        for cid in pile:
+            n = index[cid]
+            row[CARDS] += 1
+            row[FOILS] += cards.foil[n]
+            row[RARES] += cards.rare[n]
+            row[COLORS] |= cards.mask[n]
+            row[SQUIRRELS] += cards.squirrel[n]
+        sim.tally.append(row)
+    sim.opened = view.get("opened", bool(view["piles"][sim.first]))
+    return rules, sim
+
+
+class Node:
+    __slots__ = ("actions", "children", "seat", "totals", "visits")
+
+    def __init__(self, seat: int, seats: int):
+        self.seat = seat
+        self.actions: list[tuple] | None = None
+        self.children: list[Node] = []
+        self.visits = 0
+        self.totals = [0.0] * seats
+
+
+def _playout(rules: Rules, sim: Sim, rng: random.Random, greedy: float) -> list[float]:
+    while not sim.over:
+        moves = rules.moves(sim)
+        if greedy and rng.random() < greedy:
+            best = max(rules.gain(sim, m[2]) for m in moves)
+            move = rng.choice([m for m in moves if rules.gain(sim, m[2]) == best])
+        else:
+            move = rng.choice(moves)
+        rules.collect(sim, move[2])
+        rules.finish_turn(sim)
+    return rules.reward(sim)
+
+
+def search(rules: Rules, root_sim: Sim, rng: random.Random, budget: float, clock: Callable[[], float],
+           greedy: float, max_iterations: int = 1_000_000) -> tuple[tuple, int]:
+    """Max-n UCT from ``root_sim``; the most visited action and the iterations run."""
+    start = clock()
+    root = Node(root_sim.turn, rules.seats)
+    root.actions = rules.actions(root_sim)
+    if len(root.actions) == 1:
+        return root.actions[0], 0
+    iterations = 0
+    while iterations < max_iterations and clock() - start < budget:
+        iterations += 1
+        sim, node, path = root_sim.copy(), root, [root]
+        while not sim.over:
+            if node.actions is None:
+                node.actions = rules.actions(sim)
+            if len(node.children) < len(node.actions):  # expand the next untried action
+                action = node.actions[len(node.children)]
+                rules.play(sim, action)
+                child = Node(sim.turn, rules.seats)
+                node.children.append(child)
+                path.append(child)
+                break
+            log_n, seat = math.log(node.visits), node.seat
+            best_i = max(range(len(node.children)), key=lambda i: _ucb(node.children[i], seat, log_n))
+            rules.play(sim, node.actions[best_i])
+            node = node.children[best_i]
+            path.append(node)
+        reward = rules.reward(sim) if sim.over else _playout(rules, sim, rng, greedy)
+        for visited in path:
+            visited.visits += 1
+            for seat in range(rules.seats):
+                visited.totals[seat] += reward[seat]
+    best = max(range(len(root.children)), key=lambda i: (root.children[i].visits,
+                                                         root.children[i].totals[root.seat]))
+    return root.actions[best], iterations
+
+
+def _ucb(child: Node, seat: int, log_n: float) -> float:
+    return child.totals[seat] / child.visits + C * math.sqrt(log_n / child.visits)
+
+
+def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float,
+           clock: Callable[[], float]) -> str:
+    """The command of the ``level`` AI at ``seat`` from its view."""
+    rules, sim = rebuild(view)
+    if sim.turn != seat:
+        raise ValueError(f"seat {seat} is not to play")
+    if level == "easy":
+        moves = rules.moves(sim)
+        best = max(rules.gain(sim, m[2]) for m in moves)
+        d, letter, cells = rng.choice([m for m in moves if rules.gain(sim, m[2]) == best])
+        return notation((None, d, letter, cells, None))
+    # Answer before the budget runs out: keep a margin for rebuilding and returning.
+    action, _ = search(rules, sim, rng, budget * 0.85, clock, greedy=0.75 if level == "hard" else 0.0)
+    return notation(action)
