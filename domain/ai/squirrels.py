@@ -56,6 +56,14 @@ class Cards:
         self.squirrel = [bool(f["squirrel"]) for f in facts]
         self.value = [1 + 0.4 * (self.foil[i] + self.rare[i] + self.squirrel[i]) for i in range(len(facts))]
 
+    def add(self, row: list[int], card: int) -> None:
+        """Count ``card`` in a pile tally ``[cards, foils, rares, colour mask, squirrels]``."""
+        row[CARDS] += 1
+        row[FOILS] += self.foil[card]
+        row[RARES] += self.rare[card]
+        row[COLORS] |= self.mask[card]
+        row[SQUIRRELS] += self.squirrel[card]
+
 
 class Sim:
     """A mutable copy of the table for one search iteration."""
@@ -109,14 +117,9 @@ class Rules:
         return total
 
     def collect(self, sim: Sim, cells: tuple) -> None:
-        cards, grid, row = self.cards, sim.grid, sim.tally[sim.turn]
+        grid, row = sim.grid, sim.tally[sim.turn]
         for i in cells:
-            card = grid[i]
-            row[CARDS] += 1
-            row[FOILS] += cards.foil[card]
-            row[RARES] += cards.rare[card]
-            row[COLORS] |= cards.mask[card]
-            row[SQUIRRELS] += cards.squirrel[card]
+            self.cards.add(row, grid[i])
             grid[i] = EMPTY
         grid[sim.sq] = EMPTY
         sim.sq = cells[-1]
@@ -248,12 +251,7 @@ def rebuild(view: dict) -> tuple[Rules, Sim]:
     for pile in view["piles"]:
         row = [0, 0, 0, 0, 0]
         for cid in pile:
-            n = index[cid]
-            row[CARDS] += 1
-            row[FOILS] += cards.foil[n]
-            row[RARES] += cards.rare[n]
-            row[COLORS] |= cards.mask[n]
-            row[SQUIRRELS] += cards.squirrel[n]
+            cards.add(row, index[cid])
         sim.tally.append(row)
     sim.opened = view.get("opened", bool(view["piles"][sim.first]))
     return rules, sim
