@@ -29,9 +29,11 @@ def decode(module: ModuleType, data: bytes) -> Event:
     return _decoder(module).decode(data)
 
 
-def to_client(event: Event, version: int, at: int) -> dict[str, Any]:
-    """The feed shape of one (already redacted) event: version, type, data, at (ISO-8601 UTC)."""
-    return {"version": version, "type": event_type(event), "data": event_data(event), "at": iso_time(at)}
+def to_client(module: ModuleType, event: Event, version: int, at: int) -> dict[str, Any]:
+    """The feed shape of one (already redacted) event: version, type, data, at (ISO-8601 UTC), and ``text``,
+    a readable line for the move list."""
+    return {"version": version, "type": event_type(event), "data": event_data(event), "at": iso_time(at),
+            "text": module.describe(event)}
 
 
 def iso_time(ms: int) -> str:

@@ -202,10 +202,11 @@ class GameService:
                 raise errors.Conflict(f"the game is at version {game.version}, not {expected_version}",
                                       version=game.version)
             events = self._decide(game, seat, move)
-            answer = self._answer(game, seat, events)
+            at = int(time.time() * 1000)
+            answer = self._answer(game, seat, events, at)
             try:
                 result = self.store.append(gid, [codec.encode(e) for e in events], expected_version=game.version,
-                                           command_id=key, result=json.dumps(answer).encode(), at=answer["_at"])
+                                           command_id=key, result=json.dumps(answer).encode(), at=at)
             except ConcurrencyError as exc:
                 if expected_version is not None:
                     raise errors.Conflict(f"the game is at version {exc.current}, not {expected_version}",
@@ -220,7 +221,6 @@ class GameService:
                 state = game.module.evolve(state, event)
             self._remember(replace(game, state=state, version=result.version))
             self._poke(gid)
-            answer.pop("_at")
             return answer
         raise errors.Conflict("the game is too busy right now; try again", version=self.store.version(gid))
 
@@ -242,15 +242,14 @@ class GameService:
             raise errors.IllegalMoveError(f"{move!r} changes nothing")
         return events
 
-    def _answer(self, game: Game, seat: int, events: list) -> dict:
-        at = int(time.time() * 1000)
+    def _answer(self, game: Game, seat: int, events: list, at: int) -> dict:
         state = game.state
         shown = []
         for i, event in enumerate(events):
             state = game.module.evolve(state, event)
             viewer = REVEAL_ALL if game.module.status(state) == "finished" else seat
-            shown.append(codec.to_client(game.module.redact(event, viewer), game.version + 1 + i, at))
-        return {"version": game.version + len(events), "events": shown, "_at": at}
+            shown.append(codec.to_client(game.module, game.module.redact(event, viewer), game.version + 1 + i, at))
+        return {"version": game.version + len(events), "events": shown}
 
     def _poke(self, gid: str) -> None:
         if self.jobs is not None:
@@ -268,5 +267,5 @@ class GameService:
         out = []
         for item in self.store.read(gid, after=after, to=min(game.version, after + limit)):
             event = codec.decode(game.module, item.data)
-            out.append(codec.to_client(game.module.redact(event, viewer), item.version, item.at))
+            out.append(codec.to_client(game.module, game.module.redact(event, viewer), item.version, item.at))
         return out

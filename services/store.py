@@ -19,12 +19,12 @@ import secrets
 import time
 import zlib
 from dataclasses import dataclass
-from importlib import resources
+from pathlib import Path
 from typing import Any, Iterator
 
 import redis
 
-APPEND_SCRIPT = resources.files("services").joinpath("append.lua").read_text()
+APPEND_SCRIPT = (Path(__file__).parent / "append.lua").read_text()
 
 
 class ConcurrencyError(Exception):

@@ -85,3 +85,33 @@ def redis_client(request):
 @pytest.fixture
 def prefix() -> str:
     return f"t{uuid.uuid4().hex[:8]}"
+
+
+@pytest.fixture(params=["fakeredis", "redis"])
+def runtime(request, prefix, tmp_path):
+    """A full runtime (store, service, projector, queue) over fakeredis or a private real redis-server."""
+    from services.config import Settings
+    from services.runtime import build, install
+
+    url = None if request.param == "fakeredis" else request.getfixturevalue("real_redis_url")
+    rt = build(Settings(redis_url=url, prefix=prefix, data_dir=str(tmp_path / "data"),
+                        queue_name=f"{prefix}-q"), journal=False)
+    install(rt)
+    yield rt
+    if url:
+        for key in rt.redis.scan_iter(match=f"{prefix}*"):
+            rt.redis.delete(key)
+
+
+@pytest.fixture
+def client(runtime):
+    from web.app import create_app
+
+    return create_app(runtime).test_client()
+
+
+def run_jobs(runtime) -> None:
+    """Run every queued RQ job in this thread (a burst worker)."""
+    from workers.worker import ThreadWorker
+
+    ThreadWorker([runtime.queue], connection=runtime.rq_redis).work(burst=True, logging_level="ERROR")
