@@ -141,6 +141,15 @@ def test_MC_5_the_wall_is_crossed_only_once_per_move():
     assert game.square(0) == 49 and game.agent(0).money == 1
 
 
+def test_MC_5_waiting_at_the_wall_is_not_landing_but_stopping_there_is():
+    game = Game(agent(42, money=2), agent(44))
+    game.play("roll", 3)
+    assert game.phase == "wall" and "fight_started" not in types(game.last)
+    game.play("stay", 1, 4)
+    assert types(game.last)[:2] == ["wall_stopped", "fight_started"]
+    assert game.square(1) == 44 and game.square(0) == 68
+
+
 # MC-6 ------------------------------------------------------------------------------------------------------
 
 def test_MC_6_passing_over_a_numbered_square_earns_a_banknote():
