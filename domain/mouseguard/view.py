@@ -21,7 +21,7 @@ from domain.mouseguard.board import (
 )
 from domain.mouseguard.game import to_act
 from domain.mouseguard.position import closed_points, public_mice, strongholds
-from domain.mouseguard.state import State
+from domain.mouseguard.state import OPTION_DEFAULTS, State
 
 
 def _seat(viewer: Viewer) -> int | None:
@@ -109,8 +109,8 @@ def describe(event: ev.Event) -> str:
     match event:
         case ev.GameCreated(options=options, position=position):
             start = "from a position" if position else "from the start"
-            chosen = ", ".join(f"{k}={v}" for k, v in sorted(options.items()))
-            return f"New game of Mouse Guard {start} ({chosen})"
+            chosen = ", ".join(f"{k}={v}" for k, v in sorted(options.items()) if OPTION_DEFAULTS.get(k) != v)
+            return f"New game of Mouse Guard {start}" + (f" ({chosen})" if chosen else "")
         case ev.ColoursDrawn(black=black):
             return f"Seat {black} plays Black and moves first; seat {1 - black} plays White"
         case ev.DeckShuffled(count=count, source=source):

@@ -1,0 +1,325 @@
+"""Mouse Guard: setup (MG-1…MG-4), options, notation, positions, views and the event feed."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import msgspec
+import pytest
+
+from domain import mouseguard as mg
+from domain.base import REVEAL_ALL, BadNotation, BadSetup, IllegalMove, Setup
+from tests.domain.test_mouseguard_helpers import fold, mice, play, position, refused, start, types
+
+
+def decide(state, seat, text):
+    return mg.decide(state, seat, mg.parse(text), random.Random(0))
+
+
+# MG-1: edge points
+
+
+def test_MG_1_edge_points_off_only_interior_points():
+    state = start()
+    assert len(mg.legal(state, 0)) == 210  # C(10, 4): rows 2–3 × columns b–f
+    assert mg.view(state, 0)["setup_rows"] == {"black": [2, 3], "white": [7, 8]}
+    state = start(position({"b5": "black", "d8": "white"}))
+    refused(state, "b5-a5", "a5 is on the board edge, which is not playable")
+
+
+def test_MG_1_edge_points_on_all_points_playable():
+    state = start(edge_points=True)
+    assert len(mg.legal(state, 0)) == 1001  # C(14, 4): rows 1–2 (black) or 8–9 (white) × 7 columns
+    assert mg.view(state, 0)["setup_rows"] == {"black": [1, 2], "white": [8, 9]}
+    state = start(position({"b5": "black", "d8": "white"}), edge_points=True)
+    state, _ = play(state, "b5-a5")
+    assert mice(state) == {"a5": "black", "d8": "white"}
+
+
+def test_MG_1_pushed_onto_the_edge_is_captured_but_not_with_edge_points():
+    pos = position({"c4": "black", "b5": "white", "d8": "white"})
+    narrow, _ = play(start(pos), "c4-c5 sword b5 b6")
+    wide, _ = play(start(pos, edge_points=True), "c4-c5 sword b5 b6")
+    assert "b5" not in mice(narrow) and narrow.captured[1] == 3
+    assert mice(wide)["a5"] == "white" and wide.captured[1] == 2
+
+
+def test_MG_1_position_refuses_edge_point_unless_option():
+    with pytest.raises(BadSetup) as error:
+        start(position({"a5": "black", "d8": "white"}))
+    assert error.value.field == "position.mice.a5"
+    assert mice(start(position({"a5": "black", "d8": "white"}), edge_points=True))["a5"] == "black"
+
+
+# MG-2, MG-3: pieces, deck, colours
+
+
+def test_MG_2_thirty_cards_ten_of_each_and_three_each_dealt():
+    state = start()
+    assert len(state.deck) == 24 and [len(hand) for hand in state.hands] == [3, 3]
+    everything = Counter(state.deck) + Counter(state.hands[0]) + Counter(state.hands[1])
+    assert everything == {"sword": 10, "stronghold": 10, "diplomacy": 10}
+
+
+def test_MG_3_colours_drawn_at_random_and_black_moves_first():
+    blacks = set()
+    for seed in range(12):
+        events = mg.initial(Setup(seats=2), random.Random(seed))
+        assert types(events)[:3] == ["game_created", "colours_drawn", "deck_shuffled"]
+        state = fold(events)
+        blacks.add(state.black)
+        black, white = state.black, 1 - state.black
+        state = fold(decide(state, white, "place c7 c8 d7 d8"), state)
+        state = fold(decide(state, black, "place b2 c3 d2 e3"), state)
+        assert mg.to_act(state) == [black]
+    assert blacks == {0, 1}
+
+
+def test_MG_3_colours_drawn_also_from_a_position():
+    blacks = {start(position({"c4": "black", "d8": "white"}), seed=seed).black for seed in range(12)}
+    assert blacks == {0, 1}
+
+
+# MG-4: secret simultaneous setup
+
+
+def test_MG_4_secret_setup_revealed_together():
+    state = start()
+    assert mg.status(state) == "setup" and mg.to_act(state) == [0, 1]
+    events = decide(state, 1, "place e8 b7 c7 d8" if state.black == 0 else "place e3 b2 c2 d3")
+    assert types(events) == ["mice_placed"]
+    assert mg.redact(events[0], 0).points is None and mg.redact(events[0], None).points is None
+    assert mg.redact(events[0], 1).points is not None
+    state = fold(events, state)
+    assert mg.to_act(state) == [0]
+    assert mg.view(state, 0)["placement"] is None and mg.view(state, 0)["placed"][mg.view(state, 1)["colour"]]
+    assert mg.view(state, 1)["placement"] == events[0].points and mg.view(state, 0)["mice"] == {}
+    with pytest.raises(IllegalMove, match="already placed"):
+        decide(state, 1, "place b7 c7 d7 e7" if state.black == 0 else "place b2 c2 d2 e2")
+    second = decide(state, 0, "place b2 c2 d2 e2" if state.black == 0 else "place b7 c7 d7 e7")
+    assert types(second) == ["mice_placed", "placements_revealed"]
+    state = fold(second, state)
+    assert mg.status(state) == "playing" and mg.to_act(state) == [state.black]
+    assert len(mg.view(state, None)["mice"]) == 8
+
+
+def test_MG_4_placement_refusals():
+    state = start()
+    black = state.black
+    for text, reason in [("place b2 c2 d2", "place exactly 4 mice, not 3"),
+                         ("place b2 b2 c2 d2", "b2 is named twice"),
+                         ("place b2 c2 d2 b4", "b4 is not a playable point of your setup rows (2–3)"),
+                         ("place a2 b2 c2 d2", "a2 is not a playable point of your setup rows (2–3)"),
+                         ("place b7 c7 d7 e7", "b7 is not a playable point of your setup rows (2–3)"),
+                         ("c2-c3", "the mice are being placed")]:
+        with pytest.raises(IllegalMove) as error:
+            decide(state, black, text)
+        assert reason in str(error.value)
+    with pytest.raises(IllegalMove, match="setup rows \\(7–8\\)"):
+        decide(state, 1 - black, "place b2 c2 d2 e2")
+    assert "place b2 c2 d2 e2" in mg.legal(state, black)
+    playing = start(position({"c4": "black", "d8": "white"}))
+    refused(playing, "place b2 c2 d2 e2", "the setup is over")
+
+
+def test_MG_4_hands_dealt_and_seen_only_by_their_owner():
+    events = mg.initial(Setup(seats=2), random.Random(5))
+    draws = [e for e in events if types([e]) == ["card_drawn"]]
+    assert len(draws) == 6 and Counter(e.seat for e in draws) == {0: 3, 1: 3}
+    for draw in draws:
+        assert mg.redact(draw, draw.seat).card == draw.card
+        assert mg.redact(draw, 1 - draw.seat).card is None and mg.redact(draw, None).card is None
+    shuffled = events[2]
+    assert all(mg.redact(shuffled, viewer).order is None for viewer in (0, 1, None))
+    assert mg.redact(shuffled, REVEAL_ALL).order == shuffled.order
+
+
+# Options
+
+
+@pytest.mark.parametrize("options, field", [
+    ({"colour": "black"}, "options.colour"), ({"edge_points": "yes"}, "options.edge_points"),
+    ({"exit_extra_step": 1}, "options.exit_extra_step"), ({"diplomacy_metric": "euclid"},
+                                                          "options.diplomacy_metric"),
+    ({"max_plies": 0}, "options.max_plies")])
+def test_bad_options_refused(options, field):
+    with pytest.raises(BadSetup) as error:
+        mg.initial(Setup(seats=2, options=options), random.Random(0))
+    assert error.value.field == field
+
+
+def test_seat_count_refused():
+    with pytest.raises(BadSetup) as error:
+        mg.initial(Setup(seats=3), random.Random(0))
+    assert error.value.field == "seats"
+
+
+def test_options_have_defaults_and_appear_in_the_view():
+    assert mg.view(start(), None)["options"] == {"edge_points": False, "exit_extra_step": False,
+                                                 "diplomacy_metric": "squares", "max_plies": None}
+    chosen = {"edge_points": True, "exit_extra_step": True, "diplomacy_metric": "chebyshev", "max_plies": 9}
+    assert mg.view(start(**chosen), None)["options"] == chosen
+
+
+# Notation
+
+
+CANONICAL = ["place b2 c3 d2 e3", "c3-c4", "c3-c4 sword c5 d5", "c3-c4 stronghold C4", "c3-c4 diplomacy e6",
+             "c3-c4 diplomacy D5 e6", "exit D5 d6", "exit D5 d6 e6", "rescue c2", "pass sword",
+             "pass stronghold", "pass diplomacy"]
+
+
+@pytest.mark.parametrize("text", CANONICAL)
+def test_notation_round_trip(text):
+    assert mg.format(mg.parse(text)) == text
+
+
+def test_notation_normalises_placement_order_and_spaces():
+    assert mg.format(mg.parse("place  e3 c3 b2 d2 ")) == "place b2 c3 d2 e3"
+    assert mg.format(mg.parse(" c3-c4   sword c5 d5")) == "c3-c4 sword c5 d5"
+
+
+@pytest.mark.parametrize("text", [
+    "", "h3-h4", "c3c4", "c3-c4 sword c5", "c3-c4 axe", "c3-c4 stronghold c4", "c3-c4 diplomacy D5",
+    "c3-c4 diplomacy D5 E6", "exit d5 d6", "exit D9 d6", "rescue C2", "pass", "pass axe", "place",
+    "place b2 c3 x9", "c3-c4 sword c5 d5 diplomacy e6", "exit D5 d6 sword"])
+def test_bad_notation(text):
+    with pytest.raises(BadNotation):
+        mg.parse(text)
+
+
+# Position
+
+
+def test_position_round_trip_mid_game():
+    rng = random.Random(7)
+    state = start(seed=7)
+    while mg.status(state) != "finished" and state.plies < 25:
+        for seat in mg.to_act(state):
+            state = fold(mg.decide(state, seat, mg.parse(rng.choice(mg.legal(state, seat))), rng), state)
+    assert mg.status(state) == "playing"
+    dumped = mg.dump_position(state)
+    reloaded = start(dumped, seed=99)
+    assert mg.dump_position(reloaded) == dumped
+    assert reloaded.board == state.board and reloaded.hands == state.hands and reloaded.deck == state.deck
+
+
+def test_position_round_trip_in_setup():
+    state = start()
+    dumped = mg.dump_position(state)
+    assert "mice" not in dumped
+    reloaded = start(dumped)
+    assert mg.status(reloaded) == "setup" and mg.dump_position(reloaded) == dumped
+
+
+def test_position_omitted_fields_take_start_values():
+    events = mg.initial(Setup(seats=2, position={"mice": {"c4": "black", "d8": "white"},
+                                                 "captured": {"black": 3, "white": 3}}), random.Random(1))
+    assert types(events)[:3] == ["game_created", "colours_drawn", "deck_shuffled"]
+    assert events[2].source == "remainder" and events[2].count == 30
+    state = fold(events)
+    assert state.turn == 0 and state.discard == () and len(state.deck) == 24
+    state = start({})
+    assert mg.status(state) == "setup" and len(state.deck) == 24
+
+
+def test_position_given_deck_and_hands_are_used_as_is():
+    deck = ["diplomacy"] * 8 + ["stronghold"] * 9 + ["sword"] * 7
+    pos = position({"c4": "black", "d8": "white"}, deck=deck,
+                   hands={"black": ["sword", "sword", "stronghold"], "white": ["sword", "diplomacy", "diplomacy"]})
+    events = mg.initial(Setup(seats=2, position=pos), random.Random(0))
+    assert types(events) == ["game_created", "colours_drawn", "deck_set", "hand_set", "hand_set"]
+    assert all(mg.redact(e, None).cards is None for e in events[3:])
+    state = fold(events)
+    assert state.deck == tuple(deck) and state.hands == (("sword", "sword", "stronghold"),
+                                                          ("sword", "diplomacy", "diplomacy"))
+
+
+@pytest.mark.parametrize("pos, field, reason", [
+    ([], "position", "must be an object"),
+    ({"board": {}}, "position.board", "unknown field"),
+    ({"turn": "red", "mice": {}}, "position.turn", "black or white"),
+    ({"mice": {"z9": "black"}}, "position.mice.z9", "not a point"),
+    ({"mice": {"c4": "red"}}, "position.mice.c4", "not a colour"),
+    ({"mice": {"d5": "black", "D5": "white", "c4": "white"}, "captured": {"black": 3, "white": 2}},
+     "position.mice.d5", "d5 is a corner of the stronghold on D5"),
+    ({"mice": {"c4": "black", "d8": "white"}}, "position.mice", "black has 1 mice on the board and 0 captured"),
+    ({"mice": {"c4": "white"}, "captured": {"black": 4, "white": 3}}, "position.mice", "every black mouse"),
+    ({"mice": {"A8": "black", "d4": "white"}, "captured": {"black": 3, "white": 3}}, "position.mice.A8",
+     "already won"),
+    ({"mice": {"c4": "black", "d8": "white"}, "captured": {"black": 5, "white": 3}}, "position.captured.black",
+     "from 0 to 4"),
+    ({"hands": {"black": ["sword"]}}, "position.hands.black", "3 cards"),
+    ({"hands": {"green": []}}, "position.hands.green", "unknown colour"),
+    ({"discard": ["axe"]}, "position.discard[0]", "not a card"),
+    ({"discard": ["sword"] * 11}, "position", "11 sword cards"),
+    ({"deck": ["sword"] * 10}, "position.deck", "missing"),
+    ({"turn": "white"}, "position.turn", "Black moves first"),
+    ({"captured": {"black": 1}}, "position.captured", "nothing is captured"),
+])
+def test_inconsistent_positions_refused(pos, field, reason):
+    with pytest.raises(BadSetup) as error:
+        mg.initial(Setup(seats=2, position=pos), random.Random(0))
+    assert error.value.field == field
+    assert reason in str(error.value)
+
+
+# Views, the event feed, describe, render
+
+
+def test_view_of_a_seat():
+    state = start(position({"c4": "black", "D5": "white", "f8": "white"}))
+    black = state.black
+    seen = mg.view(state, black)
+    assert seen["colour"] == "black" and seen["you"] == black and seen["turn"] == "black"
+    assert seen["hand"] == ["sword", "stronghold", "diplomacy"]
+    assert seen["hand_counts"] == {"black": 3, "white": 3} and seen["deck_count"] == 24
+    assert seen["mice"] == {"c4": "black", "f8": "white", "D5": "white"}
+    assert seen["strongholds"] == ["D5"] and seen["closed"] == ["d5", "e5", "d6", "e6"]
+    assert seen["position"] == {"turn": "black", "mice": seen["mice"], "discard": [],
+                                "captured": {"black": 3, "white": 2},
+                                "hands": {"black": ["sword", "stronghold", "diplomacy"]}}
+    assert "hands" not in seen and "deck" not in seen
+    other = mg.view(state, 1 - black)
+    assert other["hand"] == ["diplomacy"] * 3 and other["position"]["hands"] == {"white": other["hand"]}
+    msgspec.json.encode(seen)
+
+
+def test_view_of_a_spectator_has_no_hand():
+    state = start()
+    seen = mg.view(state, None)
+    assert "hand" not in seen and "hands" not in seen and seen["placement"] is None
+    assert "hands" not in seen["position"]
+
+
+def test_reveal_all_and_finished_games_show_everything():
+    state = start(position({"c4": "black", "b5": "white"}))
+    assert mg.view(state, REVEAL_ALL)["deck"] == list(state.deck)
+    state, _ = play(state, "c4-c5 sword b5 b6")
+    for viewer in (0, 1, None):
+        seen = mg.view(state, viewer)
+        assert seen["phase"] == "finished" and seen["hands"] and seen["deck"] == list(state.deck)
+        assert seen["result"]["winners"] == [state.black]
+
+
+def test_describe_every_event_even_redacted():
+    state = start(seed=3)
+    events = mg.initial(Setup(seats=2), random.Random(3))
+    state = fold(events)
+    rng = random.Random(3)
+    while mg.status(state) != "finished" and state.plies < 60:
+        for seat in mg.to_act(state):
+            new = mg.decide(state, seat, mg.parse(rng.choice(mg.legal(state, seat))), rng)
+            events += new
+            state = fold(new, state)
+    for event in events:
+        for viewer in (0, 1, None, REVEAL_ALL):
+            line = mg.describe(mg.redact(event, viewer))
+            assert isinstance(line, str) and line and "None" not in line
+
+
+def test_render_draws_the_board():
+    state = start(position({"c4": "black", "D5": "white", "f8": "white"}))
+    text = mg.render(state)
+    assert "B" in text and "W" in text and "x" in text and "to move: black" in text
