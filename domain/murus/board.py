@@ -46,7 +46,7 @@ def _cells_with_target(dc: int, dr: int, distance: int) -> int:
     return mask
 
 
-def _back(bits: int, offset: int) -> int:
+def back(bits: int, offset: int) -> int:
     """Bit i of the result is bit ``i + offset`` of ``bits`` (a cell sees its neighbour ``offset`` away)."""
     return bits >> offset if offset > 0 else bits << -offset
 
@@ -98,27 +98,27 @@ def generate(pos: Position, advanced: bool) -> list[Move]:
         enemy_walls = t1 & ~t2
         enemy_catapults = t3
         for offset, has1, has2 in STEPS:
-            can = towers & has2 & _back(landing, offset) & _back(landing, 2 * offset)
+            can = towers & has2 & back(landing, offset) & back(landing, 2 * offset)
             while can:
                 low = can & -can
                 frm = low.bit_length() - 1
                 moves.append((DISTRIBUTE, frm, frm + 2 * offset))
                 can ^= low
             near = towers & has1
-            can = near & _back(enemy_walls, offset)
+            can = near & back(enemy_walls, offset)
             while can:
                 low = can & -can
                 frm = low.bit_length() - 1
                 moves.append((SACRIFICE, frm, frm + offset))
                 can ^= low
             if enemy_catapults:
-                for frm in _bits(near & _back(enemy_catapults, offset)):
+                for frm in _bits(near & back(enemy_catapults, offset)):
                     moves.append((SACRIFICE, frm, frm + offset))
                     moves.append((DOUBLE_SACRIFICE, frm, frm + offset))
     if m3:
         target = FULL & ~m1
         for offset, has in FIRE_STEPS[side]:
-            for frm in _bits(m3 & has & _back(target, offset)):
+            for frm in _bits(m3 & has & back(target, offset)):
                 moves.append((FIRE, frm, frm + offset))
     return moves
 
@@ -132,14 +132,14 @@ def count_moves(pos: Position, advanced: bool) -> int:
         landing = FULL & ~(t1 | (m3 if advanced else m2))
         enemy_walls = t1 & ~t2
         for offset, has1, has2 in STEPS:
-            count += (towers & has2 & _back(landing, offset) & _back(landing, 2 * offset)).bit_count()
-            count += (towers & has1 & _back(enemy_walls, offset)).bit_count()
+            count += (towers & has2 & back(landing, offset) & back(landing, 2 * offset)).bit_count()
+            count += (towers & has1 & back(enemy_walls, offset)).bit_count()
             if t3:
-                count += 2 * (towers & has1 & _back(t3, offset)).bit_count()
+                count += 2 * (towers & has1 & back(t3, offset)).bit_count()
     if m3:
         target = FULL & ~m1
         for offset, has in FIRE_STEPS[side]:
-            count += (m3 & has & _back(target, offset)).bit_count()
+            count += (m3 & has & back(target, offset)).bit_count()
     return count
 
 

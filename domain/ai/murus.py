@@ -1,0 +1,220 @@
+"""Murus Gallicus AI, from a seat's view only (perfect information: the view's position is the whole game).
+
+``easy`` plays a winning move when it sees one, else a random move. ``normal`` and ``hard`` run an
+iterative-deepening negamax alpha-beta on the bitboards of ``domain.murus.board`` with a transposition table,
+move ordering (table move, breakthroughs, captures, killers, history) and an evaluation of stones, towers,
+advancement, mobility and breakthrough threats. ``hard`` also extends leaves where the opponent threatens to
+win next turn (a quiescence on breakthrough threats) and weighs threats more finely.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from domain.murus.board import (
+    DISTRIBUTE,
+    FORWARD,
+    FULL,
+    GOAL_ROW,
+    KING_STEPS,
+    ROW_MASKS,
+    STEPS,
+    Move,
+    Position,
+    back,
+    generate,
+    play,
+)
+from domain.murus.notation import move_text
+from domain.murus.position import load_position
+
+WIN = 1_000_000
+WON = WIN - 1_000
+"""Scores beyond ±WON are wins or losses in some number of plies."""
+
+# Directions (offset, cells with a second cell that way) whose far cell is one or two rows forward, by side.
+FORWARD_STEPS = tuple(
+    tuple((offset, has2) for (_, dr), (offset, _, has2) in zip(KING_STEPS, STEPS) if dr == fwd)
+    for fwd in FORWARD
+)
+# Row masks by distance to each side's goal row (index 0 = the goal row itself).
+ROWS_BY_DISTANCE = (tuple(reversed(ROW_MASKS)), ROW_MASKS)
+TOWER_ADVANCE = (0, 40, 90, 60, 35, 15, 0)
+WALL_ADVANCE = (0, 14, 10, 7, 4, 2, 0)
+MAX_EXTENSIONS = 4
+MAX_DEPTH = 60
+
+
+class _OutOfTime(Exception):
+    """The budget is spent: the search unwinds and the last complete answer stands."""
+
+
+def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float,
+           clock: Callable[[], float]) -> str:
+    """The command the ``level`` AI plays at ``seat``, thinking at most ``budget`` seconds of ``clock``."""
+    advanced = view["options"]["variant"] == "advanced"
+    pos = load_position(view["position"], advanced)
+    moves = generate(pos, advanced) if view.get("status", "playing") == "playing" else []
+    if pos[6] != seat or not moves:
+        raise ValueError(f"seat {seat} has no move to play in this view")
+    if level == "easy":
+        winning = [move for move in moves if _wins_at_once(play(pos, move), advanced)]
+        return move_text(rng.choice(winning or moves))
+    search = Search(advanced, hard=level == "hard", clock=clock, deadline=clock() + 0.8 * budget)
+    return move_text(search.best_move(pos, moves, rng))
+
+
+def _wins_at_once(child: Position, advanced: bool) -> bool:
+    """The side that just moved into ``child`` has won (breakthrough, or the opponent is stalemated)."""
+    m1, _, _, t1, _, _, side = child
+    if not advanced and t1 & GOAL_ROW[side ^ 1]:
+        return True
+    if advanced and m1 & GOAL_ROW[side]:
+        return False
+    return not generate(child, advanced)
+
+
+def breakthrough_towers(pos: Position, advanced: bool) -> int:
+    """Towers of the side to move that can distribute onto their goal row now (a basic-game win)."""
+    _, m2, m3, t1, _, _, side = pos
+    towers = m2 & ~m3
+    landing = FULL & ~(t1 | (m3 if advanced else m2))
+    goal = landing & GOAL_ROW[side]
+    found = 0
+    for offset, has2 in FORWARD_STEPS[side]:
+        found |= towers & has2 & back(landing, offset) & back(goal, 2 * offset)
+    return found
+
+
+class Search:
+    """One move decision: iterative deepening over a negamax alpha-beta until ``deadline``."""
+
+    def __init__(self, advanced: bool, hard: bool, clock: Callable[[], float], deadline: float):
+        self.advanced, self.hard = advanced, hard
+        self.clock, self.deadline = clock, deadline
+        self.table: dict[Position, tuple[int, int, int, Move | None]] = {}
+        self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_DEPTH + MAX_EXTENSIONS + 2)]
+        self.history: dict[tuple[int, Move], int] = {}
+        self.nodes = 0
+        self.depth_reached = 0
+        self.partial: Move | None = None
+
+    def best_move(self, pos: Position, moves: list[Move], rng: random.Random) -> Move:
+        """The best move found before the deadline (a random one among equals at the root)."""
+        rng.shuffle(moves)
+        best = moves[0]
+        for move in moves:  # a move that wins now needs no search
+            if _wins_at_once(play(pos, move), self.advanced):
+                return move
+        try:
+            for depth in range(1, MAX_DEPTH + 1):
+                score, move = self._root(pos, moves, depth)
+                best = move
+                self.depth_reached = depth
+                moves.sort(key=lambda m: m != best)
+                if abs(score) > WON:
+                    break
+        except _OutOfTime:
+            if self.partial is not None:
+                best = self.partial
+        return best
+
+    def _root(self, pos: Position, moves: list[Move], depth: int) -> tuple[int, Move]:
+        alpha, best = -WIN - 1, moves[0]
+        self.partial = None
+        for move in moves:
+            score = -self._search(play(pos, move), depth - 1, -WIN - 1, -alpha, 1, 0)
+            if score > alpha:
+                alpha, best = score, move
+                self.partial = move
+        return alpha, best
+
+    def _search(self, pos: Position, depth: int, alpha: int, beta: int, ply: int, extensions: int) -> int:
+        self.nodes += 1
+        if not self.nodes & 63 and self.clock() >= self.deadline:
+            raise _OutOfTime
+        m1, _, _, t1, _, _, side = pos
+        advanced = self.advanced
+        if advanced:
+            if m1 & GOAL_ROW[side]:
+                return WIN - ply
+        elif t1 & GOAL_ROW[side ^ 1]:
+            return -(WIN - ply)
+        elif breakthrough_towers(pos, False):
+            return WIN - ply - 1
+        if depth <= 0:
+            if not (self.hard and extensions < MAX_EXTENSIONS and self._threatened(pos)):
+                return self.evaluate(pos)
+            depth, extensions = 1, extensions + 1
+        entry = self.table.get(pos)
+        table_move = None
+        if entry is not None:
+            entry_depth, stored, flag, table_move = entry
+            if entry_depth >= depth:
+                score = stored - ply if stored > WON else stored + ply if stored < -WON else stored
+                if flag == 0 or (flag > 0 and score >= beta) or (flag < 0 and score <= alpha):
+                    return score
+        moves = generate(pos, advanced)
+        if not moves:
+            return -(WIN - ply)
+        killers = self.killers[ply]
+        history = self.history
+        moves.sort(key=lambda move: (
+            move == table_move, move[0] != DISTRIBUTE, move in killers, history.get((side, move), 0)), reverse=True)
+        original_alpha, best_score, best_move = alpha, -WIN - 1, moves[0]
+        for move in moves:
+            score = -self._search(play(pos, move), depth - 1, -beta, -alpha, ply + 1, extensions)
+            if score > best_score:
+                best_score, best_move = score, move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        if move[0] == DISTRIBUTE and move not in killers:
+                            killers[1], killers[0] = killers[0], move
+                        history[(side, move)] = history.get((side, move), 0) + depth * depth
+                        break
+        flag = 1 if best_score >= beta else -1 if best_score <= original_alpha else 0
+        stored = best_score + ply if best_score > WON else best_score - ply if best_score < -WON else best_score
+        self.table[pos] = (depth, stored, flag, best_move)
+        return best_score
+
+    def _threatened(self, pos: Position) -> bool:
+        """The opponent wins next turn unless the side to move answers (breakthrough threat or intruder)."""
+        m1, m2, m3, t1, t2, t3, side = pos
+        if self.advanced:
+            return bool(t1 & GOAL_ROW[side ^ 1])
+        return bool(breakthrough_towers((t1, t2, t3, m1, m2, m3, side ^ 1), False))
+
+    def evaluate(self, pos: Position) -> int:
+        """Score of ``pos`` for the side to move (centi-stones)."""
+        m1, m2, m3, t1, t2, t3, side = pos
+        score = (self._side(m1, m2, m3, t1, side) - self._side(t1, t2, t3, m1, side ^ 1)) + 10
+        if self.advanced:
+            # An intruder of the opponent must be removed at once; one of ours is a standing threat.
+            score += 150 * ((m1 & GOAL_ROW[side]).bit_count() - 3 * (t1 & GOAL_ROW[side ^ 1]).bit_count())
+        return score
+
+    def _side(self, p1: int, p2: int, p3: int, enemy: int, side: int) -> int:
+        """Material, advancement, mobility and threats of one side (``enemy``: cells the other side holds)."""
+        towers = p2 & ~p3
+        walls = p1 & ~p2
+        score = 100 * (p1.bit_count() + p2.bit_count() + p3.bit_count()) + 30 * towers.bit_count()
+        score += 60 * p3.bit_count()
+        for distance, row in enumerate(ROWS_BY_DISTANCE[side]):
+            score += TOWER_ADVANCE[distance] * (towers & row).bit_count()
+            score += WALL_ADVANCE[distance] * (walls & row).bit_count()
+        landing = FULL & ~(enemy | (p3 if self.advanced else p2))
+        mobility = 0
+        for offset, _, has2 in STEPS:
+            mobility += (towers & has2 & back(landing, offset) & back(landing, 2 * offset)).bit_count()
+        score += 5 * mobility
+        if mobility == 0:
+            score -= 400  # walls alone cannot move: stalemate is near
+        if not self.advanced:
+            goal = landing & GOAL_ROW[side]
+            threats = 0
+            for offset, has2 in FORWARD_STEPS[side]:
+                threats |= towers & has2 & back(landing, offset) & back(goal, 2 * offset)
+            score += (120 if self.hard else 80) * threats.bit_count()
+        return score
