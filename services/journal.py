@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from pathlib import Path
 
 from services.store import EventStore, StoredEvent
@@ -30,6 +31,7 @@ class JournaledEventStore(EventStore):
         self._seats[gid] = hashes  # written with the header, at the game's first append
 
     def append(self, gid, events, *, expected_version, command_id=None, result=b"", meta=None, at=None):
+        at = at if at is not None else int(time.time() * 1000)
         outcome = super().append(gid, events, expected_version=expected_version, command_id=command_id,
                                  result=result, meta=meta, at=at)
         if not outcome.duplicate:
@@ -39,7 +41,7 @@ class JournaledEventStore(EventStore):
                 seats = {str(s): h for s, h in self._seats.pop(gid, {}).items()}
                 lines.append(header_line(gid, json.loads(meta), seats=seats))
             for i, (type_, data) in enumerate(events):
-                lines.append(event_line(StoredEvent(first + i, type_, data, at or 0)))
+                lines.append(event_line(StoredEvent(first + i, type_, data, at)))
             with self._lock, open(self.directory / f"{gid}.jsonl", "a", encoding="utf-8") as f:
                 f.write("\n".join(lines) + "\n")
                 f.flush()

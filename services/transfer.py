@@ -66,15 +66,16 @@ def append_exported(store: EventStore, gid: str, meta: dict, events: list[dict],
     """Append exported events after version ``have`` (all of them for a new game); returns the new version."""
     version = have
     batch: list[tuple[str, bytes]] = []
-    first_at = None
+    batch_at = None
     for item in events[have:]:
+        at = item.get("at")
+        if batch and (at != batch_at or len(batch) == 500):  # one append per commit time keeps each "at"
+            version = _flush(store, gid, meta, batch, version, batch_at)
+            batch = []
         batch.append((item["type"], msgspec.msgpack.encode(item["data"])))
-        first_at = first_at or item.get("at")
-        if len(batch) == 500:
-            version = _flush(store, gid, meta, batch, version, first_at)
-            batch, first_at = [], None
+        batch_at = at
     if batch:
-        version = _flush(store, gid, meta, batch, version, first_at)
+        version = _flush(store, gid, meta, batch, version, batch_at)
     return version
 
 

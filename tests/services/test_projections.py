@@ -1,0 +1,135 @@
+"""Projections, the dispatcher and AI jobs: idempotent, order-free, crash-safe; on fakeredis and a real Redis."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from services.views import all_documents
+from tests.conftest import run_jobs
+from workers import jobs
+from workers.dispatcher import Dispatcher
+
+PLAYERS = [{"name": "Ana"}, {"name": "Bob"}]
+
+
+def play(runtime, gid, tokens_by_seat, moves):
+    service = runtime.service
+    for move in moves:
+        game = service.load(gid)
+        seat = game.module.to_act(game.state)[0]
+        service.command(gid, seat, move)
+
+
+def projected(runtime, gid):
+    return json.loads(runtime.redis.get(runtime.store.keys.view(gid)))
+
+
+def fresh(runtime, gid):
+    return json.loads(json.dumps(all_documents(runtime.service.load(gid))))
+
+
+def test_project_game_twice_changes_nothing(runtime):
+    g = runtime.service.create("murus", PLAYERS)
+    play(runtime, g["id"], None, ["a1-a3", "a7-a5"])
+    assert jobs.project_game(g["id"]) == 3
+    first = runtime.redis.get(runtime.store.keys.view(g["id"]))
+    assert jobs.project_game(g["id"]) == 3
+    assert runtime.redis.get(runtime.store.keys.view(g["id"])) == first
+    assert projected(runtime, g["id"])["docs"] == fresh(runtime, g["id"])
+
+
+def test_out_of_order_job_never_goes_back(runtime):
+    """A slow job that computed an older version cannot overwrite a newer projection."""
+    g = runtime.service.create("murus", PLAYERS)
+    gid = g["id"]
+    old_game = runtime.service.load(gid)
+    play(runtime, gid, None, ["a1-a3"])
+    jobs.project_game(gid)
+    projector = runtime.projector
+    written = projector._write_view(keys=[runtime.store.keys.view(gid), runtime.store.keys.ckpt(gid)],
+                                    args=[old_game.version, json.dumps({"version": 1, "docs": {}})])
+    assert written == 0
+    assert projector.checkpoint(gid) == 2
+    assert projected(runtime, gid)["docs"] == fresh(runtime, gid)
+
+
+def test_crash_between_reading_and_writing_converges(runtime, monkeypatch):
+    """A worker killed mid-job (after reading, before writing) leaves the old projection; a rerun converges."""
+    g = runtime.service.create("murus", PLAYERS)
+    gid = g["id"]
+    jobs.project_game(gid)
+    play(runtime, gid, None, ["a1-a3", "a7-a5"])
+
+    def crash(*args, **kwargs):
+        raise SystemExit("killed")
+
+    monkeypatch.setattr(runtime.projector, "_write_view", crash)
+    with pytest.raises(SystemExit):
+        jobs.project_game(gid)
+    assert runtime.projector.checkpoint(gid) == 1
+    monkeypatch.undo()
+    jobs.project_game(gid)
+    assert runtime.projector.checkpoint(gid) == 3
+    assert projected(runtime, gid)["docs"] == fresh(runtime, gid)
+
+
+def test_fast_path_jobs_project_each_command(runtime):
+    g = runtime.service.create("murus", PLAYERS)
+    play(runtime, g["id"], None, ["a1-a3"])
+    run_jobs(runtime)
+    assert runtime.projector.checkpoint(g["id"]) == 2
+    assert [e["id"] for e in runtime.projector.lobby()] == [g["id"]]
+
+
+def test_dispatcher_enqueues_projections_and_acks(runtime):
+    g = runtime.service.create("murus", PLAYERS)
+    runtime.queue.empty()
+    dispatcher = Dispatcher(runtime, consumer="d1")
+    assert dispatcher.run_once(block_ms=10) == 1
+    assert dispatcher.run_once(block_ms=10) == 0  # acknowledged: not seen again
+    run_jobs(runtime)
+    assert runtime.projector.checkpoint(g["id"]) == 1
+
+
+def test_dead_dispatchers_entries_are_claimed(runtime):
+    g = runtime.service.create("murus", PLAYERS)
+    runtime.queue.empty()
+    log = runtime.store.keys.log_of(g["id"])
+    Dispatcher(runtime, consumer="dead")  # creates the group
+    runtime.redis.xreadgroup("dispatch", "dead", {log: ">"}, count=10)  # read, then "crash" before XACK
+    survivor = Dispatcher(runtime, consumer="alive", claim_idle_ms=0)
+    assert survivor.run_once(block_ms=10) == 1
+    assert runtime.redis.xpending(log, "dispatch")["pending"] == 0
+    run_jobs(runtime)
+    assert runtime.projector.checkpoint(g["id"]) == 1
+
+
+def test_ai_seat_is_played_by_a_job(runtime):
+    g = runtime.service.create("murus", [{"name": "Bot", "ai": "easy"}, {"name": "Ana"}], seed=3)
+    gid = g["id"]
+    runtime.queue.empty()
+    Dispatcher(runtime, consumer="d").run_once(block_ms=10)
+    run_jobs(runtime)
+    game = runtime.service.load(gid)
+    assert game.version == 2 and game.module.to_act(game.state) == [1]
+
+
+def test_stale_or_repeated_ai_job_appends_nothing(runtime):
+    g = runtime.service.create("murus", [{"name": "Bot", "ai": "easy"}, {"name": "Ana"}], seed=3)
+    gid = g["id"]
+    assert jobs.ai_turn(gid, 0, 1) == "played"
+    assert jobs.ai_turn(gid, 0, 1) == "stale"  # retried: the game moved on
+    assert jobs.ai_turn(gid, 1, 2) == "stale"  # not an AI seat
+    assert runtime.store.version(gid) == 2
+
+
+def test_rebuild_restores_dropped_projections(runtime):
+    ids = [runtime.service.create("murus", PLAYERS)["id"] for _ in range(3)]
+    seen = []
+    assert runtime.projector.rebuild(progress=lambda done, total: seen.append((done, total))) == 3
+    assert seen[-1] == (3, 3)
+    for gid in ids:
+        assert projected(runtime, gid)["docs"] == fresh(runtime, gid)
+    assert len(runtime.projector.lobby()) == 3
