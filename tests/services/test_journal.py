@@ -39,3 +39,5 @@ def test_a_line_cut_short_by_a_crash_is_ignored(tmp_path):
     path.write_text(path.read_text() + '{"version": 3, "type": "mo')  # the write a SIGKILL interrupted
     second = embedded(tmp_path)
     assert second.store.version(g["id"]) == 2
+    second.service.command(g["id"], 1, "a7-a5")
+    assert embedded(tmp_path).store.version(g["id"]) == 3
