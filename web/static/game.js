@@ -223,26 +223,28 @@
     page.pending = true;
     root.classList.add("pending");
     showMessage("");
+    let reached = null;
     try {
       const answer = await api(gamePath + "/commands", {
         method: "POST", token: act.token,
         body: {move: text, expected_version: doc.version, command_id: commandId()},
       });
       page.memory = {};
-      await refresh(answer.version);
-      return true;
+      reached = answer.version;
     } catch (err) {
       if (err.status === 409) {
         showMessage("The game moved on; the board is refreshed.");
-        await refresh(0);
+        reached = 0;
       } else {
         showError(err);
       }
-      return false;
     } finally {
       page.pending = false;
       root.classList.remove("pending");
     }
+    if (reached === null) render();
+    else await refresh(reached);
+    return reached !== null && reached > 0;
   }
 
   // ---------------------------------------------------------------- messages

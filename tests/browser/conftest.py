@@ -1,0 +1,200 @@
+"""Browser tests: a real ``burrow serve`` subprocess and Debian's headless Chromium driven by Playwright.
+
+Skipped when ``/usr/bin/chromium`` is missing (fails instead when ``CI`` is set). Screenshots go to
+``test-artifacts/`` (gitignored). Every test records the request URLs, the seat tokens the server handed out and
+the pages' HTML, and ``token_guard`` checks that no token ever shows up in them nor in the server's log.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import free_port
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+               "--disable-sync", "--no-first-run"]
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+class Server:
+    """``burrow serve`` on a free port with a private data dir; its stdout/stderr go to a log file."""
+
+    def __init__(self):
+        self.dir = Path(tempfile.mkdtemp(prefix="burrow-browser-"))
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log_path = self.dir / "server.log"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> "Server":
+        log = open(self.log_path, "wb")
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "services.cli", "serve", "--port", str(self.port),
+             "--data", str(self.dir / "data")],
+            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"burrow serve exited early:\n{self.log()}")
+            try:
+                with urllib.request.urlopen(self.url + "/api/health", timeout=1) as response:
+                    if response.status == 200:
+                        return self
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.1)
+        raise RuntimeError(f"burrow serve did not answer /api/health:\n{self.log()}")
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    # -- direct API calls, for setting up a position or checking the server's view ------------------------
+
+    def api(self, method: str, path: str, body: dict | None = None, token: str | None = None) -> dict:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return json.load(response)
+        except urllib.error.HTTPError as exc:
+            return {"status": exc.code, **json.load(exc)}
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is required in CI (apt-get install chromium)")
+        pytest.skip(f"no {CHROMIUM}: install Debian's chromium to run the browser tests")
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def server(chromium_path):
+    srv = Server().start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=chromium_path, args=LAUNCH_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Watch:
+    """What one test's pages did: request URLs, tokens handed out, HTML seen, console problems."""
+
+    def __init__(self):
+        self.urls: list[str] = []
+        self.tokens: set[str] = set()
+        self.html: list[str] = []
+        self.problems: list[str] = []
+
+    def attach(self, context) -> None:
+        context.on("request", lambda request: self.urls.append(request.url))
+        context.on("response", self._response)
+        context.on("page", self.attach_page)
+
+    def attach_page(self, page) -> None:
+        def console(message):
+            text = message.text
+            # A failed request is logged by the browser itself; the tests provoke some (409, 422) on purpose.
+            if (message.type == "error" and not text.startswith("Failed to load resource")) \
+                    or "Content Security Policy" in text:
+                self.problems.append(f"console {message.type}: {text}")
+
+        page.on("console", console)
+        page.on("pageerror", lambda exc: self.problems.append(f"page error: {exc}"))
+
+    def _response(self, response) -> None:
+        if response.request.method == "POST" and response.url.endswith("/api/games"):
+            try:
+                self.add_seats(response.json())
+            except Exception:  # a failed creation has no seats
+                pass
+
+    def add_seats(self, created: dict) -> None:
+        self.tokens.update(seat["token"] for seat in created.get("seats", []) if seat.get("token"))
+
+    def snapshot(self, page) -> None:
+        self.html.append(page.content())
+
+
+@pytest.fixture
+def watch(server):
+    w = Watch()
+    yield w
+    # Fragments never leave the browser; everything else of a request URL reaches the server.
+    sent = [url.split("#", 1)[0] for url in w.urls]
+    log = server.log()
+    for token in w.tokens:
+        assert not any(token in url for url in sent), "a seat token went into a request URL"
+        assert token not in log, "a seat token went into the server log"
+        assert not any(token in html for html in w.html), "a seat token was rendered into the page"
+    assert not w.problems, "\n".join(w.problems)
+
+
+@pytest.fixture
+def new_page(browser, server, watch):
+    """Open pages in fresh browser contexts (separate sessionStorage, like separate people)."""
+    contexts = []
+
+    def make(width: int = 1200, height: int = 900):
+        context = browser.new_context(viewport={"width": width, "height": height}, base_url=server.url)
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
+        context.set_default_timeout(10_000)
+        watch.attach(context)
+        contexts.append(context)
+        page = context.new_page()
+        return page
+
+    yield make
+    for context in contexts:
+        for page in context.pages:
+            if not page.is_closed():
+                watch.snapshot(page)
+        context.close()
+
+
+def shot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path

@@ -1,0 +1,73 @@
+"""Steps shared by the browser tests: creating a game from the lobby, waiting for the page, replaying."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from playwright.sync_api import Page, expect
+
+
+def create_from_lobby(page: Page, game: str, players: list[tuple[str, str]], *, position: dict | None = None,
+                      seed: int | None = None) -> str:
+    """Fill the lobby's form by clicking and typing; ``players`` are (name, "" | "easy" | "normal" | "hard").
+    Returns the text of the "created" summary (which names the game id)."""
+    page.goto("/")
+    page.select_option("#game-choice", game)
+    rows = page.locator("#seats > li")
+    while rows.count() < len(players):
+        page.click("#add-seat")
+    for i, (name, level) in enumerate(players):
+        rows.nth(i).locator(".seat-name").fill(name)
+        rows.nth(i).locator(".seat-kind").select_option(level)
+    if position is not None or seed is not None:
+        page.click("details.advanced summary")
+        if seed is not None:
+            page.fill("#seed", str(seed))
+        if position is not None:
+            page.fill("#position", json.dumps(position))
+    page.click("#create-button")
+    expect(page.locator("#created")).to_be_visible()
+    return page.locator("#created-summary").inner_text()
+
+
+def game_id(summary: str) -> str:
+    return re.search(r"game ([0-9a-f]+)", summary).group(1)
+
+
+def wait_version(page: Page, version: int) -> None:
+    """Wait until the page shows (live) at least ``version``."""
+    page.wait_for_function(
+        "v => { const s = document.getElementById('replay-slider'); return s && Number(s.max) >= v; }",
+        arg=version)
+
+
+def current_version(page: Page) -> int:
+    return int(page.locator("#replay-slider").get_attribute("max"))
+
+
+def replay_to_start(page: Page) -> None:
+    """Step back with the replay buttons to version 1, checking the board follows."""
+    latest = current_version(page)
+    page.click("#replay-prev")
+    expect(page.locator("#replay-label")).to_have_text(f"Version {latest - 1} of {latest} (replay)")
+    page.click("#replay-first")
+    expect(page.locator("#replay-label")).to_have_text(f"Version 1 of {latest} (replay)")
+    expect(page.locator("#replay-banner")).to_be_visible()
+    expect(page.locator("#moves li.current")).to_have_count(1)
+    expect(page.locator("#moves li.current .version")).to_have_text("1")
+    page.click("#replay-next")
+    expect(page.locator("#replay-label")).to_have_text(f"Version 2 of {latest} (replay)")
+    page.click("#replay-first")
+    expect(page.locator("#replay-label")).to_have_text(f"Version 1 of {latest} (replay)")
+
+
+def wait_past(page: Page, version: int) -> int:
+    """Wait until the page shows a version newer than ``version``; returns it."""
+    page.wait_for_function(
+        "v => { const s = document.getElementById('replay-slider'); return s && Number(s.max) > v; }", arg=version)
+    return current_version(page)
+
+
+def finished(page: Page) -> bool:
+    return page.locator("#result").is_visible()
