@@ -78,8 +78,11 @@ def _wins_at_once(child: Position, advanced: bool) -> bool:
 def breakthrough_towers(pos: Position, advanced: bool) -> int:
     """Towers of the side to move that can distribute onto their goal row now (a basic-game win)."""
     _, m2, m3, t1, _, _, side = pos
-    towers = m2 & ~m3
-    landing = FULL & ~(t1 | (m3 if advanced else m2))
+    return _towers_reaching_goal(m2 & ~m3, FULL & ~(t1 | (m3 if advanced else m2)), side)
+
+
+def _towers_reaching_goal(towers: int, landing: int, side: int) -> int:
+    """Those of ``towers`` whose forward distribution ends on ``side``'s goal row over ``landing`` cells."""
     goal = landing & GOAL_ROW[side]
     found = 0
     for offset, has2 in FORWARD_STEPS[side]:
@@ -212,9 +215,6 @@ class Search:
         if mobility == 0:
             score -= 400  # walls alone cannot move: stalemate is near
         if not self.advanced:
-            goal = landing & GOAL_ROW[side]
-            threats = 0
-            for offset, has2 in FORWARD_STEPS[side]:
-                threats |= towers & has2 & back(landing, offset) & back(goal, 2 * offset)
+            threats = _towers_reaching_goal(towers, landing, side)
             score += (120 if self.hard else 80) * threats.bit_count()
         return score
