@@ -307,6 +307,6 @@ def victory(board: Board, colour: int, effects: Effects) -> str | None:
     for effect in effects:
         if isinstance(effect, Moved) and effect.cause == "leap" and effect.to in WINNING_SQUARES[colour]:
             return f"{COLOURS[colour].capitalize()} built a stronghold on {effect.to}, in the enemy's corner"
-    if not any(cell == 1 - colour for cell in board):
+    if (1 - colour) not in board:
         return f"{COLOURS[colour].capitalize()} captured every {COLOURS[1 - colour]} mouse"
     return None

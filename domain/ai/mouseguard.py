@@ -1,0 +1,344 @@
+"""Mouse Guard AI, from a seat's view only.
+
+The view shows the board, the seat's own hand, the discard pile and the counts of the other hand and the deck.
+The unseen cards are therefore known as a multiset (30 minus own hand minus discard); each search iteration
+*determinises* them: a random opponent hand of the right size, the rest as the deck in random order.
+
+``easy`` is greedy: it takes a win when it sees one, else the move with the best immediate evaluation (a
+quarter of the time a random move). ``normal`` and ``hard`` run single-observer information-set MCTS
+(SO-ISMCTS: one tree over move texts, a new determinisation per iteration, UCB weighted by how often a move was
+available) with an evaluation at the leaves; ``hard`` adds the stronghold threats and the cards in hand to it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from itertools import combinations
+
+from domain.base import IllegalMove
+from domain.mouseguard import rules
+from domain.mouseguard.board import (
+    CORNERS,
+    EMPTY,
+    LOCATIONS,
+    N_POINTS,
+    NEIGHBOURS,
+    WINNING_SQUARES,
+    coords,
+    geometry,
+    name,
+    point_sort_key,
+)
+from domain.mouseguard.cards import CARDS, COPIES, HAND_SIZE
+from domain.mouseguard.events import Captured
+from domain.mouseguard.notation import format
+from domain.mouseguard.state import board_from_mice
+
+MOVE, RESCUE, PASS = 0, 1, 2
+XY = tuple(coords(p) for p in range(N_POINTS))
+EXPLORATION = 0.7
+BUDGET_SHARE = 0.95  # answer with a margin before the budget runs out
+WIDENING = 3  # a node with n visits considers its best 3 + 3·√n moves by ``prior``
+
+
+class Rules:
+    """The options of the viewed game, with the geometry they imply."""
+
+    def __init__(self, options: dict):
+        self.geo = geometry(options["edge_points"])
+        self.metric = options["diplomacy_metric"]
+        self.extra_step = options["exit_extra_step"]
+        self.max_plies = options["max_plies"]
+        # MG-19 targets: for each colour, (square, its playable corners).
+        self.targets = tuple(tuple((sq, [c for c in CORNERS[sq - N_POINTS] if self.geo.playable[c]])
+                                   for sq in (LOCATIONS[s] for s in squares)) for squares in WINNING_SQUARES)
+        self.target_corners = tuple([(sq, c, *XY[c]) for sq, corners in targets for c in corners]
+                                    for targets in self.targets)
+
+
+class Sim:
+    """A determinised game, mutable for speed: hands are counts per card type, the deck a list (top = end)."""
+
+    __slots__ = ("board", "captured", "deck", "discard", "hands", "over", "plies", "turn", "winner")
+
+    def __init__(self, board, hands, deck, discard, captured, turn, plies):
+        self.board, self.hands, self.deck, self.discard = board, hands, deck, discard
+        self.captured, self.turn, self.plies = captured, turn, plies
+        self.over, self.winner = False, None
+
+    def copy(self) -> Sim:
+        return Sim(self.board, [list(h) for h in self.hands], list(self.deck), list(self.discard),
+                   list(self.captured), self.turn, self.plies)
+
+
+def board_moves(game: Rules, board: tuple[int, ...], colour: int) -> list[tuple]:
+    """The board-level turns of ``colour``: (text, MOVE, card index or -1, board, captured per colour, won)."""
+    moves = []
+    for option in rules.turn_options(game.geo, board, colour, game.metric, game.extra_step):
+        captured = [0, 0]
+        for effect in option.effects:
+            if type(effect) is Captured:
+                captured[0 if effect.colour == "black" else 1] += 1
+        won = rules.victory(option.board, colour, option.effects) is not None
+        card = CARDS.index(option.card) if option.card else -1
+        moves.append((format(option.cmd), MOVE, card, option.board, captured, won))
+    return moves
+
+
+def available(game: Rules, sim: Sim, moves: list[tuple], rescue_spots: list[int]) -> list[tuple]:
+    """The whole turns the side to move may play with its (determinised) hand."""
+    hand = sim.hands[sim.turn]
+    playable = [m for m in moves if m[2] < 0 or hand[m[2]] > 0]
+    if hand == [1, 1, 1] and sim.captured[sim.turn] > 0:  # rescues first: a mouse back is usually worth it
+        playable = [(f"rescue {name(p)}", RESCUE, -1, p, None, False) for p in rescue_spots] + playable
+    if not moves and not playable:
+        playable = [(f"pass {CARDS[c]}", PASS, c, None, None, False) for c in range(3) if hand[c]]
+    return playable
+
+
+def apply(game: Rules, sim: Sim, move: tuple, rng: random.Random) -> None:
+    """Play ``move`` on ``sim``, then draw up to 3 (reshuffling the discard pile) and pass the turn."""
+    _, kind, card, payload, captured, won = move
+    colour, hand = sim.turn, sim.hands[sim.turn]
+    if kind == MOVE:
+        sim.board = payload
+        sim.captured[0] += captured[0]
+        sim.captured[1] += captured[1]
+    elif kind == RESCUE:
+        cells = list(sim.board)
+        cells[payload] = colour
+        sim.board = tuple(cells)
+        sim.captured[colour] -= 1
+        hand[:] = [0, 0, 0]
+        sim.discard += [0, 1, 2]
+    if card >= 0:
+        hand[card] -= 1
+        sim.discard.append(card)
+    if won:
+        sim.over, sim.winner = True, colour
+        return
+    while sum(hand) < HAND_SIZE:
+        if not sim.deck:
+            if not sim.discard:
+                break
+            sim.deck, sim.discard = sim.discard, []
+            rng.shuffle(sim.deck)
+        hand[sim.deck.pop()] += 1
+    sim.turn, sim.plies = 1 - sim.turn, sim.plies + 1
+    if game.max_plies is not None and sim.plies >= game.max_plies:
+        sim.over = True
+
+
+def turns_to_build(game: Rules, board: tuple[int, ...], colour: int) -> int:
+    """Roughly how many turns ``colour`` needs to build in an enemy corner (MG-19 a): steps to a free corner."""
+    corners = [(x, y) for square, corner, x, y in game.target_corners[colour] if board[square] < 0
+               and board[corner] < 0 and rules.stronghold_touching(board, corner) < 0]
+    best = 2 if any(board[corner] == colour and board[square] < 0
+                    for square, corner, _, _ in game.target_corners[colour]) else 9  # step off, come back
+    for mouse in range(N_POINTS):
+        if board[mouse] == colour:
+            mx, my = XY[mouse]
+            for cx, cy in corners:
+                best = min(best, abs(mx - cx) + abs(my - cy))
+    return best
+
+
+def threatens(game: Rules, board: tuple[int, ...], colour: int) -> bool:
+    """Whether ``colour``, holding a Stronghold, could build in an enemy corner next turn (MG-19 a)."""
+    for square, corners in game.targets[colour]:
+        if board[square] >= 0:
+            continue
+        for corner in corners:
+            if not rules.is_open(game.geo, board, corner):
+                continue
+            for mouse in NEIGHBOURS[corner]:
+                if mouse >= 0 and board[mouse] == colour:
+                    cells = list(board)
+                    cells[mouse], cells[corner] = EMPTY, colour
+                    try:
+                        rules.resolve_stronghold(game.geo, tuple(cells), colour, corner, square)
+                    except IllegalMove:
+                        continue
+                    return True
+    return False
+
+
+def evaluate(game: Rules, sim: Sim, colour: int, hard: bool) -> float:
+    """How good ``sim`` is for ``colour``, in [0, 1]: mice, progress to the enemy corners, threats."""
+    if sim.over:
+        return 0.5 if sim.winner is None else float(sim.winner == colour)
+    mover = sim.turn
+    if sim.hands[mover][1] and threatens(game, sim.board, mover):
+        return 0.95 if mover == colour else 0.05  # the side to move builds in the enemy corner
+    score = 0.0
+    for side, sign in ((colour, 1.0), (1 - colour, -1.0)):
+        side_score = 1.2 * (4 - sim.captured[side]) + 0.8 / max(turns_to_build(game, sim.board, side), 1)
+        if hard:
+            if side != mover and threatens(game, sim.board, side):
+                side_score += 0.9 if sim.hands[side][1] else 0.3
+            side_score += 0.15 * min(sim.hands[side][0], 1) + 0.1 * min(sim.hands[side][1], 1)
+            side_score += 0.2 * sum(1 for loc in range(N_POINTS, len(sim.board)) if sim.board[loc] == side)
+        score += sign * side_score
+    return 1.0 / (1.0 + math.exp(-score))
+
+
+def prior(game: Rules, move: tuple, colour: int) -> float:
+    """A quick guess of how good a board-level move is for its player, to order the search (hard)."""
+    _, _, card, board, captured, won = move
+    if won:
+        return 100.0
+    guess = 1.5 * (captured[1 - colour] - captured[colour]) + 0.8 / max(turns_to_build(game, board, colour), 1)
+    if threatens(game, board, 1 - colour):
+        guess -= 3.0
+    if threatens(game, board, colour):
+        guess += 0.5
+    return guess - 0.05 * (card >= 0)  # a card spent for nothing is a small loss
+
+
+class Node:
+    """A node of the ISMCTS tree, reached by a move of ``mover``; ``moves`` are its board-level moves."""
+
+    __slots__ = ("avail", "children", "mover", "moves", "rescue_spots", "reward", "visits")
+
+    def __init__(self, mover: int):
+        self.children: dict[str, Node] = {}
+        self.visits, self.reward, self.avail, self.mover = 0, 0.0, 0, mover
+        self.moves: list[tuple] | None = None
+        self.rescue_spots: list[int] = []
+
+    def expand_moves(self, game: Rules, sim: Sim, ordered: bool) -> None:
+        """Generate the board-level moves once (best first by ``prior`` when ``ordered``)."""
+        if self.moves is None:
+            self.moves = board_moves(game, sim.board, sim.turn)
+            if ordered:
+                self.moves.sort(key=lambda move: prior(game, move, sim.turn), reverse=True)
+            self.rescue_spots = rules.rescue_points(game.geo, sim.board, sim.turn)
+
+
+def _determinise(root: Sim, me: int, opponent_count: int, unseen: list[int], rng: random.Random) -> Sim:
+    sim = root.copy()
+    pool = list(unseen)
+    rng.shuffle(pool)
+    hand = [0, 0, 0]
+    for card in pool[:opponent_count]:
+        hand[card] += 1
+    sim.hands[1 - me] = hand
+    sim.deck = pool[opponent_count:]
+    return sim
+
+
+def _ismcts(game: Rules, tree: Node, root: Sim, me: int, opponent_count: int, unseen: list[int], hard: bool,
+            rng: random.Random, deadline: float, clock: Callable[[], float]) -> tuple[str | None, int]:
+    """The most visited root move after searching until ``deadline`` (of ``clock``), and the iteration count."""
+    last, slowest, iterations = clock(), 0.0, 0
+    while last + slowest < deadline:  # stop when one more iteration might overrun the budget
+        sim = _determinise(root, me, opponent_count, unseen, rng)
+        node, path = tree, [tree]
+        while not sim.over:
+            node.expand_moves(game, sim, ordered=True)
+            moves = available(game, sim, node.moves, node.rescue_spots)
+            moves = moves[:WIDENING + int(WIDENING * math.sqrt(node.visits))]  # progressive widening
+            for m in moves:  # SO-ISMCTS: a child counts the visits where its move was available
+                child = node.children.get(m[0])
+                if child is not None:
+                    child.avail += 1
+            untried = [m for m in moves if m[0] not in node.children]
+            if untried:
+                move = untried[0]
+                child = node.children[move[0]] = Node(sim.turn)
+                child.avail = 1
+                apply(game, sim, move, rng)
+                path.append(child)
+                break
+            move = max(moves, key=lambda m: _ucb(node.children[m[0]]))
+            apply(game, sim, move, rng)
+            node = node.children[move[0]]
+            path.append(node)
+        value = evaluate(game, sim, 0, hard)  # from Black's side
+        for visited in path:
+            visited.visits += 1
+            visited.reward += value if visited.mover == 0 else 1.0 - value
+        iterations += 1
+        now = clock()
+        slowest, last = max(slowest, now - last), now
+    if not tree.children:
+        return None, 0
+    best = max(tree.children.items(), key=lambda item: (item[1].visits, item[1].reward))
+    return best[0], iterations
+
+
+def _ucb(child: Node) -> float:
+    return child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
+
+
+def _greedy(game: Rules, sim: Sim, me: int, rng: random.Random) -> str:
+    node = Node(1 - me)
+    node.expand_moves(game, sim, ordered=False)
+    moves = available(game, sim, node.moves, node.rescue_spots)
+    if rng.random() < 0.25 and not any(m[5] for m in moves):
+        return rng.choice(moves)[0]
+    scored = []
+    for move in moves:
+        trial = sim.copy()
+        apply(game, trial, move, rng)
+        scored.append((evaluate(game, trial, me, False), rng.random(), move[0]))
+    return max(scored)[2]
+
+
+def _placement(view: dict, level: str, rng: random.Random) -> str:
+    """MG-4: easy places at random; normal and hard favour the front row and spread over the columns."""
+    geo = geometry(view["options"]["edge_points"])
+    colour = 0 if view["colour"] == "black" else 1
+    spots = geo.setup_points[colour]
+    front = max(geo.setup_rows[colour]) if colour == 0 else min(geo.setup_rows[colour])
+    sets = list(combinations(spots, 4))
+    if level != "easy":
+        def score(points: tuple[int, ...]) -> float:
+            columns = len({coords(p)[0] for p in points})
+            return columns + 0.5 * sum(coords(p)[1] == front for p in points) + rng.random()
+        sets.sort(key=score, reverse=True)
+        sets = sets[:5]
+    chosen = sorted(rng.choice(sets), key=point_sort_key)
+    return "place " + " ".join(name(p) for p in chosen)
+
+
+def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float,
+           clock: Callable[[], float]) -> str:
+    """The command the ``level`` AI plays at ``seat`` from ``view``, thinking at most ``budget`` seconds."""
+    return search(view, seat, level, rng, budget, clock)[0]
+
+
+def search(view: dict, seat: int, level: str, rng: random.Random, budget: float,
+           clock: Callable[[], float]) -> tuple[str, int]:
+    """``choose`` with the number of search iterations it ran (0 when it did not search)."""
+    deadline = clock() + budget * BUDGET_SHARE
+    if seat not in view["to_act"] or view.get("you") != seat:
+        raise ValueError(f"seat {seat} has nothing to play in this view")
+    if view["phase"] == "setup":
+        return _placement(view, level, rng), 0
+    game = Rules(view["options"])
+    me = 0 if view["colour"] == "black" else 1
+    counts = {card: COPIES for card in CARDS}
+    for card in view["hand"] + view["discard"]:
+        counts[card] -= 1
+    unseen = [CARDS.index(card) for card, n in counts.items() for _ in range(n)]
+    opponent_count = view["hand_counts"]["white" if me == 0 else "black"]
+    hands = [[0, 0, 0], [0, 0, 0]]
+    for card in view["hand"]:
+        hands[me][CARDS.index(card)] += 1
+    root = Sim(board_from_mice(view["mice"]), hands, [], [CARDS.index(c) for c in view["discard"]],
+               [view["captured"]["black"], view["captured"]["white"]], me, view["plies"])
+    probe = _determinise(root, me, opponent_count, unseen, rng)
+    if level == "easy":
+        return _greedy(game, probe, me, rng), 0
+    tree = Node(1 - me)
+    tree.expand_moves(game, probe, ordered=True)
+    moves = available(game, probe, tree.moves, tree.rescue_spots)  # best first; the own hand is known
+    if moves[0][5] or len(moves) == 1:
+        return moves[0][0], 0  # a win (ordered first), or no choice
+    best, iterations = _ismcts(game, tree, root, me, opponent_count, unseen, level == "hard", rng, deadline,
+                               clock)
+    return best or moves[0][0], iterations
+
