@@ -20,6 +20,8 @@ from domain.mouseguard.board import (
     N_LOCATIONS,
     N_POINTS,
     NEIGHBOURS,
+    NORTH,
+    SOUTH,
     SQUARES_AROUND,
     WEST,
     WINNING_SQUARES,
@@ -250,7 +252,7 @@ def _attempts(geo: Geometry, board: Board, colour: int, mover: int, metric: str)
     for d1, first in enumerate(NEIGHBOURS[mover]):
         if first < 0:
             continue
-        for d2 in ((EAST, WEST) if d1 < 2 else (0, 1)):
+        for d2 in ((EAST, WEST) if d1 in (NORTH, SOUTH) else (NORTH, SOUTH)):  # the L turns
             second = NEIGHBOURS[first][d2]
             if second >= 0:
                 yield "sword", (first, second), lambda f=first, s=second: resolve_sword(geo, board, colour,

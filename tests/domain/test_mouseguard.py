@@ -135,6 +135,22 @@ def test_MG_4_hands_dealt_and_seen_only_by_their_owner():
     assert mg.redact(shuffled, REVEAL_ALL).order == shuffled.order
 
 
+def test_refusals_outside_the_turn():
+    state = start(position({"c4": "black", "b5": "white"}))
+    black, white = state.black, 1 - state.black
+    with pytest.raises(IllegalMove, match="it is not your turn"):
+        decide(state, white, "b5-b6")
+    with pytest.raises(IllegalMove, match="there is no seat 2"):
+        decide(state, 2, "c4-c5")
+    refused(state, "b5-b6", "the mouse on b5 is not yours")
+    refused(state, "d4-d5", "there is no mouse on d4")
+    refused(state, "c4-d5", "d5 is not one orthogonal step from c4")
+    state, _ = play(state, "c4-c5 sword b5 b6")
+    with pytest.raises(IllegalMove, match="the game is over"):
+        decide(state, white, "b5-b6")
+    assert mg.legal(state, black) == [] and mg.to_act(state) == []
+
+
 # Options
 
 
