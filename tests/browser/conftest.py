@@ -45,13 +45,13 @@ class Server:
         self.log_path = self.dir / "server.log"
         self.proc: subprocess.Popen | None = None
 
-    def start(self) -> "Server":
-        log = open(self.log_path, "wb")
+    def start(self) -> Server:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "services.cli", "serve", "--port", str(self.port),
-             "--data", str(self.dir / "data")],
-            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
+        with open(self.log_path, "wb") as log:  # the child keeps its own handle
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "services.cli", "serve", "--port", str(self.port),
+                 "--data", str(self.dir / "data")],
+                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -144,11 +144,8 @@ class Watch:
         page.on("pageerror", lambda exc: self.problems.append(f"page error: {exc}"))
 
     def _response(self, response) -> None:
-        if response.request.method == "POST" and response.url.endswith("/api/games"):
-            try:
-                self.add_seats(response.json())
-            except Exception:  # a failed creation has no seats
-                pass
+        if response.request.method == "POST" and response.url.endswith("/api/games") and response.status == 201:
+            self.add_seats(response.json())
 
     def add_seats(self, created: dict) -> None:
         self.tokens.update(seat["token"] for seat in created.get("seats", []) if seat.get("token"))

@@ -1,0 +1,79 @@
+"""Mouse Guard in the browser: the secret setup by clicking four points for each seat (hot seat), and a game
+from a position played to a stronghold win by clicking mouse → step → card, watched live by a second page."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import shot
+from tests.browser.helpers import create_from_lobby, current_version, game_id, replay_to_start, wait_past
+
+DECK = ["sword"] * 7 + ["stronghold"] * 9 + ["diplomacy"] * 8
+# Black wins at its third turn: c8-b8 stronghold A8 (MG-19a).
+NEAR_WIN = {"turn": "black",
+            "mice": {"d4": "black", "c8": "black", "b3": "black", "e3": "black",
+                     "d6": "white", "e7": "white", "c6": "white", "f7": "white"},
+            "hands": {"black": ["stronghold", "sword", "diplomacy"], "white": ["sword", "sword", "diplomacy"]},
+            "deck": DECK}
+
+
+def test_secret_setup_by_clicking_at_one_screen(new_page):
+    page = new_page()
+    create_from_lobby(page, "mouseguard", [("Ana", ""), ("Bo", "")])
+    page.get_by_role("button", name="Play all 2 seats here (hot seat)").click()
+    for _ in range(2):
+        expect(page.locator("#board .controls .prompt")).to_contain_text("Place your four mice")
+        version = current_version(page)
+        points = page.locator("#board [data-point][role=button]")
+        for i in range(4):
+            points.nth(i * 2).click()
+        expect(page.locator("#board [data-point][aria-pressed=true]")).to_have_count(4)
+        shot(page, "mouseguard-setup")
+        page.locator("#board .controls button.primary").click()
+        wait_past(page, version)
+    expect(page.locator("#board .controls .prompt")).to_contain_text("Click one of your mice")
+    expect(page.locator("#board [data-point] .mouse-black")).to_have_count(12)  # 4 mice × body and ears
+    expect(page.locator("#board [data-point] .mouse-white")).to_have_count(12)
+
+
+def play(page, mouse: str, step: str, card_button: str | None, choice: str | None = None) -> None:
+    version = current_version(page)
+    page.click(f'#board [data-point="{mouse}"]')
+    page.click(f'#board [data-point="{step}"]')
+    if card_button:
+        page.locator("#board .controls button", has_text=card_button).first.click()
+    if choice:
+        page.locator(f'#board .controls button[data-move="{choice}"]').click()
+    wait_past(page, version)
+
+
+def test_play_to_a_stronghold_win_watched_live(new_page):
+    page = new_page()
+    summary = create_from_lobby(page, "mouseguard", [("Ana", ""), ("Bo", "")], position=NEAR_WIN, seed=1)
+    gid = game_id(summary)
+    page.get_by_role("button", name="Play all 2 seats here (hot seat)").click()
+    watcher = new_page()
+    watcher.goto(f"/games/{gid}")
+    expect(page.locator("#status")).to_contain_text("(Black)")
+    expect(page.locator("#board .hand .card-chip")).to_have_count(3)
+
+    play(page, "d4", "d5", "No card")
+    expect(watcher.locator("#moves")).to_contain_text("d4-d5")
+    expect(page.locator("#status")).to_contain_text("(White)")
+    shot(page, "mouseguard-white-to-play")
+    play(page, "f7", "f6", "No card")
+    expect(page.locator("#status")).to_contain_text("(Black)")
+
+    page.click('#board [data-point="c8"]')
+    page.click('#board [data-point="b8"]')
+    page.locator("#board .controls button", has_text="Stronghold").click()
+    target = page.locator('#board .controls button[data-move="c8-b8 stronghold A8"]')
+    target.focus()  # previews the stronghold on the board
+    expect(page.locator("#board .preview")).to_have_count(1)
+    shot(page, "mouseguard-card-choice")
+    target.press("Enter")
+    for p in (page, watcher):
+        expect(p.locator("#result")).to_contain_text("(Black) wins")
+    shot(page, "mouseguard-finished")
+    replay_to_start(watcher)
+    shot(watcher, "mouseguard-replay-start")
