@@ -7,7 +7,9 @@ The unseen cards are therefore known as a multiset (30 minus own hand minus disc
 ``easy`` is greedy: it takes a win when it sees one, else the move with the best immediate evaluation (a
 quarter of the time a random move). ``normal`` and ``hard`` run single-observer information-set MCTS
 (SO-ISMCTS: one tree over move texts, a new determinisation per iteration, UCB weighted by how often a move was
-available) with an evaluation at the leaves; ``hard`` adds the stronghold threats and the cards in hand to it.
+available), trying moves in the order of a quick prior (wins, captures, progress, enemy threats left open) with
+progressive widening, and evaluating the leaves; ``hard``'s evaluation adds the stronghold threats of the side
+not to move, the cards in hand and the strongholds held.
 """
 
 from __future__ import annotations
@@ -87,7 +89,7 @@ def board_moves(game: Rules, board: tuple[int, ...], colour: int) -> list[tuple]
     return moves
 
 
-def available(game: Rules, sim: Sim, moves: list[tuple], rescue_spots: list[int]) -> list[tuple]:
+def available(sim: Sim, moves: list[tuple], rescue_spots: list[int]) -> list[tuple]:
     """The whole turns the side to move may play with its (determinised) hand."""
     hand = sim.hands[sim.turn]
     playable = [m for m in moves if m[2] < 0 or hand[m[2]] > 0]
@@ -185,7 +187,7 @@ def evaluate(game: Rules, sim: Sim, colour: int, hard: bool) -> float:
 
 
 def prior(game: Rules, move: tuple, colour: int) -> float:
-    """A quick guess of how good a board-level move is for its player, to order the search (hard)."""
+    """A quick guess of how good a board-level move is for its player, to order the search."""
     _, _, card, board, captured, won = move
     if won:
         return 100.0
@@ -238,7 +240,7 @@ def _ismcts(game: Rules, tree: Node, root: Sim, me: int, opponent_count: int, un
         node, path = tree, [tree]
         while not sim.over:
             node.expand_moves(game, sim, ordered=True)
-            moves = available(game, sim, node.moves, node.rescue_spots)
+            moves = available(sim, node.moves, node.rescue_spots)
             moves = moves[:WIDENING + int(WIDENING * math.sqrt(node.visits))]  # progressive widening
             for m in moves:  # SO-ISMCTS: a child counts the visits where its move was available
                 child = node.children.get(m[0])
@@ -276,7 +278,7 @@ def _ucb(child: Node) -> float:
 def _greedy(game: Rules, sim: Sim, me: int, rng: random.Random) -> str:
     node = Node(1 - me)
     node.expand_moves(game, sim, ordered=False)
-    moves = available(game, sim, node.moves, node.rescue_spots)
+    moves = available(sim, node.moves, node.rescue_spots)
     if rng.random() < 0.25 and not any(m[5] for m in moves):
         return rng.choice(moves)[0]
     scored = []
@@ -335,9 +337,10 @@ def search(view: dict, seat: int, level: str, rng: random.Random, budget: float,
         return _greedy(game, probe, me, rng), 0
     tree = Node(1 - me)
     tree.expand_moves(game, probe, ordered=True)
-    moves = available(game, probe, tree.moves, tree.rescue_spots)  # best first; the own hand is known
-    if moves[0][5] or len(moves) == 1:
-        return moves[0][0], 0  # a win (ordered first), or no choice
+    moves = available(probe, tree.moves, tree.rescue_spots)  # the own hand is known: the same in every world
+    winning = [m[0] for m in moves if m[5]]
+    if winning or len(moves) == 1:
+        return (winning or [moves[0][0]])[0], 0
     best, iterations = _ismcts(game, tree, root, me, opponent_count, unseen, level == "hard", rng, deadline,
                                clock)
     return best or moves[0][0], iterations
