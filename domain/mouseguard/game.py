@@ -55,7 +55,7 @@ def initial(setup: Setup, rng: Rng) -> list[Event]:
     geo = geometry(options["edge_points"])
     loaded = load_position(setup.position, geo) if setup.position is not None else None
     black = rng.randrange(2)
-    events: list[Event] = [GameCreated(seats=2, options=options, position=loaded and loaded.public),
+    events: list[Event] = [GameCreated(seats=2, options=options, position=None if loaded is None else loaded.public),
                            ColoursDrawn(black=black)]
     if loaded is not None and loaded.deck is not None:
         deck = list(loaded.deck)
@@ -87,8 +87,10 @@ def status(state: State) -> str:
 
 
 def result(state: State) -> dict[str, Any] | None:
-    """None while the game runs, then ``{"winners": [...], "reason": "..."}``."""
-    return state.result
+    """None while the game runs, then ``{"winners": [...], "reason": "..."}`` (a copy)."""
+    if state.result is None:
+        return None
+    return {"winners": list(state.result["winners"]), "reason": state.result["reason"]}
 
 
 def _fold(state: State, events: list[Event]) -> State:

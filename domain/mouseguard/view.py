@@ -19,7 +19,7 @@ from domain.mouseguard.board import (
     point_id,
     square_id,
 )
-from domain.mouseguard.game import to_act
+from domain.mouseguard.game import result, to_act
 from domain.mouseguard.position import closed_points, public_mice, strongholds
 from domain.mouseguard.state import OPTION_DEFAULTS, State
 
@@ -28,13 +28,17 @@ def _seat(viewer: Viewer) -> int | None:
     return viewer if isinstance(viewer, int) and not isinstance(viewer, bool) and viewer in (0, 1) else None
 
 
+def _per_colour(pair) -> dict[str, Any]:
+    """``{"black": pair[0], "white": pair[1]}``."""
+    return dict(zip(COLOURS, pair))
+
+
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
     """The game as ``viewer`` may see it: own hand only, counts for the rest, all once the game is over."""
     seat = _seat(viewer)
     colour = None if seat is None else state.colour_of(seat)
     reveal = viewer == REVEAL_ALL or state.phase == "finished"
     geo = geometry(state.options.edge_points)
-    per_colour = lambda pair: dict(zip(COLOURS, pair))
     mice = public_mice(state)
     out: dict[str, Any] = {
         "options": msgspec.structs.asdict(state.options),
@@ -49,30 +53,30 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "strongholds": strongholds(state),
         "closed": closed_points(state),
         "setup_rows": {c: [row + 1 for row in geo.setup_rows[i]] for i, c in enumerate(COLOURS)},
-        "hand_counts": per_colour(len(hand) for hand in state.hands),
+        "hand_counts": _per_colour(len(hand) for hand in state.hands),
         "deck_count": len(state.deck),
         "discard": list(state.discard),
-        "captured": per_colour(state.captured),
-        "result": state.result,
+        "captured": _per_colour(state.captured),
+        "result": result(state),
     }
     if colour is not None:
         out["hand"] = list(state.hands[colour])
     position: dict[str, Any] = {"turn": COLOURS[state.turn]}
     if state.phase != "setup":
-        position["mice"] = mice
-    position.update(discard=list(state.discard), captured=per_colour(state.captured))
+        position["mice"] = dict(mice)
+    position.update(discard=list(state.discard), captured=_per_colour(state.captured))
     if colour is not None:
         position["hands"] = {COLOURS[colour]: list(state.hands[colour])}
     out["position"] = position
     if state.phase == "setup":
-        out["placed"] = per_colour(placed is not None for placed in state.placements)
+        out["placed"] = _per_colour(placed is not None for placed in state.placements)
         own = None if colour is None else state.placements[colour]
         out["placement"] = None if own is None else list(own)
     if reveal:
-        out["hands"] = per_colour(list(hand) for hand in state.hands)
+        out["hands"] = _per_colour(list(hand) for hand in state.hands)
         out["deck"] = list(state.deck)
         if state.phase == "setup":
-            out["placements"] = per_colour(None if p is None else list(p) for p in state.placements)
+            out["placements"] = _per_colour(None if p is None else list(p) for p in state.placements)
     return out
 
 
