@@ -1,0 +1,240 @@
+/* Mission commando: a roll-and-move race. The track (from the board data in doc.state.board) is drawn as a
+   serpentine path, one row per district, each green path as a side lane; the teleport as a dashed arc, the red
+   wall as a red bar. Agents, money and items in a table; the die; the fight as a dialog. Every decision is a
+   word command ("roll", "map 4", "commit 1", …) offered as buttons straight from doc.legal. */
+(function () {
+  "use strict";
+  const {el, svg, text, title, html, button} = window.BurrowDom;
+  const S = 44;
+  const G = 6;
+  const M = 26;
+  const KIND_NAMES = {start: "start", base: "enemy base", plain: "square", caution: "caution", purchase: "purchase",
+                      fight: "fight", teleport: "teleport", green: "green path"};
+
+  function seatName(doc, seat) {
+    const p = (doc.players || [])[seat];
+    return p ? p.name : `Seat ${seat}`;
+  }
+
+  /** A readable label for a command word of the notation. */
+  function label(command, doc) {
+    const state = doc.state || {};
+    const opts = state.options || {};
+    let m;
+    if (command === "roll") return "Roll the die";
+    if ((m = /^map (\d+)$/.exec(command))) return `Use the map: move ${m[1]}`;
+    if (command === "buy weapon") return `Buy a weapon (${opts.weapon_price ?? 2} banknotes)`;
+    if (command === "buy accessory") return `Buy an accessory (${opts.accessory_price ?? 1} banknote)`;
+    if (command === "done") return "Done shopping";
+    if ((m = /^challenge (\d+)$/.exec(command))) return `Challenge ${seatName(doc, Number(m[1]))}`;
+    if (command === "no challenge") return "No challenge";
+    if ((m = /^commit (\d+)$/.exec(command))) return `Commit ${m[1]} weapon${m[1] === "1" ? "" : "s"}`;
+    if (command === "swap") return "Swap places";
+    if (command === "stay") return state.phase === "wall" ? "Stay before the wall" : "Stay";
+    if (command === "pay") return state.phase === "wall" ? "Pay 1 to cross the wall" : `Pay the fine (${opts.fine ?? 2})`;
+    if (command === "retreat") return "Retreat to the green path";
+    if (command === "use accessory") return "Use an accessory";
+    if (command === "accept") return "Accept the card";
+    return command;
+  }
+
+  /** Where each square is drawn: main squares snake one row per district; green squares ride above their row. */
+  function layout(board) {
+    const districts = board.districts || [];
+    const perRow = Math.max(...districts.map((d) => d.last - d.first + 1), 1);
+    const band = 2 * (S + G) + 8;
+    const spots = new Map();
+    districts.forEach((d, row) => {
+      const y = M + row * band + (S + G);
+      for (let sq = d.first; sq <= d.last; sq++) {
+        const i = sq - d.first;
+        const col = row % 2 ? perRow - 1 - i : i;
+        spots.set(sq, {x: M + col * (S + G), y, row});
+      }
+    });
+    for (const green of board.green_paths || []) {
+      const start = spots.get(green.from);
+      if (!start) continue;
+      const dir = start.row % 2 ? -1 : 1;
+      green.squares.forEach((sq, k) => {
+        spots.set(sq, {x: start.x + dir * (k + 1) * (S + G), y: start.y - (S + G), row: start.row, green: true});
+      });
+    }
+    return {spots, width: 2 * M + perRow * (S + G) - G, height: 2 * M + districts.length * band - 8};
+  }
+
+  function centre(spot) {
+    return {x: spot.x + S / 2, y: spot.y + S / 2};
+  }
+
+  function render(container, doc, ui) {
+    const state = doc.state || {};
+    const board = state.board || {};
+    const squares = board.squares || [];
+    const {spots, width, height} = layout(board);
+    const wrapper = html("div", "commando", null, container);
+    const root = svg(width, height, "Mission commando track", wrapper);
+
+    // The main track as one line, then each green path as a loop off it.
+    const main = squares.filter((s) => s.path === "main").map((s) => s.id).sort((a, b) => a - b);
+    const line = main.map((id) => spots.get(id)).filter(Boolean).map(centre).map((p) => `${p.x},${p.y}`).join(" ");
+    el("polyline", {points: line, class: "track-line"}, root);
+    for (const green of board.green_paths || []) {
+      const ids = [green.from, ...green.squares, green.to];
+      const pts = ids.map((id) => spots.get(id)).filter(Boolean).map(centre).map((p) => `${p.x},${p.y}`).join(" ");
+      el("polyline", {points: pts, class: "green-line"}, root);
+    }
+    // District names, above the end of the row that its green lane leaves free.
+    (board.districts || []).forEach((d, row) => {
+      const first = spots.get(d.first);
+      const last = spots.get(d.last);
+      if (!first || !last) return;
+      const y = first.y - (S + G) + S / 2;
+      if (row % 2) text(root, Math.min(first.x, last.x), y, d.name, "district-name anchor-start");
+      else text(root, Math.max(first.x, last.x) + S, y, d.name, "district-name anchor-end");
+    });
+
+    const lastDie = state.last_die;
+    for (const sq of squares) {
+      const spot = spots.get(sq.id);
+      if (!spot) continue;
+      const group = el("g", {"data-square": sq.id}, root);
+      let cls = `sq sq-${sq.kind}`;
+      if (sq.numbered) cls += " sq-number";
+      el("rect", {x: spot.x, y: spot.y, width: S, height: S, rx: 6, class: cls}, group);
+      const short = {start: "S", base: "★", caution: "!", purchase: "$", fight: "⚔", teleport: "⇢", green: ""}[sq.kind];
+      text(group, spot.x + S / 2, spot.y + 13, String(sq.id), "sq-label");
+      if (short) text(group, spot.x + S / 2, spot.y + 31, short, "sq-label sq-symbol");
+      const what = [KIND_NAMES[sq.kind] || sq.kind];
+      if (sq.numbered) what.push("banknote");
+      group.setAttribute("role", "img");
+      group.setAttribute("aria-label", `Square ${sq.id}: ${what.join(", ")}`);
+      title(group, `Square ${sq.id}: ${what.join(", ")}`);
+    }
+    // Teleports: a dashed arc; the red wall: a bar between its two squares.
+    for (const t of board.teleports || []) {
+      const a = spots.get(t.from);
+      const b = spots.get(t.to);
+      if (!a || !b) continue;
+      const p = centre(a);
+      const q = centre(b);
+      const mid = {x: (p.x + q.x) / 2 + 40, y: (p.y + q.y) / 2};
+      el("path", {d: `M${p.x},${p.y} Q${mid.x},${mid.y} ${q.x},${q.y}`, class: "teleport-line"}, root);
+    }
+    if (board.wall && board.wall.length === 2) {
+      const a = centre(spots.get(board.wall[0]));
+      const b = centre(spots.get(board.wall[1]));
+      const mx = (a.x + b.x) / 2;
+      const my = (a.y + b.y) / 2;
+      const horizontal = Math.abs(a.x - b.x) > Math.abs(a.y - b.y);
+      const half = S / 2 + 4;
+      el("line", horizontal ? {x1: mx, y1: my - half, x2: mx, y2: my + half, class: "wall"}
+        : {x1: mx - half, y1: my, x2: mx + half, y2: my, class: "wall"}, root);
+    }
+
+    // Agents: several on one square sit side by side.
+    const bySquare = new Map();
+    for (const agent of state.agents || []) {
+      if (!bySquare.has(agent.square)) bySquare.set(agent.square, []);
+      bySquare.get(agent.square).push(agent);
+    }
+    for (const [square, agents] of bySquare) {
+      const spot = spots.get(square);
+      if (!spot) continue;
+      agents.forEach((agent, k) => {
+        const n = agents.length;
+        const x = spot.x + S / 2 + (n > 1 ? (k - (n - 1) / 2) * Math.min(14, 36 / (n - 1)) : 0);
+        const y = spot.y + S / 2 + (n > 1 ? (k % 2 ? 6 : -6) : 0);
+        const g = el("g", {"data-agent": agent.seat}, root);
+        const moving = doc.to_act.includes(agent.seat);
+        el("circle", {cx: x, cy: y, r: n > 2 ? 9 : 11, class: `agent agent-${agent.seat % 5}${moving ? " agent-active" : ""}`}, g);
+        text(g, x, y, String(agent.seat), "agent-label");
+        g.setAttribute("role", "img");
+        g.setAttribute("aria-label", `${seatName(doc, agent.seat)} on square ${square}`);
+        title(g, `${seatName(doc, agent.seat)} on square ${square}`);
+      });
+    }
+
+    renderPanel(wrapper, doc, ui, lastDie);
+  }
+
+  function renderPanel(wrapper, doc, ui, lastDie) {
+    const state = doc.state || {};
+    const panel = html("div", "controls", null, wrapper);
+    const top = html("p", "choices", null, panel);
+    html("span", "prompt", "Die:", top);
+    const die = html("span", "die", lastDie === null || lastDie === undefined ? "–" : String(lastDie), top);
+    die.setAttribute("aria-label", lastDie === null || lastDie === undefined ? "no roll yet" : `last roll ${lastDie}`);
+    const pending = state.pending;
+    if (pending && pending.seats) {
+      const who = pending.seats.map((s) => seatName(doc, s)).join(", ");
+      html("span", "", `${who}: ${pending.prompt}`, top);
+    }
+    if (pending && pending.card) html("p", "note", `Caution card: ${pending.card}`, panel);
+
+    if (state.fight) renderFight(panel, doc);
+    if (ui.interactive && ui.legal.length) {
+      const row = html("div", "choices", null, panel);
+      html("span", "prompt", "Your move:", row);
+      for (const command of ui.legal) {
+        const b = button(label(command, doc), () => ui.send(command), "move", row);
+        b.dataset.move = command;
+      }
+    }
+    renderAgents(panel, doc);
+    html("p", "note", "Squares: $ purchase · ⚔ fight · ! caution · ⇢ teleport · yellow: a banknote when passed · " +
+         "green: green path · red bar: the wall (1 banknote to cross) · ★ the enemy base.", panel);
+  }
+
+  function renderFight(panel, doc) {
+    const f = doc.state.fight;
+    const box = html("div", "fight", null, panel);
+    box.setAttribute("role", "dialog");
+    box.setAttribute("aria-label", "Fight");
+    html("p", "prompt", `Fight on square ${f.square} (${f.kind}): ${seatName(doc, f.attacker)} attacks ` +
+         `${seatName(doc, f.defender)}.`, box);
+    const commits = f.commits || {};
+    const shown = (n) => (n === null || n === undefined ? "hidden" : String(n));
+    const bits = [`${seatName(doc, f.attacker)} commits ${f.committed.includes(f.attacker) ? shown(commits.attacker) : "…"}`,
+                  `${seatName(doc, f.defender)} commits ${f.committed.includes(f.defender) ? shown(commits.defender) : "…"}`];
+    html("p", "", bits.join(" · "), box);
+    if ((f.waiting_for || []).length) {
+      html("p", "note", `Waiting for ${f.waiting_for.map((s) => seatName(doc, s)).join(" and ")} to commit weapons ` +
+           "(secretly).", box);
+    }
+    if ((f.dice || []).some((d) => d !== null && d !== undefined)) {
+      html("p", "", `Dice: ${seatName(doc, f.attacker)} ${f.dice[0] ?? "…"}, ${seatName(doc, f.defender)} ${f.dice[1] ?? "…"}`,
+           box);
+    }
+    if (f.winner !== null && f.winner !== undefined) {
+      html("p", "prompt", `${seatName(doc, f.winner)} wins the fight.`, box);
+    }
+  }
+
+  function renderAgents(panel, doc) {
+    const state = doc.state || {};
+    const table = html("table", "agents-table", null, panel);
+    html("caption", "visually-hidden", "Agents", table);
+    const head = html("tr", "", null, html("thead", "", null, table));
+    for (const h of ["Agent", "Square", "To the base", "Banknotes", "Weapons", "Accessories", "Maps", ""]) {
+      html("th", "", h, head).setAttribute("scope", "col");
+    }
+    const body = html("tbody", "", null, table);
+    for (const a of state.agents || []) {
+      const tr = html("tr", doc.to_act.includes(a.seat) ? "to-act" : "", null, body);
+      const th = html("th", "", null, tr);
+      th.setAttribute("scope", "row");
+      const dot = el("svg", {width: 14, height: 14, viewBox: "0 0 14 14", "aria-hidden": "true"}, th);
+      el("circle", {cx: 7, cy: 7, r: 6, class: `agent agent-${a.seat % 5}`}, dot);
+      th.appendChild(document.createTextNode(" " + seatName(doc, a.seat)));
+      html("td", "", `${a.square}${a.path === "green" ? " (green path)" : ""}`, tr);
+      html("td", "", String(a.to_base ?? ""), tr);
+      for (const key of ["money", "weapons", "accessories", "maps"]) html("td", "", String(a[key] ?? 0), tr);
+      html("td", "note", a.skip ? "loses next turn" : "", tr);
+    }
+    const caution = state.caution || {};
+    html("p", "note", `Caution deck: ${caution.deck ?? "?"} cards · discard: ${(caution.discard || []).length}`, panel);
+  }
+
+  window.BurrowBoards.commando = {render};
+})();
