@@ -24,8 +24,7 @@ def play(service: GameService, gid: str, seat: int, version: int, budget: float)
     view = game.module.view(game.state, seat)
     seed_rng = rng_for(game.meta, version)
     rng = random.Random(seed_rng.getrandbits(64) ^ seat)
-    budget = budget * (2 if level == "hard" else 1)
-    move = ai.choose(game.meta["game"], view, seat, level, rng, budget, time.monotonic)
+    move = ai.choose(game.meta["game"], view, seat, level, rng, ai.budget_for(level, budget), time.monotonic)
     try:
         service.command(gid, seat, move, expected_version=version, command_id=f"ai-{gid}-{version}")
     except errors.Conflict:

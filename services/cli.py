@@ -150,22 +150,13 @@ def cmd_export(args) -> int:
         lines = list(export_lines(runtime.store, args.gid))
     except KeyError:
         raise UserError(f"no game {args.gid!r}") from None
-    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
-    with out if args.output else _nullcontext(out):
-        for line in lines:
-            out.write(line + "\n")
+    text = "".join(line + "\n" for line in lines)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as out:
+            out.write(text)
+    else:
+        sys.stdout.write(text)
     return 0
-
-
-class _nullcontext:
-    def __init__(self, value):
-        self.value = value
-
-    def __enter__(self):
-        return self.value
-
-    def __exit__(self, *exc):
-        return False
 
 
 def cmd_import(args) -> int:

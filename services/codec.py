@@ -18,10 +18,10 @@ def encode(event: Event) -> tuple[str, bytes]:
     return event_type(event), _encoder.encode(event)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _decoder(module: ModuleType) -> msgspec.msgpack.Decoder:
     events = tuple(module.EVENTS)
-    return msgspec.msgpack.Decoder(Union[events] if len(events) > 1 else events[0])  # type: ignore[valid-type]
+    return msgspec.msgpack.Decoder(Union[events] if len(events) > 1 else events[0])  # noqa: UP007
 
 
 def decode(module: ModuleType, data: bytes) -> Event:
@@ -39,4 +39,4 @@ def to_client(module: ModuleType, event: Event, version: int, at: int) -> dict[s
 def iso_time(ms: int) -> str:
     import datetime as dt
 
-    return dt.datetime.fromtimestamp(ms / 1000, dt.timezone.utc).isoformat(timespec="milliseconds")
+    return dt.datetime.fromtimestamp(ms / 1000, dt.UTC).isoformat(timespec="milliseconds")

@@ -25,7 +25,7 @@ class Settings:
     })
 
     @classmethod
-    def from_env(cls, **overrides) -> "Settings":
+    def from_env(cls, **overrides) -> Settings:
         """Settings read from ``REDIS_URL``, ``RQ_URL``, ``BURROW_PREFIX``, ``BURROW_PARTITIONS``,
         ``BURROW_DATA``, ``BURROW_AI_TIME``; explicit ``overrides`` (not None) win."""
         env = os.environ

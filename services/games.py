@@ -177,7 +177,7 @@ class GameService:
                                            field=f"players[{i}].ai")
             unknown = set(p) - {"name", "ai"}
             if unknown:
-                raise errors.Unprocessable(f"players[{i}]: unknown field {sorted(unknown)[0]!r}",
+                raise errors.Unprocessable(f"players[{i}]: unknown field {min(unknown)!r}",
                                            field=f"players[{i}]")
             checked.append({"name": name.strip(), **({"ai": ai} if ai else {})})
         return checked
@@ -192,12 +192,13 @@ class GameService:
         → notation (400) → legality (422). Nothing is appended unless every check passes.
         """
         key = f"{seat}:{command_id}" if command_id else None
-        if key:
-            stored = self.store.command_result(gid, key)
-            if stored is not None:
-                return json.loads(stored)
         for _ in range(COMMAND_RETRIES):
             game = self.load(gid)
+            # The command id is looked up after loading: a twin request that appended in between is then either
+            # in this state (its result is stored with its events, atomically) or deduplicated by the append.
+            stored = self.store.command_result(gid, key) if key else None
+            if stored is not None:
+                return json.loads(stored)
             if expected_version is not None and expected_version != game.version:
                 raise errors.Conflict(f"the game is at version {game.version}, not {expected_version}",
                                       version=game.version)

@@ -7,7 +7,7 @@ script that refuses to go backwards, so running a job twice, out of order or aft
 from __future__ import annotations
 
 import json
-from typing import Callable
+from collections.abc import Callable
 
 from services.games import GameService
 from services.views import SPECTATOR, all_documents, lobby_entry

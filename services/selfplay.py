@@ -33,8 +33,10 @@ def play_one(game: str, levels: list[str], seed: int, budget: float, options: di
     while module.status(state) != "finished" and plies < max_plies:
         seat = module.to_act(state)[0]
         started = time.monotonic()
-        move = ai.choose(game, module.view(state, seat), seat, levels[seat], rng, budget, time.monotonic)
-        think.append((levels[seat], time.monotonic() - started))
+        level = levels[seat]
+        move = ai.choose(game, module.view(state, seat), seat, level, rng, ai.budget_for(level, budget),
+                         time.monotonic)
+        think.append((level, time.monotonic() - started))
         for event in module.decide(state, seat, module.parse(move), rng):
             state = module.evolve(state, event)
         plies += 1

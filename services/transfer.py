@@ -7,7 +7,7 @@ Line 1 is a header ``{"burrow": 1, "id": gid, "meta": {...}}``; each further lin
 from __future__ import annotations
 
 import json
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 import msgspec
 

@@ -15,9 +15,17 @@ from __future__ import annotations
 
 import importlib
 import random
-from typing import Callable
+from collections.abc import Callable
 
 LEVELS = ("easy", "normal", "hard")
+
+BUDGET_FACTOR = {"easy": 1.0, "normal": 1.0, "hard": 2.0}
+"""Hard thinks twice as long as the configured budget (the ``ai_time`` setting)."""
+
+
+def budget_for(level: str, ai_time: float) -> float:
+    """Seconds the ``level`` AI may think when the configured budget is ``ai_time``."""
+    return ai_time * BUDGET_FACTOR[level]
 
 
 def choose(game: str, view: dict, seat: int, level: str, rng: random.Random, budget: float,

@@ -64,14 +64,14 @@ def test_every_command_error_of_the_contract_appends_nothing(client, runtime):
     gid, t0, t1 = g["id"], g["seats"][0]["token"], g["seats"][1]["token"]
     before = stream_len(runtime, gid)
     cases = [
-        (dict(data="nope", content_type="application/json", headers=auth(t0)), 400, "bad_request"),
-        (dict(json={"move": 3}, headers=auth(t0)), 400, "bad_request"),
-        (dict(json={"move": "a1-a3"}), 401, "unauthorized"),
-        (dict(json={"move": "a1-a3"}, headers=auth("forged")), 401, "unauthorized"),
-        (dict(json={"move": "a7-a5"}, headers=auth(t1)), 403, "not_your_turn"),
-        (dict(json={"move": "hello"}, headers=auth(t0)), 400, "bad_notation"),
-        (dict(json={"move": "a1-a2"}, headers=auth(t0)), 422, "illegal_move"),
-        (dict(json={"move": "a1-a3", "expected_version": before + 5}, headers=auth(t0)), 409, "conflict"),
+        ({"data": "nope", "content_type": "application/json", "headers": auth(t0)}, 400, "bad_request"),
+        ({"json": {"move": 3}, "headers": auth(t0)}, 400, "bad_request"),
+        ({"json": {"move": "a1-a3"}}, 401, "unauthorized"),
+        ({"json": {"move": "a1-a3"}, "headers": auth("forged")}, 401, "unauthorized"),
+        ({"json": {"move": "a7-a5"}, "headers": auth(t1)}, 403, "not_your_turn"),
+        ({"json": {"move": "hello"}, "headers": auth(t0)}, 400, "bad_notation"),
+        ({"json": {"move": "a1-a2"}, "headers": auth(t0)}, 422, "illegal_move"),
+        ({"json": {"move": "a1-a3", "expected_version": before + 5}, "headers": auth(t0)}, 409, "conflict"),
     ]
     for kwargs, status, code in cases:
         r = client.post(f"/api/games/{gid}/commands", **kwargs)
