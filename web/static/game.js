@@ -309,7 +309,9 @@
     } else {
       const names = doc.to_act.map((s) => seatLabel(doc, s)).join(", ");
       const ai = doc.to_act.filter((s) => isAi(doc, s));
-      if (ai.length && !page.replay) {
+      if (page.replay) {
+        text = `${names} to play.`;
+      } else if (ai.length) {
         text = `${ai.map((s) => seatLabel(doc, s)).join(", ")} thinking…`;
         status.classList.add("thinking");
       } else {

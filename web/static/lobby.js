@@ -11,7 +11,8 @@
   const TITLES = {};
   for (const option of $("game-choice").options) TITLES[option.value] = option.textContent.trim();
 
-  /* The options of each game (RULES.md). Only values differing from the default are sent. */
+  /* The options of each game (RULES.md). Only values differing from the default are sent; a number left empty
+     keeps the game's default. Types: "bool" (a checkbox), "count" (a positive integer), "int" (0 or more). */
   const COUNT = {type: "count", label: "End in a draw after this many plies (empty: never)"};
   const OPTIONS = {
     murus: [
@@ -31,6 +32,12 @@
       Object.assign({name: "max_plies"}, COUNT),
     ],
     commando: [
+      {name: "start_money", type: "int", label: "Banknotes at the start (default 3)"},
+      {name: "start_maps", type: "int", label: "Maps at the start (default 1)"},
+      {name: "fine", type: "int", label: "Fine (default 2)"},
+      {name: "weapon_price", type: "int", label: "Price of a weapon (default 2)"},
+      {name: "accessory_price", type: "int", label: "Price of an accessory (default 1)"},
+      {name: "accessory_limit", type: "int", label: "Accessories held at most (default 3)"},
       Object.assign({name: "max_plies"}, COUNT),
     ],
   };
@@ -60,8 +67,8 @@
       } else {
         input = document.createElement("input");
         input.type = spec.type === "bool" ? "checkbox" : "number";
-        if (spec.type === "count") {
-          input.min = "1";
+        if (spec.type === "count" || spec.type === "int") {
+          input.min = spec.type === "count" ? "1" : "0";
           input.inputMode = "numeric";
         }
       }
@@ -84,7 +91,7 @@
       const input = $("options").querySelector(`[data-option="${spec.name}"]`);
       if (spec.type === "bool") {
         if (input.checked) out[spec.name] = true;
-      } else if (spec.type === "count") {
+      } else if (spec.type === "count" || spec.type === "int") {
         if (input.value.trim()) out[spec.name] = Number(input.value);
       } else if (spec.choices && input.value !== spec.choices[0][0]) {
         out[spec.name] = input.value;
