@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from flask import Blueprint, abort, current_app, render_template
+from flask import Blueprint, current_app, render_template
 
 from domain.registry import GAME_NAMES, game_module
 
@@ -45,7 +45,7 @@ def lobby():
 def game(gid: str):
     meta = current_app.config["RUNTIME"].store.meta(gid)
     if meta is None:
-        abort(404)
+        return render_template("missing.html", gid=gid), 404
     name = meta["game"]
     board = name if (BOARDS / f"{name}.js").is_file() else None
     return render_template("game.html", gid=gid, game=name, title=TITLES.get(name, name), board=board)

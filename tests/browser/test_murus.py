@@ -75,13 +75,20 @@ def test_two_pages_and_a_spectator_play_to_the_end_live(new_page, watch):
 
 def test_against_the_ai_at_phone_width(new_page):
     page = new_page(width=390, height=844)
-    create_from_lobby(page, "murus", [("Ana", ""), ("Bot", "easy")])
+    create_from_lobby(page, "murus", [("Ana", ""), ("Bot", "normal")])  # it searches for most of a second
     page.get_by_role("button", name="Play seat 0 (Ana) here").click()
     expect(page.locator("#status")).to_have_text("Your turn: Ana (Romans).")
     shot(page, "murus-phone")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.evaluate("""() => {
+        const status = document.getElementById("status");
+        new MutationObserver(() => {
+            if (status.textContent.includes("thinking…")) window.sawThinking = status.textContent;
+        }).observe(status, {childList: true, characterData: true, subtree: true});
+    }""")
     click_move(page, "d1", "d3")
     wait_version(page, 3)  # the AI answered
+    assert page.evaluate("window.sawThinking") == "Bot (Gauls) thinking…"
     expect(page.locator("#status")).to_have_text("Your turn: Ana (Romans).")
     expect(page.locator("#moves li")).to_have_count(3)
     expect(page.locator("#moves")).to_contain_text("Gauls:")
@@ -109,3 +116,15 @@ def test_errors_are_shown_in_words(new_page, server, watch):
     expect(page.locator("#message")).to_have_text("The game moved on; the board is refreshed.")
     expect(page.locator("#status")).to_have_text("Waiting for Bo (Gauls).")
     expect(page.locator('#board [data-cell="a3"] ellipse')).to_have_count(1)
+
+
+def test_a_wrong_link_falls_back_to_watching(new_page, server, watch):
+    created = server.api("POST", "/api/games", {"game": "murus", "players": [{"name": "Ana"}, {"name": "Bo"}]})
+    watch.add_seats(created)
+    page = new_page()
+    page.goto(f"/games/{created['id']}#token=not-a-real-token")
+    expect(page.locator("#message")).to_contain_text("not valid for this game")
+    expect(page.locator("#seat-tools")).to_contain_text("You are watching")
+    assert page.evaluate(f"sessionStorage.getItem('burrow:tokens:{created['id']}')") is None
+    page.goto("/games/no-such-game")
+    expect(page.locator("h1")).to_have_text("No such game")

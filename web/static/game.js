@@ -411,6 +411,12 @@
     }
     container.removeAttribute("aria-busy");
     window.BurrowDom.refocus(container, focusKey);
+    if (focusKey && !container.contains(document.activeElement)) {
+      // The focused target went away (a step was chosen): carry the keyboard on to the next choice.
+      const next = container.querySelector(".controls button:not([disabled]), .choices button:not([disabled]), " +
+                                           "[role=button][tabindex]");
+      if (next) next.focus();
+    }
   }
 
   function renderLegal(legal) {

@@ -73,7 +73,7 @@
     const squares = board.squares || [];
     const {spots, width, height} = layout(board);
     const wrapper = html("div", "commando", null, container);
-    const root = svg(width, height, "Mission commando track", wrapper);
+    const root = svg(width, height, "Mission commando track", html("div", "board-scroll", null, wrapper));
 
     // The main track as one line, then each green path as a loop off it.
     const main = squares.filter((s) => s.path === "main").map((s) => s.id).sort((a, b) => a - b);
@@ -213,7 +213,7 @@
 
   function renderAgents(panel, doc) {
     const state = doc.state || {};
-    const table = html("table", "agents-table", null, panel);
+    const table = html("table", "agents-table", null, html("div", "table-scroll", null, panel));
     html("caption", "visually-hidden", "Agents", table);
     const head = html("tr", "", null, html("thead", "", null, table));
     for (const h of ["Agent", "Square", "To the base", "Banknotes", "Weapons", "Accessories", "Maps", ""]) {

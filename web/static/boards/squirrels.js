@@ -92,7 +92,8 @@
     }
     const wrapper = html("div", "squirrels", null, container);
     const root = svg(MARGIN + 5 * (W + GAP), 5 * (H + GAP) + MARGIN,
-                     `Foraging Squirrels grid, squirrel on ${squirrel || "no cell"}`, wrapper);
+                     `Foraging Squirrels grid, squirrel on ${squirrel || "no cell"}`,
+                     html("div", "board-scroll", null, wrapper));
     defs(root);
     const pos = (cell) => ({x: MARGIN + COLS.indexOf(cell[0]) * (W + GAP), y: (5 - Number(cell[1])) * (H + GAP)});
     for (let i = 0; i < 5; i++) {
@@ -315,7 +316,7 @@
   function renderTable(wrapper, doc) {
     const state = doc.state || {};
     const scores = state.scores || [];
-    const table = html("table", "squirrel-table", null, wrapper);
+    const table = html("table", "squirrel-table", null, html("div", "table-scroll", null, wrapper));
     html("caption", "visually-hidden", "Scores: cards and bonus categories", table);
     const head = html("tr", "", null, html("thead", "", null, table));
     for (const h of ["Player", "Cards", "Foils", "Rares", "Colours", "Squirrels", "Bonuses", "Points", "Dig"]) {
