@@ -29,12 +29,6 @@ LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking
                "--disable-sync", "--no-first-run"]
 
 
-def pytest_collection_modifyitems(items):
-    for item in items:
-        if "tests/browser/" in str(item.fspath).replace(os.sep, "/"):
-            item.add_marker(pytest.mark.browser)
-
-
 class Server:
     """``burrow serve`` on a free port with a private data dir; its stdout/stderr go to a log file."""
 

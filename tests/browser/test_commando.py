@@ -4,10 +4,13 @@ screen (hot seat), watched live by a second page; then the replay back to the st
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import shot
 from tests.browser.helpers import create_from_lobby, current_version, finished, game_id, replay_to_start, wait_past
+
+pytestmark = pytest.mark.browser
 
 # Seat 0's map of 2 lands on seat 1 (MC-8a): a fight first, then a short race to square 59.
 NEAR_BASE = {"turn": 0, "agents": [{"square": 50, "weapons": 1}, {"square": 52}]}

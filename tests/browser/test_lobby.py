@@ -3,10 +3,13 @@ errors in words, options reaching the game, and a seat's link copied from the lo
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import shot
 from tests.browser.helpers import game_id
+
+pytestmark = pytest.mark.browser
 
 
 def test_the_list_refreshes_and_filters(new_page, server, watch):

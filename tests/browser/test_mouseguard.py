@@ -3,10 +3,13 @@ from a position played to a stronghold win by clicking mouse → step → card, 
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import shot
 from tests.browser.helpers import create_from_lobby, current_version, game_id, replay_to_start, wait_past
+
+pytestmark = pytest.mark.browser
 
 DECK = ["sword"] * 7 + ["stronghold"] * 9 + ["diplomacy"] * 8
 # Black wins at its third turn: c8-b8 stronghold A8 (MG-19a).

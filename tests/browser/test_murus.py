@@ -3,10 +3,13 @@ the replay; a game against the AI at phone width; errors in words (illegal move,
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import shot
 from tests.browser.helpers import create_from_lobby, current_version, game_id, replay_to_start, wait_version
+
+pytestmark = pytest.mark.browser
 
 # Romans break through in their second move: c3-c5, (Gauls h7-h5), a5-a7 reaches the Gauls' home row (MS-6).
 QUICK_WIN = {"turn": "romans", "cells": {"c3": "RR", "a5": "RR", "h7": "GG", "e6": "GG"}}

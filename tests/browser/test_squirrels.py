@@ -3,10 +3,13 @@ direction buttons and one dig, a spectator following live, then the replay back 
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import shot
 from tests.browser.helpers import create_from_lobby, current_version, finished, game_id, replay_to_start, wait_past
+
+pytestmark = pytest.mark.browser
 
 MOVE_BUTTONS = "#board .move-grid button[data-move]:not([disabled])"
 

@@ -46,7 +46,7 @@
     return node;
   }
 
-  /** An HTML element with text content (never innerHTML). */
+  /** An HTML element with text content (set as text, never parsed as HTML). */
   function html(tag, cls, content, parent) {
     const node = document.createElement(tag);
     if (cls) node.className = cls;
