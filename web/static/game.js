@@ -291,7 +291,7 @@
     renderPlayers(doc);
     renderBoard(doc, act);
     renderLegal(act ? doc.legal : []);
-    renderMoves(doc);
+    renderMoves();
     renderReplay();
   }
 
@@ -446,7 +446,7 @@
     $("typed").querySelector("button").disabled = !legal.length;
   }
 
-  function renderMoves(doc) {
+  function renderMoves() {
     const list = $("moves");
     const current = page.replay ? page.replay.version : page.latest;
     const wasAtBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
@@ -462,7 +462,6 @@
       if (event.version === current) b.setAttribute("aria-current", "step");
     }
     if (wasAtBottom || !page.replay) list.scrollTop = list.scrollHeight;
-    void doc;
   }
 
   function renderReplay() {

@@ -121,6 +121,28 @@
     const rescues = memory.rescue ? new Set(commands.filter((c) => c.kind === "rescue").map((c) => c.at)) : new Set();
     const closed = new Set(state.closed || []);
 
+    // Mice in strongholds, under the points so that the corners stay clickable.
+    for (const [loc, colour] of Object.entries(mice)) {
+      if (!/^[A-F]/.test(loc)) continue;
+      const {x, y} = squareXY(loc);
+      const group = el("g", {"data-key": "sq-" + loc, "data-square-mouse": loc}, root);
+      el("rect", {x: x + 10, y: y + 10, width: S - 20, height: S - 20, class: "focus-ring"}, group);
+      drawMouse(group, x + S / 2, y + S / 2, colour);
+      const label = `${loc}: ${colour} mouse in a stronghold`;
+      if (interactive && sources.has(loc) && !memory.to) {
+        const chosen = memory.from === loc;
+        el("rect", {x: x + 3, y: y + 3, width: S - 6, height: S - 6, class: chosen ? "selected-ring" : "movable-ring"},
+           group);
+        activate(group, `${label}${chosen ? ", selected: choose where it leaves" : ", can leave"}`, () => {
+          memory.from = chosen ? null : loc;
+          ui.redraw();
+        }, chosen);
+      } else {
+        group.setAttribute("role", "img");
+        group.setAttribute("aria-label", label);
+      }
+      title(group, label);
+    }
     // Points: dots, then the clickable ones.
     for (let i = 0; i < 7; i++) {
       for (let j = 1; j <= 9; j++) {
@@ -167,28 +189,6 @@
         }
         title(group, label);
       }
-    }
-    // Mice in strongholds.
-    for (const [loc, colour] of Object.entries(mice)) {
-      if (!/^[A-F]/.test(loc)) continue;
-      const {x, y} = squareXY(loc);
-      const group = el("g", {"data-key": "sq-" + loc, "data-square-mouse": loc}, root);
-      el("rect", {x: x + 2, y: y + 2, width: S - 4, height: S - 4, class: "focus-ring"}, group);
-      drawMouse(group, x + S / 2, y + S / 2, colour);
-      const label = `${loc}: ${colour} mouse in a stronghold`;
-      if (interactive && sources.has(loc) && !memory.to) {
-        const chosen = memory.from === loc;
-        el("rect", {x: x + 3, y: y + 3, width: S - 6, height: S - 6, class: chosen ? "selected-ring" : "movable-ring"},
-           group);
-        activate(group, `${label}${chosen ? ", selected: choose where it leaves" : ", can leave"}`, () => {
-          memory.from = chosen ? null : loc;
-          ui.redraw();
-        }, chosen);
-      } else {
-        group.setAttribute("role", "img");
-        group.setAttribute("aria-label", label);
-      }
-      title(group, label);
     }
     root.appendChild(hints);
     if (memory.to) {
