@@ -163,7 +163,8 @@
   }
 
   async function fetchEvents(all) {
-    const token = page.held.length ? page.held[0].token : null;
+    // One seat: its own view (its draws). A hot seat: the public view, so no seat reads another's secrets here.
+    const token = page.held.length === 1 ? page.held[0].token : null;
     let after = all ? 0 : (page.events.length ? page.events[page.events.length - 1].version : 0);
     const fresh = [];
     for (;;) {

@@ -164,7 +164,8 @@
         }
         if (setup && placeable.has(p)) {
           const chosen = placing.includes(p);
-          el("circle", {cx: x, cy: y, r: 14, class: chosen ? "selected-ring" : "hint"}, group);
+          if (chosen) drawMouse(el("g", {class: "ghost"}, group), x, y, state.colour);
+          el("circle", {cx: x, cy: y, r: chosen ? 20 : 14, class: chosen ? "selected-ring" : "hint"}, group);
           activate(group, `${label}: ${chosen ? "chosen, click to take back" : "place a mouse here"}`, () => {
             memory.placing = chosen ? placing.filter((q) => q !== p) : placing.concat(placing.length < 4 ? [p] : []);
             ui.redraw();
