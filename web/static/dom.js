@@ -32,11 +32,20 @@
     return node;
   }
 
+  /** Label a drawn thing for screen readers (and as a tooltip) when it is not a button. */
+  function picture(node, label) {
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", label);
+    title(node, label);
+    return node;
+  }
+
   /** Make an SVG element a keyboard-usable button: focusable, labelled, Enter/Space activate it. */
   function activate(node, label, handler, pressed) {
     node.setAttribute("tabindex", "0");
     node.setAttribute("role", "button");
     node.setAttribute("aria-label", label);
+    title(node, label);
     if (pressed !== undefined) node.setAttribute("aria-pressed", pressed ? "true" : "false");
     node.classList.add("target");
     node.addEventListener("click", (event) => { event.preventDefault(); handler(); });
@@ -69,6 +78,6 @@
     if (node) node.focus();
   }
 
-  window.BurrowDom = {NS, el, svg, text, title, activate, html, button, refocus};
+  window.BurrowDom = {NS, el, svg, text, title, picture, activate, html, button, refocus};
   window.BurrowBoards = window.BurrowBoards || {};
 })();

@@ -4,7 +4,7 @@
    word command ("roll", "map 4", "commit 1", …) offered as buttons straight from doc.legal. */
 (function () {
   "use strict";
-  const {el, svg, text, title, html, button} = window.BurrowDom;
+  const {el, svg, text, picture, html, button} = window.BurrowDom;
   const S = 44;
   const G = 6;
   const M = 26;
@@ -107,9 +107,7 @@
       if (short) text(group, spot.x + S / 2, spot.y + 31, short, "sq-label sq-symbol");
       const what = [KIND_NAMES[sq.kind] || sq.kind];
       if (sq.numbered) what.push("banknote");
-      group.setAttribute("role", "img");
-      group.setAttribute("aria-label", `Square ${sq.id}: ${what.join(", ")}`);
-      title(group, `Square ${sq.id}: ${what.join(", ")}`);
+      picture(group, `Square ${sq.id}: ${what.join(", ")}`);
     }
     // Teleports: a dashed arc; the red wall: a bar between its two squares.
     for (const t of board.teleports || []) {
@@ -149,9 +147,7 @@
         const moving = doc.to_act.includes(agent.seat);
         el("circle", {cx: x, cy: y, r: n > 2 ? 9 : 11, class: `agent agent-${agent.seat % 5}${moving ? " agent-active" : ""}`}, g);
         text(g, x, y, String(agent.seat), "agent-label");
-        g.setAttribute("role", "img");
-        g.setAttribute("aria-label", `${seatName(doc, agent.seat)} on square ${square}`);
-        title(g, `${seatName(doc, agent.seat)} on square ${square}`);
+        picture(g, `${seatName(doc, agent.seat)} on square ${square}`);
       });
     }
 

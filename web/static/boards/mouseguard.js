@@ -6,7 +6,7 @@
    forced pass are offered when doc.legal has them. */
 (function () {
   "use strict";
-  const {el, svg, text, title, activate, html, button} = window.BurrowDom;
+  const {el, svg, text, title, picture, activate, html, button} = window.BurrowDom;
   const PCOLS = "abcdefg";
   const SCOLS = "ABCDEF";
   const S = 60;
@@ -130,18 +130,11 @@
       drawMouse(group, x + S / 2, y + S / 2, colour);
       const label = `${loc}: ${colour} mouse in a stronghold`;
       if (interactive && sources.has(loc) && !memory.to) {
-        const chosen = memory.from === loc;
-        el("rect", {x: x + 3, y: y + 3, width: S - 6, height: S - 6, class: chosen ? "selected-ring" : "movable-ring"},
-           group);
-        activate(group, `${label}${chosen ? ", selected: choose where it leaves" : ", can leave"}`, () => {
-          memory.from = chosen ? null : loc;
-          ui.redraw();
-        }, chosen);
+        const ring = el("rect", {x: x + 3, y: y + 3, width: S - 6, height: S - 6}, group);
+        selectable(group, ring, loc, label, "choose where it leaves", "can leave", memory, ui);
       } else {
-        group.setAttribute("role", "img");
-        group.setAttribute("aria-label", label);
+        picture(group, label);
       }
-      title(group, label);
     }
     // Points: dots, then the clickable ones.
     for (let i = 0; i < 7; i++) {
@@ -157,9 +150,7 @@
         if (mouse) drawMouse(group, x, y, mouse);
         let label = `${p}${mouse ? `, ${mouse} mouse` : ""}${closed.has(p) ? ", closed" : ""}`;
         if (!interactive) {
-          group.setAttribute("role", "img");
-          group.setAttribute("aria-label", label);
-          title(group, label);
+          picture(group, label);
           continue;
         }
         if (setup && placeable.has(p)) {
@@ -177,18 +168,11 @@
           el("circle", {cx: x, cy: y, r: 14, class: "hint"}, group);
           activate(group, `${label}: rescue a mouse onto it`, () => ui.send(`rescue ${p}`));
         } else if (sources.has(p) && !memory.to) {
-          const chosen = memory.from === p;
-          el("circle", {cx: x, cy: y, r: 22, class: chosen ? "selected-ring" : "movable-ring"}, group);
-          activate(group, `${label}${chosen ? ", selected: choose its step" : ", can move"}`, () => {
-            memory.from = chosen ? null : p;
-            memory.rescue = false;
-            ui.redraw();
-          }, chosen);
+          const ring = el("circle", {cx: x, cy: y, r: 22}, group);
+          selectable(group, ring, p, label, "choose its step", "can move", memory, ui);
         } else {
-          group.setAttribute("role", "img");
-          group.setAttribute("aria-label", label);
+          picture(group, label);
         }
-        title(group, label);
       }
     }
     root.appendChild(hints);
@@ -199,6 +183,17 @@
     }
     renderControls(wrapper, doc, ui, {commands, places, fromMoves, hints, pointXY, squareXY, where});
     renderInfo(wrapper, doc);
+  }
+
+  /** A mouse that may move: click to select it (its ring turns solid), again to let it go. */
+  function selectable(group, ring, loc, label, selectedHint, freeHint, memory, ui) {
+    const chosen = memory.from === loc;
+    ring.setAttribute("class", chosen ? "selected-ring" : "movable-ring");
+    activate(group, `${label}, ${chosen ? "selected: " + selectedHint : freeHint}`, () => {
+      memory.from = chosen ? null : loc;
+      memory.rescue = false;
+      ui.redraw();
+    }, chosen);
   }
 
   function chooseTarget(p, memory, fromMoves, ui) {

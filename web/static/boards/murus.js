@@ -3,7 +3,7 @@
    Moves come from doc.legal only: a1-a3 (distribute), a1xb2 (sacrifice), a1xxb2 (double sacrifice), a1*a3 (fire). */
 (function () {
   "use strict";
-  const {el, svg, text, title, activate, html, button} = window.BurrowDom;
+  const {el, svg, text, picture, activate, html, button} = window.BurrowDom;
   const COLS = "abcdefgh";
   const ROWS = 7;
   const CELL = 70;
@@ -114,10 +114,8 @@
             else { memory.choice = cell; ui.redraw(); }
           });
         } else {
-          group.setAttribute("role", "img");
-          group.setAttribute("aria-label", label);
+          picture(group, label);
         }
-        title(group, label);
       }
     }
 

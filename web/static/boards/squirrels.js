@@ -4,7 +4,7 @@
    "dig first" (click a food card, then an empty cell, then the move) or "dig after" (the move, then the cells). */
 (function () {
   "use strict";
-  const {el, svg, text, title, activate, html, button} = window.BurrowDom;
+  const {el, svg, text, title, picture, activate, html, button} = window.BurrowDom;
   const COLS = "abcde";
   const COLORS = "WUBRGC";
   const COLOR_NAMES = {W: "White", U: "Blue", B: "Black", R: "Red", G: "Green", C: "Colourless"};
@@ -147,10 +147,8 @@
             }
           });
         } else {
-          group.setAttribute("role", "img");
-          group.setAttribute("aria-label", label);
+          picture(group, label);
         }
-        title(group, label);
       }
     }
 
