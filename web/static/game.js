@@ -1,18 +1,14 @@
-/* The game page's frame: seat tokens, fetching documents, live updates (SSE), the move list, replay, errors and
-   "thinking…". The board itself is drawn by window.BurrowBoards[<game>].render(container, doc, ui).
-
-   Tokens: they arrive in the URL fragment (#token=T or #tokens=T0,T1 for a hot seat), are kept in
-   sessionStorage and removed from the address bar at once. They only ever travel in an Authorization header:
-   never in a query string, never in the DOM, never in the console. */
+/* The game page's frame: the seats this page plays, fetching documents, live updates (SSE), the move list,
+   replay, errors and "thinking…". The board itself is drawn by window.BurrowBoards[<game>].render(container,
+   doc, ui). Seat tokens come and go through BurrowApi.tokens (api.js), and only ever in an Authorization header. */
 (function () {
   "use strict";
-  const {html, button} = window.BurrowDom;
+  const {api, tokens} = window.BurrowApi;
+  const panels = window.BurrowPanels;
   const root = document.getElementById("game");
   const gid = root.dataset.gid;
   const gameName = root.dataset.game;
-  const storeKey = "burrow:tokens:" + gid;
   const $ = (id) => document.getElementById(id);
-  const LEGAL_BUTTONS_MAX = 240;
 
   const page = {
     held: [],            // [{token, seat}] the seats this page plays, in seat order
@@ -26,76 +22,6 @@
     refreshing: null,
     refreshAgain: 0,
   };
-
-  // ---------------------------------------------------------------- tokens
-
-  function storedTokens() {
-    try {
-      const list = JSON.parse(sessionStorage.getItem(storeKey) || "[]");
-      return Array.isArray(list) ? list.filter((t) => typeof t === "string" && t) : [];
-    } catch (err) {
-      return [];
-    }
-  }
-
-  function saveTokens(tokens) {
-    try {
-      if (tokens.length) sessionStorage.setItem(storeKey, JSON.stringify(tokens));
-      else sessionStorage.removeItem(storeKey);
-    } catch (err) {
-      // Storage may be disabled: the page still works until it is reloaded.
-    }
-  }
-
-  /** Tokens of the URL fragment, which is then removed from the address bar (and from history). */
-  function takeFragmentTokens() {
-    const fragment = location.hash.replace(/^#/, "");
-    if (!fragment) return [];
-    const params = new URLSearchParams(fragment);
-    const found = [];
-    if (params.get("token")) found.push(params.get("token"));
-    for (const t of (params.get("tokens") || "").split(",")) if (t.trim()) found.push(t.trim());
-    if (params.has("token") || params.has("tokens")) {
-      history.replaceState(history.state, "", location.pathname + location.search);
-    }
-    return found;
-  }
-
-  // ---------------------------------------------------------------- API
-
-  class ApiError extends Error {
-    constructor(status, code, message) {
-      super(message);
-      this.status = status;
-      this.code = code;
-    }
-  }
-
-  async function api(path, options) {
-    const opts = options || {};
-    const headers = {"Accept": "application/json"};
-    if (opts.token) headers["Authorization"] = "Bearer " + opts.token;
-    if (opts.body !== undefined) headers["Content-Type"] = "application/json";
-    let response;
-    try {
-      response = await fetch(path, {method: opts.method || "GET", headers, cache: "no-store",
-                                    body: opts.body === undefined ? undefined : JSON.stringify(opts.body)});
-    } catch (err) {
-      throw new ApiError(0, "network", "The server cannot be reached; check your connection.");
-    }
-    let body = null;
-    try {
-      body = await response.json();
-    } catch (err) {
-      body = null;
-    }
-    if (!response.ok) {
-      const e = (body && body.error) || {};
-      throw new ApiError(response.status, e.code || "http_" + response.status,
-                         e.message || `The server answered ${response.status}.`);
-    }
-    return body;
-  }
 
   const gamePath = "/api/games/" + encodeURIComponent(gid);
 
@@ -131,10 +57,10 @@
 
   // ---------------------------------------------------------------- loading
 
-  async function identify(tokens) {
+  async function identify(candidates) {
     const held = [];
     let rejected = 0;
-    for (const token of tokens) {
+    for (const token of candidates) {
       try {
         const doc = await api(gamePath, {token});
         if (doc.you === null || doc.you === undefined || held.some((h) => h.seat === doc.you)) continue;
@@ -147,7 +73,7 @@
     }
     held.sort((a, b) => a.seat - b.seat);
     page.held = held;
-    saveTokens(held.map((h) => h.token));
+    tokens.save(gid, held.map((h) => h.token));
     if (rejected) showMessage(`${rejected === 1 ? "A seat link was" : "Some seat links were"} not valid for ` +
                               "this game; you see what a spectator sees for those.");
   }
@@ -288,87 +214,33 @@
       page.memory = {};
       page.memoryKey = key;
     }
-    renderStatus(doc, act);
-    renderPlayers(doc);
+    const label = (seat) => seatLabel(doc, seat);
+    const ai = (seat) => isAi(doc, seat);
+    const replaying = Boolean(page.replay);
+    const version = replaying ? page.replay.version : page.latest;
+    panels.status(doc, {acting: act ? act.seat : null, replay: replaying, label, isAi: ai});
+    panels.players(doc, {held: page.held.map((h) => h.seat), label, isAi: ai, onCopy: copyLink, onRelease: release});
     renderBoard(doc, act);
-    renderLegal(act ? doc.legal : []);
-    renderMoves();
-    renderReplay();
+    renderLegal();
+    panels.moves(page.events, version, replaying, startReplay);
+    panels.replay(version, page.latest, replaying, stopReplay);
+    root.classList.toggle("replaying", replaying);
   }
 
-  function renderStatus(doc, act) {
-    const status = $("status");
-    status.classList.remove("thinking", "your-turn");
-    let text;
-    if (doc.status === "finished") {
-      text = "The game is over.";
-    } else if (act) {
-      text = `Your turn: ${seatLabel(doc, act.seat)}.`;
-      status.classList.add("your-turn");
-    } else if (!doc.to_act.length) {
-      text = "Waiting…";
-    } else {
-      const names = doc.to_act.map((s) => seatLabel(doc, s)).join(", ");
-      const ai = doc.to_act.filter((s) => isAi(doc, s));
-      if (page.replay) {
-        text = `${names} to play.`;
-      } else if (ai.length) {
-        text = `${ai.map((s) => seatLabel(doc, s)).join(", ")} thinking…`;
-        status.classList.add("thinking");
-      } else {
-        text = `Waiting for ${names}.`;
-      }
-    }
-    if (page.replay) text = `Replay of version ${doc.version}. ` + text;
-    status.textContent = text;
-
-    const result = $("result");
-    if (doc.result) {
-      const winners = doc.result.winners || [];
-      const who = winners.length ? winners.map((s) => seatLabel(doc, s)).join(" and ") +
-        (winners.length > 1 ? " win" : " wins") : "A draw";
-      result.textContent = `${who}: ${doc.result.reason}`;
-      result.hidden = false;
-    } else {
-      result.hidden = true;
-      result.textContent = "";
-    }
+  function renderLegal() {
+    const doc = shownDoc();
+    const act = page.replay ? null : acting();
+    panels.legal(act && doc ? doc.legal : [], {replay: Boolean(page.replay), send,
+                                              hasBoard: Boolean(window.BurrowBoards[gameName])});
   }
 
-  function renderPlayers(doc) {
-    const list = $("players");
-    list.replaceChildren();
-    for (const player of doc.players || []) {
-      const seat = player.seat;
-      const item = html("li", "player", null, list);
-      if (doc.to_act.includes(seat)) item.classList.add("to-act");
-      if (page.held.some((h) => h.seat === seat)) item.classList.add("mine");
-      html("span", "seat-name", seatLabel(doc, seat), item);
-      const tags = [];
-      if (player.ai) tags.push(`AI, ${player.ai}`);
-      if (page.held.some((h) => h.seat === seat)) tags.push("played here");
-      if (doc.to_act.includes(seat)) tags.push(isAi(doc, seat) && doc.status !== "finished" ? "thinking…" : "to play");
-      if (doc.result && (doc.result.winners || []).includes(seat)) tags.push("winner");
-      if (tags.length) html("span", "seat-tags", tags.join(" · "), item);
-    }
-    const tools = $("seat-tools");
-    tools.replaceChildren();
-    if (!page.held.length) {
-      html("p", "note", "You are watching. A seat's link lets its player play here.", tools);
-      return;
-    }
-    for (const h of page.held) {
-      const row = html("p", "seat-tool", null, tools);
-      button(`Copy the link for seat ${h.seat}`, () => copyLink(h), "", row)
-        .setAttribute("aria-label", `Copy the link for seat ${h.seat}, ${seatLabel(doc, h.seat)}`);
-      if (page.held.length > 1) {
-        button(`Stop playing seat ${h.seat} here`, () => release(h), "quiet", row);
-      }
-    }
+  function heldSeat(seat) {
+    return page.held.find((h) => h.seat === seat);
   }
 
-  async function copyLink(h) {
-    const url = `${location.origin}${location.pathname}#token=${encodeURIComponent(h.token)}`;
+  async function copyLink(seat) {
+    const h = heldSeat(seat);
+    const url = tokens.link(gid, h.token);
     try {
       await navigator.clipboard.writeText(url);
       showMessage(`The link for seat ${h.seat} is copied. Whoever opens it plays that seat.`);
@@ -377,10 +249,11 @@
     }
   }
 
-  function release(h) {
+  function release(seat) {
+    const h = heldSeat(seat);
     page.held = page.held.filter((x) => x !== h);
     page.docs.delete(h.seat);
-    saveTokens(page.held.map((x) => x.token));
+    tokens.save(gid, page.held.map((x) => x.token));
     showMessage(`Seat ${h.seat} is no longer played on this page.`);
     render();
   }
@@ -418,73 +291,6 @@
                                            "[role=button][tabindex]");
       if (next) next.focus();
     }
-  }
-
-  function renderLegal(legal) {
-    const box = $("legal");
-    const filter = $("typed-move").value.trim().toLowerCase();
-    const shown = filter ? legal.filter((m) => m.toLowerCase().includes(filter)) : legal;
-    $("legal-count").textContent = String(legal.length);
-    box.replaceChildren();
-    if (!legal.length) {
-      html("p", "note", page.replay ? "Replay: return to the live game to play." : "No command for you now.", box);
-    }
-    for (const move of shown.slice(0, LEGAL_BUTTONS_MAX)) {
-      button(move, () => send(move), "move", box).setAttribute("aria-label", `Play ${move}`);
-    }
-    if (shown.length > LEGAL_BUTTONS_MAX) {
-      html("p", "note", `…and ${shown.length - LEGAL_BUTTONS_MAX} more: type in the box to narrow the list.`, box);
-    }
-    const options = $("legal-options");
-    options.replaceChildren();
-    for (const move of shown.slice(0, LEGAL_BUTTONS_MAX)) {
-      const option = document.createElement("option");
-      option.value = move;
-      options.appendChild(option);
-    }
-    const details = $("legal-details");
-    if (!details.dataset.touched) details.open = !window.BurrowBoards[gameName];
-    $("typed").querySelector("button").disabled = !legal.length;
-  }
-
-  function renderMoves() {
-    const list = $("moves");
-    const current = page.replay ? page.replay.version : page.latest;
-    const wasAtBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
-    list.replaceChildren();
-    for (const event of page.events) {
-      const item = html("li", "move-line", null, list);
-      if (event.version > current) item.classList.add("future");
-      if (event.version === current) item.classList.add("current");
-      const b = button("", () => startReplay(event.version), "move-link", item);
-      html("span", "version", String(event.version), b);
-      html("span", "text", event.text || event.type, b);
-      b.setAttribute("aria-label", `Version ${event.version}: ${event.text || event.type}. Show the board then.`);
-      if (event.version === current) b.setAttribute("aria-current", "step");
-    }
-    if (wasAtBottom || !page.replay) list.scrollTop = list.scrollHeight;
-  }
-
-  function renderReplay() {
-    const slider = $("replay-slider");
-    const version = page.replay ? page.replay.version : page.latest;
-    slider.max = String(Math.max(1, page.latest));
-    slider.value = String(version);
-    slider.setAttribute("aria-valuetext", `Version ${version} of ${page.latest}`);
-    $("replay-label").textContent = page.replay ? `Version ${version} of ${page.latest} (replay)`
-      : `Version ${page.latest} (live)`;
-    $("replay-first").disabled = version <= 1;
-    $("replay-prev").disabled = version <= 1;
-    $("replay-next").disabled = !page.replay;
-    $("replay-live").disabled = !page.replay;
-    const banner = $("replay-banner");
-    banner.hidden = !page.replay;
-    banner.replaceChildren();
-    if (page.replay) {
-      html("span", "", `Replay: version ${version} of ${page.latest}. `, banner);
-      button("Back to the live game", () => stopReplay(), "", banner);
-    }
-    root.classList.toggle("replaying", Boolean(page.replay));
   }
 
   // ---------------------------------------------------------------- replay
@@ -531,11 +337,7 @@
       event.preventDefault();
       if (await send(input.value)) input.value = "";
     });
-    input.addEventListener("input", () => {
-      const doc = shownDoc();
-      const act = page.replay ? null : acting();
-      renderLegal(act && doc ? doc.legal : []);
-    });
+    input.addEventListener("input", renderLegal);
     $("legal-details").addEventListener("toggle", (e) => { e.target.dataset.touched = "yes"; });
   }
 
@@ -562,9 +364,9 @@
   async function start() {
     bindReplay();
     bindTyped();
-    const tokens = [...new Set(storedTokens().concat(takeFragmentTokens()))];
+    const candidates = [...new Set(tokens.stored(gid).concat(tokens.takeFromFragment()))];
     try {
-      await identify(tokens);
+      await identify(candidates);
       await refresh(0);
     } catch (err) {
       showError(err);

@@ -6,6 +6,7 @@
 (function () {
   "use strict";
   const {html, button, refocus} = window.BurrowDom;
+  const {api, tokens} = window.BurrowApi;
   const $ = (id) => document.getElementById(id);
   const POLL_MS = 4000;
   const TITLES = {};
@@ -178,20 +179,11 @@
     const submit = $("create-button");
     submit.disabled = true;
     try {
-      const response = await fetch("/api/games", {
-        method: "POST", headers: {"Content-Type": "application/json", "Accept": "application/json"},
-        body: JSON.stringify(body),
-      });
-      const answer = await response.json().catch(() => null);
-      if (!response.ok) {
-        const message = answer && answer.error ? answer.error.message : `The server answered ${response.status}.`;
-        showError(message);
-        return;
-      }
+      const answer = await api("/api/games", {method: "POST", body});
       showCreated(body.game, answer);
       pollGames();
     } catch (err) {
-      showError("The server cannot be reached; check your connection.");
+      showError(err.message);
     } finally {
       submit.disabled = false;
     }
@@ -199,18 +191,17 @@
 
   // ---------------------------------------------------------------- after creation
 
-  function playHere(gid, tokens) {
-    try {
-      sessionStorage.setItem("burrow:tokens:" + gid, JSON.stringify(tokens));
+  function playHere(gid, seatTokens) {
+    if (tokens.save(gid, seatTokens)) {
       location.assign("/games/" + encodeURIComponent(gid));
-    } catch (err) {
+    } else {
       // No sessionStorage: hand the tokens over in the fragment instead (the game page removes it at once).
-      location.assign("/games/" + encodeURIComponent(gid) + "#tokens=" + tokens.map(encodeURIComponent).join(","));
+      location.assign("/games/" + encodeURIComponent(gid) + "#tokens=" + seatTokens.map(encodeURIComponent).join(","));
     }
   }
 
   async function copySeatLink(gid, seat) {
-    const url = `${location.origin}/games/${encodeURIComponent(gid)}#token=${encodeURIComponent(seat.token)}`;
+    const url = tokens.link(gid, seat.token);
     try {
       await navigator.clipboard.writeText(url);
       $("created-summary").textContent = `The link for seat ${seat.seat} (${seat.name}) is copied.`;
@@ -246,14 +237,6 @@
 
   let statusFilter = "";
   let lastList = "";
-
-  function heldSeats(gid) {
-    try {
-      return JSON.parse(sessionStorage.getItem("burrow:tokens:" + gid) || "[]").length;
-    } catch (err) {
-      return 0;
-    }
-  }
 
   /** When a game last changed (its creation if the server does not know better). */
   function changed(g) {
@@ -293,7 +276,7 @@
       link.dataset.key = g.id;
       html("span", "game-title", TITLES[g.game] || g.game, link);
       html("span", "game-players", g.players.map((p) => (p.ai ? `${p.name} (AI)` : p.name)).join(" vs "), link);
-      const held = heldSeats(g.id);
+      const held = tokens.stored(g.id).length;
       html("span", "game-state", describeGame(g) + (held ? ` · you hold ${held === 1 ? "a seat" : held + " seats"}` : ""),
            link);
       html("span", "game-time", `#${g.id} · ${ago(changed(g))}`, link);
@@ -304,9 +287,7 @@
   async function pollGames() {
     try {
       const query = statusFilter ? "?status=" + encodeURIComponent(statusFilter) : "";
-      const response = await fetch("/api/games" + query, {headers: {"Accept": "application/json"}, cache: "no-store"});
-      if (!response.ok) throw new Error(String(response.status));
-      const body = await response.json();
+      const body = await api("/api/games" + query);
       const games = body.games.slice().sort((a, b) => changed(b) - changed(a));
       const key = JSON.stringify(games);
       if (key !== lastList) {
