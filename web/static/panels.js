@@ -112,17 +112,29 @@
     const list = $("moves");
     const wasAtBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
     list.replaceChildren();
+    let currentItem = null;
     for (const event of events) {
       const item = html("li", "move-line", null, list);
       if (event.version > current) item.classList.add("future");
-      if (event.version === current) item.classList.add("current");
+      if (event.version === current) {
+        item.classList.add("current");
+        currentItem = item;
+      }
       const b = button("", () => onPick(event.version), "move-link", item);
       html("span", "version", String(event.version), b);
       html("span", "text", event.text || event.type, b);
       b.setAttribute("aria-label", `Version ${event.version}: ${event.text || event.type}. Show the board then.`);
       if (event.version === current) b.setAttribute("aria-current", "step");
     }
-    if (wasAtBottom || !replaying) list.scrollTop = list.scrollHeight;
+    if (replaying && currentItem) {
+      // Keep the replayed line in sight, without scrolling the page itself.
+      const top = currentItem.offsetTop;
+      if (top < list.scrollTop || top + currentItem.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = top - list.clientHeight / 2;
+      }
+    } else if (wasAtBottom || !replaying) {
+      list.scrollTop = list.scrollHeight;
+    }
   }
 
   function replay(version, latest, replaying, onLive) {
