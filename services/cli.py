@@ -242,7 +242,7 @@ def parser() -> argparse.ArgumentParser:
     s = with_store(sub.add_parser("serve", help="web + dispatcher + worker"))
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8000)
-    s.add_argument("--threads", type=int, default=16)
+    s.add_argument("--threads", type=int, default=32, help="web threads (each open game page holds one for its live stream)")
     s.add_argument("--workers", type=int, default=2, help="RQ worker threads")
     s.set_defaults(func=cmd_serve)
     s = with_store(sub.add_parser("worker", help="an RQ worker (real Redis)"))
