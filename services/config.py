@@ -17,6 +17,7 @@ class Settings:
     data_dir: str = "burrow-data"  # the embedded mode's journal
     ai_time: float = 1.0  # default AI thinking budget, seconds
     queue_name: str = "burrow"
+    claim_idle_ms: int = 30_000  # the dispatcher takes back log entries left unacknowledged this long
     limits: dict = field(default_factory=lambda: {
         "body_bytes": 64 * 1024,
         "name_length": 40,
@@ -27,7 +28,7 @@ class Settings:
     @classmethod
     def from_env(cls, **overrides) -> Settings:
         """Settings read from ``REDIS_URL``, ``RQ_URL``, ``BURROW_PREFIX``, ``BURROW_PARTITIONS``,
-        ``BURROW_DATA``, ``BURROW_AI_TIME``; explicit ``overrides`` (not None) win."""
+        ``BURROW_DATA``, ``BURROW_AI_TIME``, ``BURROW_CLAIM_IDLE_MS``; explicit ``overrides`` (not None) win."""
         env = os.environ
         values = {
             "redis_url": env.get("REDIS_URL") or None,
@@ -36,6 +37,7 @@ class Settings:
             "partitions": int(env.get("BURROW_PARTITIONS", "1")),
             "data_dir": env.get("BURROW_DATA", "burrow-data"),
             "ai_time": float(env.get("BURROW_AI_TIME", "1.0")),
+            "claim_idle_ms": int(env.get("BURROW_CLAIM_IDLE_MS", "30000")),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)

@@ -64,6 +64,11 @@ class Projector:
     def checkpoint(self, gid: str) -> int:
         return int(self.store.redis.get(self.keys.ckpt(gid)) or 0)
 
+    def projected(self, gid: str) -> int:
+        """The version that both of the game's projections, its view and its lobby line, have reached."""
+        line = self.store.redis.hget(self.keys.lobby_of(gid) + "v", gid)
+        return min(self.checkpoint(gid), int(line or 0))
+
     def read(self, gid: str, seat: int | None) -> dict | None:
         """The projected document for ``seat`` (None: spectator), or None if not projected yet."""
         raw = self.store.redis.get(self.keys.view(gid))

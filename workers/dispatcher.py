@@ -1,8 +1,10 @@
 """The dispatcher: reads every partition log with a consumer group and enqueues the jobs each event calls for.
 
-For each batch: a projection job per game touched, and an AI turn when an AI seat must act. Entries are
-acknowledged only after their jobs are enqueued; entries of a consumer that died are claimed back (XAUTOCLAIM)
-after ``claim_idle_ms``. Jobs are idempotent, so a batch handled twice changes nothing.
+For each batch: a projection job per game touched, and an AI turn when an AI seat must act. An entry is
+acknowledged only once its effect is visible (the game's projections have reached its version and no AI seat is
+still to act at it); until then it stays pending, and pending entries, of this consumer or of one that died, are
+claimed back (XAUTOCLAIM) after ``claim_idle_ms`` and their jobs enqueued again. So a job lost with a killed worker
+is redone. Jobs are idempotent: a batch handled twice changes nothing.
 """
 
 from __future__ import annotations
@@ -23,13 +25,13 @@ GROUP = "dispatch"
 
 
 class Dispatcher:
-    def __init__(self, runtime: Runtime, consumer: str | None = None, claim_idle_ms: int = 30_000,
+    def __init__(self, runtime: Runtime, consumer: str | None = None, claim_idle_ms: int | None = None,
                  batch: int = 200):
         self.runtime = runtime
         self.redis = runtime.redis
         self.keys = runtime.store.keys
         self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}-{threading.get_ident()}"
-        self.claim_idle_ms = claim_idle_ms
+        self.claim_idle_ms = runtime.settings.claim_idle_ms if claim_idle_ms is None else claim_idle_ms
         self.batch = batch
         self.stopping = threading.Event()
         self._ensure_groups()
@@ -62,12 +64,23 @@ class Dispatcher:
         if not entries:
             return 0
         gids = list(dict.fromkeys(fields[b"gid"].decode() for _, fields in entries))
+        projected, ai_waits_at = {}, {}
         for gid in gids:
-            self.runtime.jobs.project(gid)
             game = self.runtime.service.load(gid)
-            for seat in ai_seats_to_act(game.meta, game.module.to_act(game.state)):
+            projected[gid] = self.runtime.projector.projected(gid)
+            if projected[gid] < game.version:
+                self.runtime.jobs.project(gid)
+            ai_seats = ai_seats_to_act(game.meta, game.module.to_act(game.state))
+            for seat in ai_seats:
                 self.runtime.jobs.ai_turn(gid, seat, game.version)
-        self.redis.xack(log_key, GROUP, *[eid for eid, _ in entries])
+            ai_waits_at[gid] = game.version if ai_seats else None
+        done = []
+        for eid, fields in entries:
+            gid, version = fields[b"gid"].decode(), int(fields[b"v"])
+            if version <= projected[gid] and version != ai_waits_at[gid]:
+                done.append(eid)
+        if done:
+            self.redis.xack(log_key, GROUP, *done)
         return len(entries)
 
     def run(self, block_ms: int = 1000) -> None:

@@ -88,7 +88,7 @@ def test_dispatcher_enqueues_projections_and_acks(runtime):
     runtime.queue.empty()
     dispatcher = Dispatcher(runtime, consumer="d1")
     assert dispatcher.run_once(block_ms=10) == 1
-    assert dispatcher.run_once(block_ms=10) == 0  # acknowledged: not seen again
+    assert dispatcher.run_once(block_ms=10) == 0  # pending until projected, not delivered again before the claim
     run_jobs(runtime)
     assert runtime.projector.checkpoint(g["id"]) == 1
 
@@ -101,9 +101,10 @@ def test_dead_dispatchers_entries_are_claimed(runtime):
     runtime.redis.xreadgroup("dispatch", "dead", {log: ">"}, count=10)  # read, then "crash" before XACK
     survivor = Dispatcher(runtime, consumer="alive", claim_idle_ms=0)
     assert survivor.run_once(block_ms=10) == 1
-    assert runtime.redis.xpending(log, "dispatch")["pending"] == 0
     run_jobs(runtime)
     assert runtime.projector.checkpoint(g["id"]) == 1
+    assert survivor.run_once(block_ms=10) == 1  # claimed once more, now projected: acknowledged
+    assert runtime.redis.xpending(log, "dispatch")["pending"] == 0
 
 
 def test_ai_seat_is_played_by_a_job(runtime):
