@@ -1,0 +1,64 @@
+"""Fixtures of the reliability tests: every test talks to a redis-server of its own (``RedisProcess``)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from tests.conftest import RedisProcess
+
+
+def require_redis_server() -> None:
+    if shutil.which("redis-server") is None:
+        if os.environ.get("CI"):
+            pytest.fail("redis-server is required in CI")
+        pytest.skip("no redis-server on this machine")
+
+
+@pytest.fixture(scope="session")
+def private_redis():
+    """One private redis-server for the in-process tests of this package (keys under a per-test prefix)."""
+    require_redis_server()
+    server = RedisProcess().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def redis_server():
+    """A fresh private redis-server for one test (crash tests kill and restart it)."""
+    require_redis_server()
+    servers: list[RedisProcess] = []
+
+    def start(*extra: str) -> RedisProcess:
+        server = RedisProcess(*extra).start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def rt(private_redis, prefix, tmp_path):
+    """A runtime (store, service, projector, RQ queue) on the private redis-server, under a fresh prefix."""
+    from services.config import Settings
+    from services.runtime import build, install
+
+    runtime = build(Settings(redis_url=private_redis.url, prefix=prefix, data_dir=str(tmp_path / "data"),
+                             queue_name=f"{prefix}-q"), journal=False)
+    install(runtime)
+    yield runtime
+    for key in runtime.redis.scan_iter(match=f"*{prefix}*"):
+        runtime.redis.delete(key)
+
+
+@pytest.fixture
+def api(rt):
+    """The Flask test client over ``rt``."""
+    from web.app import create_app
+
+    return create_app(rt).test_client()

@@ -1,0 +1,47 @@
+"""Sabotage for the crash tests: run a ``burrow`` command that hangs at a chosen point, to be SIGKILLed there.
+
+``python -m tests.reliability.hooks <point> <marker-file> <burrow arguments…>``; the marker file appears when the
+process reaches the point:
+
+``projection``  inside ``Projector.project_game``, after reading the game and before writing its view
+``dispatch``    inside a dispatcher batch, after reading log entries and before enqueueing or acknowledging
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+HANG_SECONDS = 300  # the test kills us long before
+
+
+def hang(marker: str) -> None:
+    Path(marker).touch()
+    time.sleep(HANG_SECONDS)
+
+
+def main(argv: list[str]) -> int:
+    point, marker, *args = argv
+    if point == "projection":
+        from services.projections import Projector
+
+        def stuck(self, gid: str) -> int:
+            self.service.load(gid)
+            hang(marker)
+            raise SystemExit("unreachable")
+
+        Projector.project_game = stuck
+    elif point == "dispatch":
+        from services.jobs import RQJobs
+
+        RQJobs.project = lambda self, gid: hang(marker)
+    else:
+        raise SystemExit(f"unknown point {point!r}")
+    from services.cli import main as burrow
+
+    return burrow(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
