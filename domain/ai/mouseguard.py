@@ -295,7 +295,9 @@ def _greedy(game: GameRules, sim: Sim, me: int, rng: random.Random) -> str:
 
 
 def _placement(view: dict, level: str, rng: random.Random) -> str:
-    """MG-4: easy places at random; normal and hard favour the front row and spread over the columns."""
+    """MG-4: easy places at random; normal and hard favour the front row and spread over the columns.
+
+    Uses the board geometry only: no card is dealt before the placements are revealed, so the hand is empty."""
     geo = geometry(view["options"]["edge_points"])
     colour = 0 if view["colour"] == "black" else 1
     spots = geo.setup_points[colour]

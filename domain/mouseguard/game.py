@@ -33,8 +33,8 @@ from domain.mouseguard.state import METRICS, OPTION_DEFAULTS, State, evolve
 MICE = 4
 
 
-def _deal(hands: tuple[list[str] | None, ...], deck: list[str], black: int) -> list[Event]:
-    """MG-4: 3 cards to each colour without a hand, one at a time, Black first."""
+def _deal(hands: tuple[list[str] | None, ...], deck: list[str] | tuple[str, ...], black: int) -> list[Event]:
+    """MG-4: 3 cards to each colour without a hand, one at a time, Black first, from the top of ``deck``."""
     events: list[Event] = []
     deck = list(deck)
     for _ in range(HAND_SIZE):
@@ -45,7 +45,10 @@ def _deal(hands: tuple[list[str] | None, ...], deck: list[str], black: int) -> l
 
 
 def initial(setup: Setup, rng: Rng) -> list[Event]:
-    """The events that create a game: options, colours drawn at random (MG-3), the deck, the hands."""
+    """The events that create a game: options, colours drawn at random (MG-3), the deck, the hands.
+
+    A game that starts with the secret setup deals no card here: MG-4 deals once both placements are revealed
+    (see ``_place``); a game from a position with mice deals the missing hands at once."""
     if setup.seats != 2:
         raise BadSetup("seats", f"Mouse Guard is played by 2 seats, not {setup.seats}")
     options = check_options(setup.options, OPTION_DEFAULTS)
@@ -65,11 +68,12 @@ def initial(setup: Setup, rng: Rng) -> list[Event]:
         rng.shuffle(deck)
         events.append(DeckShuffled(count=len(deck), source="fresh" if loaded is None else "remainder",
                                    order=list(deck)))
-    hands = loaded.hands if loaded is not None else (None, None)
-    for colour, hand in enumerate(hands):
+    if loaded is None or loaded.public["mice"] is None:
+        return events  # the setup comes first: the cards are dealt when the placements are revealed
+    for colour, hand in enumerate(loaded.hands):
         if hand is not None:
             events.append(HandSet(seat=black if colour == BLACK else 1 - black, count=len(hand), cards=list(hand)))
-    return events + _deal(hands, deck, black)
+    return events + _deal(loaded.hands, deck, black)
 
 
 def to_act(state: State) -> list[int]:
@@ -98,7 +102,7 @@ def _fold(state: State, events: list[Event]) -> State:
 
 
 def _place(state: State, seat: int, colour: int, cmd: Place) -> list[Event]:
-    """MG-4: a secret placement; the second one reveals both."""
+    """MG-4: a secret placement; the second one reveals both, then 3 cards are dealt to each."""
     geo = geometry(state.options.edge_points)
     if state.placements[colour] is not None:
         raise IllegalMove("you have already placed your mice")
@@ -114,6 +118,7 @@ def _place(state: State, seat: int, colour: int, cmd: Place) -> list[Event]:
     if other is not None:
         black, white = (cmd.points, other) if colour == BLACK else (other, cmd.points)
         events.append(PlacementsRevealed(black=list(black), white=list(white)))
+        events += _deal((None, None), state.deck, state.black)  # from the deck shuffled at the start
     return events
 
 

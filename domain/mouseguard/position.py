@@ -6,6 +6,10 @@
 Omitted fields take their start-of-game value: no ``mice`` means the secret setup is still to come (MG-4),
 no ``hands`` means 3 cards dealt from the deck, no ``deck`` means a fresh shuffle of the cards the position
 leaves, Black to move, nothing discarded or captured.
+
+MG-4 deals the cards only once both placements are revealed: a position without ``mice`` (in the setup) has
+empty hands (``[]`` or omitted), dealt from its deck at the reveal; a position with mice has 3-card hands (or
+omitted ones, dealt at once).
 """
 
 from __future__ import annotations
@@ -35,7 +39,8 @@ class Loaded(NamedTuple):
     """A checked position: its public part (for ``game_created``) and its hidden parts."""
 
     public: dict[str, Any]
-    hands: tuple[list[str] | None, list[str] | None]  # by colour; None: deal from the deck
+    hands: tuple[list[str] | None, list[str] | None]  # by colour; None: deal from the deck (in the setup: at the
+    # reveal of the placements, MG-4)
     deck: list[str] | None  # None: shuffle ``remaining``
     remaining: list[str]
 
@@ -121,9 +126,14 @@ def load_position(position: dict[str, Any], geo: Geometry) -> Loaded:
     given_hands = _per_colour(position.get("hands", {}), "position.hands")
     hands = tuple(_cards(given_hands[c], f"position.hands.{c}") if c in given_hands else None for c in COLOURS)
     for colour, hand in zip(COLOURS, hands):
-        if hand is not None and len(hand) != HAND_SIZE:
+        if mice is None and hand:
+            raise BadSetup(f"position.hands.{colour}", "without mice the game starts with the setup, and no card "
+                           "is dealt before the placements are revealed (MG-4): the hand must be empty")
+        if mice is not None and hand is not None and len(hand) != HAND_SIZE:
             raise BadSetup(f"position.hands.{colour}", f"a hand holds {HAND_SIZE} cards between turns, "
                            f"not {len(hand)}")
+    if mice is None:
+        hands = (None, None)  # both dealt from the deck when the placements are revealed
     deck = _cards(position["deck"], "position.deck") if "deck" in position else None
     left = remainder(discard, *(hand for hand in hands if hand), deck or [])
     for card in CARDS:
@@ -145,7 +155,8 @@ def public_mice(state: State) -> dict[str, str]:
 
 
 def dump_position(state: State) -> dict[str, Any]:
-    """The position JSON of ``state``, hidden parts included (``mice`` omitted before the setup is over)."""
+    """The position JSON of ``state``, hidden parts included (``mice`` omitted before the setup is over, when
+    the hands are still empty: MG-4 deals at the reveal)."""
     position: dict[str, Any] = {"turn": COLOURS[state.turn]}
     if state.phase != "setup":
         position["mice"] = public_mice(state)

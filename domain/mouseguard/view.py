@@ -19,6 +19,7 @@ from domain.mouseguard.board import (
     point_id,
     square_id,
 )
+from domain.mouseguard.cards import HAND_SIZE
 from domain.mouseguard.game import result, to_act
 from domain.mouseguard.position import closed_points, public_mice, strongholds
 from domain.mouseguard.state import OPTION_DEFAULTS, State
@@ -34,7 +35,9 @@ def _per_colour(pair) -> dict[str, Any]:
 
 
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
-    """The game as ``viewer`` may see it: own hand only, counts for the rest, all once the game is over."""
+    """The game as ``viewer`` may see it: own hand only, counts for the rest, all once the game is over.
+
+    During the setup every hand is still empty (MG-4 deals once the placements are revealed)."""
     seat = _seat(viewer)
     colour = None if seat is None else state.colour_of(seat)
     reveal = viewer == REVEAL_ALL or state.phase == "finished"
@@ -129,7 +132,8 @@ def describe(event: ev.Event) -> str:
         case ev.MicePlaced(seat=seat, points=points):
             return f"Seat {seat} places mice on {' '.join(points)}" if points else f"Seat {seat} places mice"
         case ev.PlacementsRevealed(black=black, white=white):
-            return f"Setups revealed: black {' '.join(black)}, white {' '.join(white)}"
+            return (f"Setups revealed: black {' '.join(black)}, white {' '.join(white)}; "
+                    f"{HAND_SIZE} cards are dealt to each")
         case ev.Moved(colour=colour, frm=frm, to=to, cause=cause):
             return _MOVES.get(cause, _MOVES["step"]).format(Colour=colour.capitalize(), frm=frm, to=to)
         case ev.Swapped(a=a, b=b):

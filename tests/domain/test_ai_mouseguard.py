@@ -56,6 +56,19 @@ def test_every_level_plays_legal_moves_from_the_setup(level):
 
 
 @pytest.mark.parametrize("level", LEVELS)
+def test_every_level_places_without_a_hand(level):
+    """MG-4 deals after the setup: the placement is chosen from a view with an empty hand."""
+    state = fold(mg.initial(Setup(seats=2), random.Random(9)))
+    for seat in mg.to_act(state):
+        view = mg.view(state, seat)
+        assert view["hand"] == [] and view["hand_counts"] == {"black": 0, "white": 0}
+        text = ai.choose(view, seat, level, random.Random(seat), 0.02, StepClock())
+        assert text in mg.legal(state, seat)
+        state = fold(mg.decide(state, seat, mg.parse(text), random.Random(0)), state)
+    assert mg.status(state) == "playing" and [len(hand) for hand in state.hands] == [3, 3]
+
+
+@pytest.mark.parametrize("level", LEVELS)
 @pytest.mark.parametrize("seed, options", [
     (1, {}), (2, {"edge_points": True, "exit_extra_step": True, "diplomacy_metric": "chebyshev"})])
 def test_every_level_plays_legal_moves_from_random_positions(level, seed, options):

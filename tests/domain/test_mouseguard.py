@@ -55,11 +55,11 @@ def test_MG_1_position_refuses_edge_point_unless_option():
 # MG-2, MG-3: pieces, deck, colours
 
 
-def test_MG_2_thirty_cards_ten_of_each_and_three_each_dealt():
+def test_MG_2_thirty_cards_ten_of_each_in_the_shuffled_deck():
     state = start()
-    assert len(state.deck) == 24 and [len(hand) for hand in state.hands] == [3, 3]
-    everything = Counter(state.deck) + Counter(state.hands[0]) + Counter(state.hands[1])
-    assert everything == {"sword": 10, "stronghold": 10, "diplomacy": 10}
+    assert len(state.deck) == 30 and state.hands == ((), ())  # MG-4: dealt after the setup
+    assert Counter(state.deck) == {"sword": 10, "stronghold": 10, "diplomacy": 10}
+    assert len({start(seed=seed).deck for seed in range(5)}) > 1
 
 
 def test_MG_3_colours_drawn_at_random_and_black_moves_first():
@@ -98,7 +98,7 @@ def test_MG_4_secret_setup_revealed_together():
     with pytest.raises(IllegalMove, match="already placed"):
         decide(state, 1, "place b7 c7 d7 e7" if state.black == 0 else "place b2 c2 d2 e2")
     second = decide(state, 0, "place b2 c2 d2 e2" if state.black == 0 else "place b7 c7 d7 e7")
-    assert types(second) == ["mice_placed", "placements_revealed"]
+    assert types(second) == ["mice_placed", "placements_revealed"] + ["card_drawn"] * 6
     state = fold(second, state)
     assert mg.status(state) == "playing" and mg.to_act(state) == [state.black]
     assert len(mg.view(state, None)["mice"]) == 8
@@ -123,16 +123,51 @@ def test_MG_4_placement_refusals():
     refused(playing, "place b2 c2 d2 e2", "the setup is over")
 
 
-def test_MG_4_hands_dealt_and_seen_only_by_their_owner():
+def test_MG_4_cards_dealt_only_after_placements_revealed():
     events = mg.initial(Setup(seats=2), random.Random(5))
-    draws = [e for e in events if types([e]) == ["card_drawn"]]
-    assert len(draws) == 6 and Counter(e.seat for e in draws) == {0: 3, 1: 3}
-    for draw in draws:
-        assert mg.redact(draw, draw.seat).card == draw.card
-        assert mg.redact(draw, 1 - draw.seat).card is None and mg.redact(draw, None).card is None
+    assert types(events) == ["game_created", "colours_drawn", "deck_shuffled"]  # no hand during the setup
     shuffled = events[2]
     assert all(mg.redact(shuffled, viewer).order is None for viewer in (0, 1, None))
     assert mg.redact(shuffled, REVEAL_ALL).order == shuffled.order
+    state = fold(events)
+    black, white = state.black, 1 - state.black
+    first = decide(state, white, "place b7 c8 d7 e8")
+    assert types(first) == ["mice_placed"]
+    state = fold(first, state)
+    for viewer in (0, 1, None):
+        seen = mg.view(state, viewer)
+        assert seen["hand_counts"] == {"black": 0, "white": 0} and seen["deck_count"] == 30
+        if viewer is None:
+            assert "hand" not in seen and "hands" not in seen["position"]
+        else:
+            assert seen["hand"] == [] and seen["position"]["hands"] == {seen["colour"]: []}
+    assert state.hands == ((), ()) and mg.dump_position(state)["hands"] == {"black": [], "white": []}
+    revealing = decide(state, black, "place b2 c3 d2 e3")
+    assert types(revealing) == ["mice_placed", "placements_revealed"] + ["card_drawn"] * 6
+    draws = revealing[2:]
+    assert [draw.seat for draw in draws] == [black, white] * 3  # one at a time, Black first
+    assert [draw.card for draw in draws] == shuffled.order[:6]  # from the deck shuffled at the start
+    for draw in draws:
+        assert mg.redact(draw, draw.seat).card == draw.card
+        assert mg.redact(draw, 1 - draw.seat).card is None and mg.redact(draw, None).card is None
+        assert mg.redact(draw, REVEAL_ALL).card == draw.card
+    state = fold(revealing, state)
+    assert mg.status(state) == "playing" and len(state.deck) == 24 and list(state.deck) == shuffled.order[6:]
+    assert [len(hand) for hand in state.hands] == [3, 3]
+    for seat in (black, white):
+        seen = mg.view(state, seat)
+        assert seen["hand"] == list(state.hands[state.colour_of(seat)]) and "hands" not in seen
+        assert seen["hand_counts"] == {"black": 3, "white": 3} and seen["deck_count"] == 24
+        assert sorted(seen["hand"]) == sorted(d.card for d in draws if d.seat == seat)
+    assert "hand" not in mg.view(state, None) and mg.view(state, None)["hand_counts"] == {"black": 3, "white": 3}
+    assert mg.describe(revealing[1]).endswith("3 cards are dealt to each")
+
+
+def test_MG_4_a_game_from_a_position_in_play_is_dealt_at_once():
+    events = mg.initial(Setup(seats=2, position={"mice": {"c4": "black", "d8": "white"},
+                                                 "captured": {"black": 3, "white": 3}}), random.Random(2))
+    assert types(events)[3:] == ["card_drawn"] * 6
+    assert [len(hand) for hand in fold(events).hands] == [3, 3]
 
 
 def test_refusals_outside_the_turn():
@@ -224,9 +259,16 @@ def test_position_round_trip_mid_game():
 def test_position_round_trip_in_setup():
     state = start()
     dumped = mg.dump_position(state)
-    assert "mice" not in dumped
-    reloaded = start(dumped)
+    assert "mice" not in dumped and dumped["hands"] == {"black": [], "white": []} and len(dumped["deck"]) == 30
+    reloaded = start(dumped, seed=99)
     assert mg.status(reloaded) == "setup" and mg.dump_position(reloaded) == dumped
+    after = []
+    for game in (state, reloaded):  # the given deck is dealt at the reveal, whoever plays which colour
+        game = fold(decide(game, game.black, "place b2 c3 d2 e3"), game)
+        after.append(fold(decide(game, 1 - game.black, "place b7 c8 d7 e8"), game))
+    assert after[0].hands == after[1].hands and after[0].deck == after[1].deck
+    without_hands = {key: value for key, value in dumped.items() if key != "hands"}
+    assert mg.dump_position(start(without_hands)) == dumped
 
 
 def test_position_omitted_fields_take_start_values():
@@ -237,7 +279,7 @@ def test_position_omitted_fields_take_start_values():
     state = fold(events)
     assert state.turn == 0 and state.discard == () and len(state.deck) == 24
     state = start({})
-    assert mg.status(state) == "setup" and len(state.deck) == 24
+    assert mg.status(state) == "setup" and len(state.deck) == 30 and state.hands == ((), ())
 
 
 def test_position_given_deck_and_hands_are_used_as_is():
@@ -266,7 +308,12 @@ def test_position_given_deck_and_hands_are_used_as_is():
      "already won"),
     ({"mice": {"c4": "black", "d8": "white"}, "captured": {"black": 5, "white": 3}}, "position.captured.black",
      "from 0 to 4"),
-    ({"hands": {"black": ["sword"]}}, "position.hands.black", "3 cards"),
+    ({"mice": {"c4": "black", "d8": "white"}, "captured": {"black": 3, "white": 3}, "hands": {"black": ["sword"]}},
+     "position.hands.black", "3 cards"),
+    ({"mice": {"c4": "black", "d8": "white"}, "captured": {"black": 3, "white": 3}, "hands": {"white": []}},
+     "position.hands.white", "3 cards"),
+    ({"hands": {"black": ["sword"] * 3}}, "position.hands.black", "the hand must be empty"),
+    ({"discard": ["sword"] * 10 + ["stronghold"] * 10 + ["diplomacy"] * 5}, "position.deck", "too few cards"),
     ({"hands": {"green": []}}, "position.hands.green", "unknown colour"),
     ({"discard": ["axe"]}, "position.discard[0]", "not a card"),
     ({"discard": ["sword"] * 11}, "position", "11 sword cards"),

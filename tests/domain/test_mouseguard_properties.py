@@ -173,3 +173,32 @@ def test_non_interference_of_secret_placements(seed, me):
         assert _encoded_view(worlds[0], viewer) == _encoded_view(worlds[1], viewer)
     assert feeds[0] == feeds[1]
     assert _encoded_view(worlds[0], 1 - me) != _encoded_view(worlds[1], 1 - me)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10**6), me=st.sampled_from([0, 1]), my_placement_first=st.booleans())
+def test_non_interference_of_the_deck_through_the_deal(seed, me, my_placement_first):
+    """Two setups whose decks differ except for the cards dealt to ``me`` look the same to ``me`` through the
+    reveal and the deal (MG-4), and the same to spectators."""
+    rng = random.Random(seed)
+    base = mg.dump_position(fold(mg.initial(Setup(seats=2), random.Random(seed))))
+    state = fold(mg.initial(Setup(seats=2, position=base), random.Random(seed)))
+    mine = state.colour_of(me)
+    deck = list(base["deck"])
+    kept = {index for index in range(6) if index % 2 == mine}  # the deal alternates, Black first
+    others = [card for index, card in enumerate(deck) if index not in kept]
+    rng.shuffle(others)
+    variant = [deck[index] if index in kept else others.pop() for index in range(len(deck))]
+    worlds = [state, fold(mg.initial(Setup(seats=2, position={**base, "deck": variant}), random.Random(seed)))]
+    feeds: list[list[bytes]] = [[], []]
+    order = [me, 1 - me] if my_placement_first else [1 - me, me]
+    for seat in order:
+        text = rng.choice(mg.legal(worlds[0], seat))
+        for index, world in enumerate(worlds):
+            events = mg.decide(world, seat, mg.parse(text), random.Random(0))
+            feeds[index] += [msgspec.json.encode(mg.redact(e, me)) for e in events]
+            worlds[index] = fold(events, world)
+        for viewer in (me, None):
+            assert _encoded_view(worlds[0], viewer) == _encoded_view(worlds[1], viewer)
+        assert feeds[0] == feeds[1]
+    assert mg.status(worlds[0]) == "playing" and worlds[0].hands[mine] == worlds[1].hands[mine]
