@@ -118,7 +118,9 @@ def _place(state: State, seat: int, colour: int, cmd: Place) -> list[Event]:
     if other is not None:
         black, white = (cmd.points, other) if colour == BLACK else (other, cmd.points)
         events.append(PlacementsRevealed(black=list(black), white=list(white)))
-        events += _deal((None, None), state.deck, state.black)  # from the deck shuffled at the start
+        # From the deck shuffled at the start; a hand already dealt (a game created before MG-4 dealt after the
+        # setup) is kept as it is.
+        events += _deal(tuple(list(hand) if hand else None for hand in state.hands), state.deck, state.black)
     return events
 
 

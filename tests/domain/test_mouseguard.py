@@ -10,6 +10,7 @@ import pytest
 
 from domain import mouseguard as mg
 from domain.base import REVEAL_ALL, BadNotation, BadSetup, IllegalMove, Setup
+from domain.mouseguard.events import CardDrawn
 from tests.domain.test_mouseguard_helpers import fold, mice, play, position, refused, start, types
 
 
@@ -161,6 +162,19 @@ def test_MG_4_cards_dealt_only_after_placements_revealed():
         assert sorted(seen["hand"]) == sorted(d.card for d in draws if d.seat == seat)
     assert "hand" not in mg.view(state, None) and mg.view(state, None)["hand_counts"] == {"black": 3, "white": 3}
     assert mg.describe(revealing[1]).endswith("3 cards are dealt to each")
+
+
+def test_MG_4_a_stored_game_dealt_before_its_setup_is_not_dealt_again():
+    events = mg.initial(Setup(seats=2), random.Random(4))
+    deck = events[2].order
+    old = events + [CardDrawn(seat=events[1].black if i % 2 == 0 else 1 - events[1].black, card=deck[i])
+                    for i in range(6)]  # the stream of a game created when the deal came first
+    state = fold(old)
+    state = fold(decide(state, state.black, "place b2 c3 d2 e3"), state)
+    revealing = decide(state, 1 - state.black, "place b7 c8 d7 e8")
+    assert types(revealing) == ["mice_placed", "placements_revealed"]
+    state = fold(revealing, state)
+    assert [len(hand) for hand in state.hands] == [3, 3] and len(state.deck) == 24
 
 
 def test_MG_4_a_game_from_a_position_in_play_is_dealt_at_once():
