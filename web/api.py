@@ -16,7 +16,6 @@ from web import schemas
 api = Blueprint("api", __name__, url_prefix="/api")
 
 SSE_SECONDS = 55  # a stream closes after this; EventSource reconnects with Last-Event-ID
-MIN_VERSION_WAIT = 2.0
 
 
 def runtime():
@@ -101,15 +100,11 @@ def get_game(gid: str):
         finished = latest.module.status(latest.state) == "finished"
         return jsonify(document(rt.service.at_version(gid, version), seat, reveal=finished))
     min_version = int_arg("min_version") or 0
-    deadline = time.monotonic() + MIN_VERSION_WAIT
-    while True:
-        doc = rt.projector.read(gid, seat)
-        if doc is not None and doc["version"] >= min_version:
-            return jsonify(doc)
-        if time.monotonic() >= deadline:
-            break
-        time.sleep(0.02)
-    # The projection is missing or behind what the client has seen: read the stream directly.
+    doc = rt.projector.read(gid, seat)
+    if doc is not None and doc["version"] >= min_version:
+        return jsonify(doc)
+    # The projection is missing or behind what the client has seen: read the stream directly (cached state +
+    # tail), so that a player always sees their own move.
     return jsonify(document(rt.service.load(gid), seat))
 
 
