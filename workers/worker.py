@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 
 import rq
 from rq.timeouts import TimerDeathPenalty
 
 from services.runtime import Runtime
+
+log = logging.getLogger(__name__)
+RESTART_SECONDS = 1.0
 
 
 class ThreadWorker(rq.SimpleWorker):
@@ -19,13 +24,24 @@ class ThreadWorker(rq.SimpleWorker):
         pass
 
 
-def start_thread_worker(runtime: Runtime) -> ThreadWorker:
-    """Start a worker thread on the runtime's queue (embedded mode); returns the worker."""
-    worker = ThreadWorker([runtime.queue], connection=runtime.rq_redis)
-    thread = threading.Thread(target=worker.work, kwargs={"logging_level": "WARNING"}, name="rq-worker",
-                              daemon=True)
+def start_thread_worker(runtime: Runtime) -> threading.Thread:
+    """Start a worker thread on the runtime's queue (``burrow serve``); returns the thread.
+
+    RQ's work loop quits on an error it does not handle (Redis unreachable while a job ends, say); the thread then
+    starts a fresh worker, so that a Redis outage does not stop the jobs of a running server for good.
+    """
+
+    def supervise() -> None:
+        while True:
+            try:
+                ThreadWorker([runtime.queue], connection=runtime.rq_redis).work(logging_level="WARNING")
+            except Exception as exc:  # noqa: BLE001 - logged, and the worker replaced
+                log.warning("rq worker thread: the worker stopped (%s); starting another", exc)
+            time.sleep(RESTART_SECONDS)
+
+    thread = threading.Thread(target=supervise, name="rq-worker", daemon=True)
     thread.start()
-    return worker
+    return thread
 
 
 def run_worker(runtime: Runtime, burst: bool = False) -> None:

@@ -8,10 +8,14 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
+import threading
 import time
+import uuid
+from collections import Counter
 from pathlib import Path
 
 from tests.conftest import free_port
@@ -135,3 +139,101 @@ def wait_until(predicate, seconds: float, step: float = 0.1, what: str = "condit
         if time.monotonic() >= deadline:
             raise AssertionError(f"gave up waiting for {what} after {seconds}s")
         time.sleep(step)
+
+
+class Players:
+    """Threads that play games through HTTP, one thread per game, recording every acknowledged command.
+
+    A command counts as acknowledged when its answer was a 200; everything else (503, 409, a refused or reset
+    connection while a process is down) is only counted in ``outcomes``. Each thread stops when ``stop`` is set, its
+    game ends, or after ``max_steps`` attempts.
+    """
+
+    def __init__(self, port: int, games: list[dict], seed: int = 0, max_steps: int = 5000):
+        self.http = Http(port, timeout=10)
+        self.games = games
+        self.seed = seed
+        self.max_steps = max_steps
+        self.stop = threading.Event()
+        self.acked: list[tuple[str, str, dict]] = []  # (gid, token of the seat that sent it, answer)
+        self.outcomes: Counter = Counter()
+        self.samples: dict[object, object] = {}  # one answer body per outcome
+        self._lock = threading.Lock()
+        self._threads: list[threading.Thread] = []
+
+    def start(self) -> "Players":
+        for i, game in enumerate(self.games):
+            thread = threading.Thread(target=self._play, args=(game, random.Random(self.seed * 1000 + i)),
+                                      daemon=True)
+            thread.start()
+            self._threads.append(thread)
+        return self
+
+    def finish(self) -> None:
+        self.stop.set()
+        for thread in self._threads:
+            thread.join(timeout=60)
+        assert not any(t.is_alive() for t in self._threads)
+
+    def count(self) -> int:
+        with self._lock:
+            return len(self.acked)
+
+    def _note(self, outcome, body=None) -> None:
+        with self._lock:
+            self.outcomes[outcome] += 1
+            self.samples.setdefault(outcome, body)
+
+    def _play(self, game: dict, rng: random.Random) -> None:
+        gid = game["id"]
+        humans = {s["seat"]: s["token"] for s in game["seats"] if "token" in s}
+        any_token = next(iter(humans.values()))
+        version = game["version"]
+        for _ in range(self.max_steps):
+            if self.stop.is_set():
+                return
+            try:
+                status, doc = self.http.get(f"/api/games/{gid}?min_version={version}", any_token)
+                if status != 200:
+                    self._note(status, doc)
+                    time.sleep(0.05)
+                    continue
+                if doc["status"] == "finished":
+                    return
+                seats = [s for s in doc["to_act"] if s in humans]
+                if not seats:  # an AI seat is thinking
+                    time.sleep(0.05)
+                    continue
+                seat = seats[0]
+                status, mine = self.http.get(f"/api/games/{gid}?min_version={doc['version']}", humans[seat])
+                if status != 200 or not mine["legal"]:
+                    self._note(status, mine)
+                    continue
+                body = {"move": rng.choice(mine["legal"]), "expected_version": mine["version"],
+                        "command_id": uuid.uuid4().hex}
+                status, answer = self.http.post(f"/api/games/{gid}/commands", body, humans[seat])
+            except (OSError, http.client.HTTPException) as exc:
+                self._note("connection", repr(exc))
+                time.sleep(0.05)
+                continue
+            if status == 200:
+                with self._lock:
+                    self.acked.append((gid, humans[seat], answer))
+                version = answer["version"]
+            else:
+                self._note(status, answer)
+                if status == 409:
+                    version = answer["error"]["version"]
+
+
+def assert_acknowledged_present(http: Http, acked: list[tuple[str, str, dict]]) -> None:
+    """Every acknowledged command's events are in its game, at their versions, exactly as answered."""
+    feeds: dict[tuple[str, str], dict[int, dict]] = {}
+    for gid, token, answer in acked:
+        if (gid, token) not in feeds:
+            status, body = http.get(f"/api/games/{gid}/events", token)
+            assert status == 200, body
+            feeds[gid, token] = {e["version"]: e for e in body["events"]}
+        feed = feeds[gid, token]
+        for event in answer["events"]:
+            assert feed.get(event["version"]) == event, f"acknowledged event lost: {gid} {event}"
