@@ -32,19 +32,22 @@ class JournaledEventStore(EventStore):
 
     def append(self, gid, events, *, expected_version, command_id=None, result=b"", meta=None, at=None):
         at = at if at is not None else int(time.time() * 1000)
-        outcome = super().append(gid, events, expected_version=expected_version, command_id=command_id,
-                                 result=result, meta=meta, at=at)
-        if not outcome.duplicate:
-            first = outcome.version - len(events) + 1
-            lines = []
-            if meta is not None:
-                seats = {str(s): h for s, h in self._seats.pop(gid, {}).items()}
-                lines.append(header_line(gid, json.loads(meta), seats=seats))
-            for i, (type_, data) in enumerate(events):
-                lines.append(event_line(StoredEvent(first + i, type_, data, at)))
-            with self._lock, open(self.directory / f"{gid}.jsonl", "a", encoding="utf-8") as f:
-                f.write("\n".join(lines) + "\n")
-                f.flush()
+        # One lock over the store's append and the file's: otherwise a later version of a game could reach the
+        # file before an earlier one, and the journal would no longer load.
+        with self._lock:
+            outcome = super().append(gid, events, expected_version=expected_version, command_id=command_id,
+                                     result=result, meta=meta, at=at)
+            if not outcome.duplicate:
+                first = outcome.version - len(events) + 1
+                lines = []
+                if meta is not None:
+                    seats = {str(s): h for s, h in self._seats.pop(gid, {}).items()}
+                    lines.append(header_line(gid, json.loads(meta), seats=seats))
+                for i, (type_, data) in enumerate(events):
+                    lines.append(event_line(StoredEvent(first + i, type_, data, at)))
+                with open(self.directory / f"{gid}.jsonl", "a", encoding="utf-8") as f:
+                    f.write("\n".join(lines) + "\n")
+                    f.flush()
         return outcome
 
     def load(self) -> int:
