@@ -18,6 +18,7 @@ from domain.ai import LEVELS
 from domain.base import REVEAL_ALL, BadNotation, BadSetup, IllegalMove, Setup, Viewer
 from domain.registry import GAME_NAMES, game_module
 from services import codec, errors, tokens
+from services.quota import OpenGames
 from services.store import ConcurrencyError, EventStore, StoreUnavailable, new_game_id
 
 COMMAND_RETRIES = 8
@@ -63,6 +64,7 @@ class GameService:
         self.store = store
         self.jobs = jobs
         self.limits = limits or {"name_length": 40, "players": 8}
+        self.open_games = OpenGames(store, self.limits.get("open_games_per_client"))
         self._cache: OrderedDict[str, Game] = OrderedDict()
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
@@ -124,8 +126,10 @@ class GameService:
     # -- creating ----------------------------------------------------------------------------------------
 
     def create(self, game: str, players: list[dict], options: dict | None = None, seed: int | None = None,
-               position: dict | None = None) -> dict:
-        """Create a game; returns its id, version and seats (with a token for each human seat, shown once)."""
+               position: dict | None = None, client: str | None = None) -> dict:
+        """Create a game; returns its id, version and seats (with a token for each human seat, shown once).
+
+        ``client`` (the caller's address) may hold at most ``limits["open_games_per_client"]`` open games."""
         if game not in GAME_NAMES:
             raise errors.Unprocessable(f"game: unknown game {game!r} (known: {', '.join(GAME_NAMES)})",
                                        field="game")
@@ -139,9 +143,14 @@ class GameService:
         gid = new_game_id()
         seat_tokens = {i: tokens.new_token() for i, p in enumerate(players) if not p.get("ai")}
         meta = {"id": gid, "game": game, "players": players, "seed": seed, "created": int(time.time() * 1000)}
-        self.store.set_seat_hashes(gid, {s: tokens.token_hash(t) for s, t in seat_tokens.items()})
-        result = self.store.append(gid, [codec.encode(e) for e in events], expected_version=0,
-                                   meta=json.dumps(meta).encode())
+        self.open_games.reserve(client, gid, self._is_open)
+        try:
+            self.store.set_seat_hashes(gid, {s: tokens.token_hash(t) for s, t in seat_tokens.items()})
+            result = self.store.append(gid, [codec.encode(e) for e in events], expected_version=0,
+                                       meta=json.dumps(meta).encode())
+        except Exception:
+            self.open_games.release(client, gid)
+            raise
         self._poke(gid)
         seats = []
         for i, p in enumerate(players):
@@ -152,6 +161,13 @@ class GameService:
                 seat["token"] = seat_tokens[i]
             seats.append(seat)
         return {"id": gid, "version": result.version, "seats": seats}
+
+    def _is_open(self, gid: str) -> bool:
+        try:
+            game = self.load(gid)
+        except errors.NotFound:
+            return False
+        return game.module.status(game.state) != "finished"
 
     def _check_players(self, module: ModuleType, players: Any) -> list[dict]:
         low, high = module.SEATS

@@ -61,6 +61,13 @@ def int_arg(name: str, minimum: int = 0) -> int | None:
     return value
 
 
+@api.get("/openapi.json")
+def openapi():
+    from web.openapi import document
+
+    return jsonify(document())
+
+
 @api.get("/health")
 def health():
     rt = runtime()
@@ -78,7 +85,8 @@ def create_game():
     except ValueError as exc:
         raise errors.BadRequest(str(exc)) from None
     players = [{"name": p.name, **({"ai": p.ai} if p.ai else {})} for p in body.players]
-    created = runtime().service.create(body.game, players, body.options, body.seed, body.position)
+    created = runtime().service.create(body.game, players, body.options, body.seed, body.position,
+                                       client=request.remote_addr)
     return jsonify(created), 201
 
 
