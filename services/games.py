@@ -105,6 +105,11 @@ class GameService:
             version = item.version
         return replace(game, state=state, version=version)
 
+    def _cached(self, gid: str) -> Game | None:
+        """The cached state of the game, possibly behind the stream (no Redis read)."""
+        with self._cache_lock:
+            return self._cache.get(gid)
+
     def _remember(self, game: Game) -> None:
         with self._cache_lock:
             cached = self._cache.get(game.gid)
@@ -206,36 +211,49 @@ class GameService:
 
         Checks, in order: command id already seen (first result) → stale ``expected_version`` (409) → turn (403)
         → notation (400) → legality (422). Nothing is appended unless every check passes.
+
+        The first attempt judges the command on the cached state without reading Redis: the append checks the
+        version and the command id atomically, so a stale cached state only costs a retry, and a rejection is
+        only ever given on a state just read from the stream (with the command id looked up after that read).
+        With a current cache a command is then one round trip to Redis.
         """
         key = f"{seat}:{command_id}" if command_id else None
+        game = self._cached(gid)
         for _ in range(COMMAND_RETRIES):
-            game = self.load(gid)
-            # The command id is looked up after loading: a twin request that appended in between is then either
-            # in this state (its result is stored with its events, atomically) or deduplicated by the append.
-            stored = self.store.command_result(gid, key) if key else None
-            if stored is not None:
-                return json.loads(stored)
-            if expected_version is not None and expected_version != game.version:
-                raise errors.Conflict(f"the game is at version {game.version}, not {expected_version}",
-                                      version=game.version)
-            events = self._decide(game, seat, move)
+            fresh = game is None or (expected_version is not None and expected_version != game.version)
+            if fresh:
+                game = self.load(gid)
+            try:
+                if expected_version is not None and expected_version != game.version:
+                    raise errors.Conflict(f"the game is at version {game.version}, not {expected_version}",
+                                          version=game.version)
+                events = self._decide(game, seat, move)
+            except (errors.Conflict, errors.NotYourTurn, errors.BadNotationError, errors.IllegalMoveError):
+                if not fresh:
+                    game = None  # judged on a cached state that may be stale: judge again on the stream's tail
+                    continue
+                # Looked up after loading: a twin request that appended in between is then either in this
+                # state (its result is stored with its events, atomically) or found here.
+                stored = self.store.command_result(gid, key) if key else None
+                if stored is not None:
+                    return json.loads(stored)
+                raise
             at = int(time.time() * 1000)
-            answer = self._answer(game, seat, events, at)
+            answer, state = self._answer(game, seat, events, at)
             try:
                 result = self.store.append(gid, [codec.encode(e) for e in events], expected_version=game.version,
                                            command_id=key, result=json.dumps(answer).encode(), at=at)
             except ConcurrencyError as exc:
+                # The append checks the command id first: a conflict means this command was never applied.
                 if expected_version is not None:
                     raise errors.Conflict(f"the game is at version {exc.current}, not {expected_version}",
                                           version=exc.current) from exc
+                game = None
                 continue  # another command won this version: judge ours again on the new state
             except StoreUnavailable as exc:
                 raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
             if result.duplicate:
                 return json.loads(result.stored)
-            state = game.state
-            for event in events:
-                state = game.module.evolve(state, event)
             self._remember(replace(game, state=state, version=result.version))
             self._poke(gid)
             return answer
@@ -259,14 +277,15 @@ class GameService:
             raise errors.IllegalMoveError(f"{move!r} changes nothing")
         return events
 
-    def _answer(self, game: Game, seat: int, events: list, at: int) -> dict:
+    def _answer(self, game: Game, seat: int, events: list, at: int) -> tuple[dict, Any]:
+        """The answer to the command (its events as ``seat`` sees them) and the state after them."""
         state = game.state
         shown = []
         for i, event in enumerate(events):
             state = game.module.evolve(state, event)
             viewer = REVEAL_ALL if game.module.status(state) == "finished" else seat
             shown.append(codec.to_client(game.module, game.module.redact(event, viewer), game.version + 1 + i, at))
-        return {"version": game.version + len(events), "events": shown}
+        return {"version": game.version + len(events), "events": shown}, state
 
     def _poke(self, gid: str) -> None:
         if self.jobs is not None:

@@ -16,8 +16,9 @@ class RQJobs:
         self.queue = queue
 
     def project(self, gid: str) -> None:
-        self.queue.enqueue(PROJECT_GAME, gid, result_ttl=0, failure_ttl=3600)
-        self.queue.enqueue(PROJECT_LOBBY, gid, result_ttl=0, failure_ttl=3600)
+        # Both jobs in one pipeline: one round trip instead of four (two enqueues) on the command path.
+        self.queue.enqueue_many([rq.Queue.prepare_data(PROJECT_GAME, (gid,), result_ttl=0, failure_ttl=3600),
+                                 rq.Queue.prepare_data(PROJECT_LOBBY, (gid,), result_ttl=0, failure_ttl=3600)])
 
     def ai_turn(self, gid: str, seat: int, version: int) -> None:
         # The job id makes a re-enqueue of the same turn (dispatcher retry) visible; the job itself is idempotent.
