@@ -113,6 +113,10 @@ class EventStore:
         self.redis = client
         self.keys = keys or Keys()
         self._append = client.register_script(APPEND_SCRIPT)
+        # A game's metadata and seat hashes are written before or with its first event and never change, so
+        # once seen they are kept (the HTTP command path read both on every request).
+        self._metas: dict[str, dict] = {}
+        self._seats: dict[str, dict[int, str]] = {}
 
     def append(self, gid: str, events: list[tuple[str, bytes]], *, expected_version: int | None,
                command_id: str | None = None, result: bytes = b"", meta: bytes | None = None,
@@ -168,10 +172,15 @@ class EventStore:
 
     def meta(self, gid: str) -> dict | None:
         """The game's metadata (written with its first event), or None if there is no such game."""
+        meta = self._metas.get(gid)
+        if meta is not None:
+            return meta
         entries = self.redis.xrange(self.keys.game(gid), "0-1", "0-1")
         if not entries:
             return None
-        return json.loads(entries[0][1][b"meta"])
+        meta = json.loads(entries[0][1][b"meta"])
+        _keep(self._metas, gid, meta)
+        return meta
 
     def command_result(self, gid: str, command_id: str) -> bytes | None:
         """The stored result of a command id already applied, if any."""
@@ -182,10 +191,26 @@ class EventStore:
             self.redis.hset(self.keys.seats(gid), mapping={str(s): h for s, h in hashes.items()})
 
     def seat_hashes(self, gid: str) -> dict[int, str]:
+        hashes = self._seats.get(gid)
+        if hashes is not None:
+            return hashes
         raw = self.redis.hgetall(self.keys.seats(gid))
-        return {int(k): v.decode() for k, v in raw.items()}
+        hashes = {int(k): v.decode() for k, v in raw.items()}
+        if hashes:  # none yet: the game may be being created
+            _keep(self._seats, gid, hashes)
+        return hashes
 
     def game_ids(self) -> Iterator[str]:
         """Every game id in the store (scans the keyspace; for rebuilds and exports)."""
         for key in self.redis.scan_iter(match=f"{self.keys.prefix}:{{p*}}:game:*", count=1000, _type="stream"):
             yield key.decode().rsplit(":", 1)[1]
+
+
+KEPT_GAMES = 10_000
+
+
+def _keep(cache: dict, gid: str, value) -> None:
+    """Keep ``value`` for ``gid``; past ``KEPT_GAMES`` games start over (a bound, not an LRU)."""
+    if len(cache) >= KEPT_GAMES:
+        cache.clear()
+    cache[gid] = value
