@@ -24,9 +24,8 @@ from typing import Any
 import msgspec
 
 from domain.commando import rules
-from domain.commando.constants import FULL_DECK
 from domain.commando.notation import parse
-from domain.commando.state import Agent, Fight, State, board_from_option, evolve
+from domain.commando.state import Agent, Fight, State, board_from_option, evolve, full_deck_minus
 
 ROUNDS = {"normal": 1, "hard": 3}
 """Playout length in rounds (one turn per seat) before the evaluation judges the race."""
@@ -77,10 +76,7 @@ def _base_state(view: dict[str, Any]) -> State:
 def _unknown_cards(view: dict[str, Any]) -> list[str]:
     """The cards of the draw pile (public as a set, secret as an order)."""
     caution = view["caution"]
-    rest = list(FULL_DECK)
-    for card in [*caution["discard"], *([caution["card"]] if caution["card"] else [])]:
-        rest.remove(card)
-    return rest
+    return full_deck_minus([*caution["discard"], *([caution["card"]] if caution["card"] else [])])
 
 
 def determinise(base: State, view: dict[str, Any], rng: random.Random) -> State:

@@ -73,7 +73,7 @@ def legal(state: State, seat: int) -> list[str]:
     if phase == "fine":
         return ["pay", "retreat"]
     if phase == "caution":
-        return ["use accessory", "accept"]
+        return [*(["use accessory"] if agent.accessories else []), "accept"]
     if phase == "shop":
         return [*(f"buy {item}" for item in shop_items(state)), "done"]
     return []
