@@ -126,18 +126,24 @@ def cmd_rebuild(args) -> int:
     from services.projections import PROJECTIONS
 
     runtime = _runtime(args)
-    names = PROJECTIONS if args.projection is None else (args.projection,)
-    bar = None
-
-    def progress(done: int, total: int) -> None:
-        nonlocal bar
-        bar = bar or Progress("rebuilding " + "+".join(names), total)
-        bar.update(done)
-
+    names = (*PROJECTIONS, "ratings") if args.projection is None else (args.projection,)
     started = time.monotonic()
-    count = runtime.projector.rebuild(names, progress)
-    if bar:
-        bar.close()
+    count = 0
+    for label, rebuild in (("games+lobby", lambda p: runtime.projector.rebuild(
+                               tuple(n for n in names if n in PROJECTIONS), p)),
+                           ("ratings", runtime.ratings.rebuild)):
+        if label == "ratings" and "ratings" not in names or label != "ratings" and not set(names) & {*PROJECTIONS}:
+            continue
+        bar = None
+
+        def progress(done: int, total: int, label=label) -> None:
+            nonlocal bar
+            bar = bar or Progress(f"rebuilding {label}", total)
+            bar.update(done)
+
+        count = rebuild(progress)
+        if bar:
+            bar.close()
     print(f"rebuilt {', '.join(names)} for {count} games in {time.monotonic() - started:.1f}s")
     return 0
 
@@ -255,7 +261,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--verify", action="store_true", help="compare with the projection; exit 1 on a difference")
     s.set_defaults(func=cmd_replay)
     s = with_store(sub.add_parser("rebuild", help="rebuild projections from the logs"))
-    s.add_argument("--projection", choices=["games", "lobby"])
+    s.add_argument("--projection", choices=["games", "lobby", "ratings"])
     s.set_defaults(func=cmd_rebuild)
     s = with_store(sub.add_parser("export", help="a game's events as JSON lines"))
     s.add_argument("gid")

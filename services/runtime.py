@@ -16,6 +16,7 @@ from services.config import Settings
 from services.games import GameService
 from services.jobs import RQJobs
 from services.projections import Projector
+from services.ratings import Ratings
 from services.store import EventStore, Keys
 
 
@@ -29,6 +30,7 @@ class Runtime:
     projector: Projector
     queue: rq.Queue
     jobs: RQJobs
+    ratings: Ratings
     embedded: bool = False
     loaded_games: int = 0
 
@@ -61,7 +63,8 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
     queue = rq.Queue(settings.queue_name, connection=rq_client)
     jobs = RQJobs(queue)
     service = GameService(store, jobs, limits=settings.limits)
-    return Runtime(settings, client, rq_client, store, service, Projector(service), queue, jobs, embedded, loaded)
+    return Runtime(settings, client, rq_client, store, service, Projector(service), queue, jobs, Ratings(service),
+                   embedded, loaded)
 
 
 _current: Runtime | None = None

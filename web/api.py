@@ -98,6 +98,12 @@ def lobby():
     return jsonify({"games": runtime().projector.lobby(status)})
 
 
+@api.get("/stats")
+def stats():
+    """Per game: finished games, draws, wins by seat, mean length; Elo ratings by player name."""
+    return jsonify(runtime().ratings.read())
+
+
 @api.get("/games/<gid>")
 def get_game(gid: str):
     rt = runtime()

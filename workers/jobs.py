@@ -17,8 +17,11 @@ def project_game(gid: str) -> int:
 
 
 def project_lobby(gid: str) -> int:
-    """Bring a game's lobby line up to date."""
-    return current().projector.project_lobby(gid)
+    """Bring a game's lobby line up to date, and count it in the ratings once it is finished."""
+    runtime = current()
+    version = runtime.projector.project_lobby(gid)
+    runtime.ratings.project(gid)
+    return version
 
 
 def ai_turn(gid: str, seat: int, version: int) -> str:

@@ -1,0 +1,119 @@
+"""The statistics and ratings read model: per game, how games end, and an Elo rating per player name.
+
+Players have no accounts: a rating belongs to a name, per game. A finished game is counted once (the script
+records its id in the same transaction as the counts), so running a job twice changes nothing. Elo depends on
+the order of games; a rebuild counts them in the order they finished.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from services.games import GameService
+
+K_FACTOR = 32
+START_RATING = 1500
+
+# KEYS: counted set, stats hash, ratings hash, games-per-name hash.
+# ARGV: gid, game, length (events), start rating, K, then name, score pairs (score 1 for a winner, else 0).
+COUNT_GAME = """
+if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
+local game = ARGV[2]
+local players = {}
+for i = 6, #ARGV, 2 do players[#players + 1] = {name = ARGV[i], score = tonumber(ARGV[i + 1])} end
+redis.call('HINCRBY', KEYS[2], game .. ':finished', 1)
+redis.call('HINCRBY', KEYS[2], game .. ':events', tonumber(ARGV[3]))
+local winners = 0
+for i, p in ipairs(players) do
+  if p.score == 1 then
+    winners = winners + 1
+    redis.call('HINCRBY', KEYS[2], game .. ':wins_by_seat:' .. (i - 1), 1)
+  end
+end
+if winners == 0 then redis.call('HINCRBY', KEYS[2], game .. ':draws', 1) end
+local n = #players
+if n < 2 then return 1 end
+local ratings = {}
+for i, p in ipairs(players) do
+  ratings[i] = tonumber(redis.call('HGET', KEYS[3], game .. ':' .. p.name) or ARGV[4])
+end
+local k = tonumber(ARGV[5]) / (n - 1)
+for i, p in ipairs(players) do
+  local delta = 0
+  for j, q in ipairs(players) do
+    if i ~= j and p.name ~= q.name then
+      local expected = 1 / (1 + 10 ^ ((ratings[j] - ratings[i]) / 400))
+      local actual = 0.5
+      if p.score > q.score then actual = 1 elseif p.score < q.score then actual = 0 end
+      delta = delta + k * (actual - expected)
+    end
+  end
+  redis.call('HSET', KEYS[3], game .. ':' .. p.name, tostring(ratings[i] + delta))
+  redis.call('HINCRBY', KEYS[4], game .. ':' .. p.name, 1)
+end
+return 1
+"""
+
+
+class Ratings:
+    """Counts finished games into per-game statistics and Elo ratings by player name."""
+
+    def __init__(self, service: GameService):
+        self.service = service
+        self.redis = service.store.redis
+        prefix = service.store.keys.prefix
+        # One slot of their own: the ratings span every partition.
+        self.keys = [f"{prefix}:{{stats}}:{name}" for name in ("counted", "stats", "ratings", "played")]
+        self._count = self.redis.register_script(COUNT_GAME)
+
+    def project(self, gid: str) -> bool:
+        """Count the game if it is finished and not counted yet; True if it was counted now."""
+        game = self.service.load(gid)
+        result = game.module.result(game.state)
+        if game.module.status(game.state) != "finished" or result is None:
+            return False
+        args: list = [gid, game.meta["game"], game.version, START_RATING, K_FACTOR]
+        for seat, player in enumerate(game.meta["players"]):
+            name = player["name"] + (f" ({player['ai']} AI)" if player.get("ai") else "")
+            args += [name, 1 if seat in result["winners"] else 0]
+        return bool(self._count(keys=self.keys, args=args))
+
+    def read(self) -> dict:
+        """``{"games": {game: {finished, draws, mean_events, wins_by_seat}}, "ratings": {game: [{name, rating,
+        games}]}}``, best first."""
+        stats: dict[str, dict] = {}
+        for field, value in self.redis.hgetall(self.keys[1]).items():
+            game, _, what = field.decode().partition(":")
+            entry = stats.setdefault(game, {"finished": 0, "draws": 0, "events": 0, "wins_by_seat": {}})
+            if what.startswith("wins_by_seat:"):
+                entry["wins_by_seat"][what.split(":")[1]] = int(value)
+            else:
+                entry[what] = int(value)
+        for entry in stats.values():
+            entry["mean_events"] = round(entry.pop("events") / entry["finished"], 1) if entry["finished"] else None
+        played = {k.decode(): int(v) for k, v in self.redis.hgetall(self.keys[3]).items()}
+        ratings: dict[str, list] = {}
+        for field, value in self.redis.hgetall(self.keys[2]).items():
+            key = field.decode()
+            game, _, name = key.partition(":")
+            ratings.setdefault(game, []).append({"name": name, "rating": round(float(value)),
+                                                 "games": played.get(key, 0)})
+        for table in ratings.values():
+            table.sort(key=lambda r: (-r["rating"], r["name"]))
+        return {"games": stats, "ratings": ratings}
+
+    def rebuild(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Drop and recount every finished game, in the order they finished; returns the number of games."""
+        self.redis.delete(*self.keys)
+        store = self.service.store
+        finished = []
+        gids = list(store.game_ids())
+        for gid in gids:
+            last = store.version(gid)
+            tail = next(store.read(gid, after=last - 1), None)
+            finished.append((tail.at if tail else 0, gid))
+        for i, (_, gid) in enumerate(sorted(finished), 1):
+            self.project(gid)
+            if progress:
+                progress(i, len(finished))
+        return len(finished)
