@@ -1,0 +1,267 @@
+"""One move, three ways, on the same private Redis: the raw Lua append, the service layer, and HTTP.
+
+    python bench/command_path.py [--quick] [--commands 1000] [--seconds 3] [--no-http]
+
+* **raw** — ``EventStore.append`` of a pre-encoded ``moved`` event with ``expected_version``, a command id and a
+  stored result: one EVALSHA round trip, the floor every other path stands on.
+* **service** — ``GameService.command`` as the web app calls it (``expected_version`` and ``command_id``, as the
+  browser sends them), with the production job sink (two RQ jobs per command, queued, not run).
+* **service, no jobs** — the same without the job sink, to show what the RQ poke costs.
+* **http** — ``POST /api/games/<gid>/commands`` to gunicorn (gthread, 2 workers × 16 threads, as in
+  docker-compose) serving ``web.wsgi:app``, over keep-alive connections.
+
+The game is Murus from a position where both sides shuffle two towers forever (``harness.MURUS_LOOP``), so one
+game takes any number of commands. Latency: one game of ``--commands`` commands per path, the paths taking turns
+in blocks of a twentieth so background noise hits them alike (command by command, the gunicorn workers' leftover
+work after each answer would land on the next path's timing); "late/early" is the median of the last tenth over the
+first tenth (flat cost as a game grows: ≤ 1.2). Throughput: 1, 8 and 64 games played at once, one client thread
+per game, for ``--seconds`` each.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import uuid
+
+import harness
+from harness import RedisServer, Timer, median, percentile, ratio, table
+
+PLAYERS = [{"name": "Ana"}, {"name": "Bo"}]
+GUNICORN = ["--worker-class", "gthread", "--workers", "2", "--threads", "16", "--timeout", "120"]
+
+
+class RawPath:
+    """The Lua append of a pre-encoded event, with the same arguments the service passes."""
+
+    name = "raw append"
+
+    def __init__(self, rt):
+        from domain.murus import Moved
+        from services import codec
+
+        self.store = rt.store
+        self.event = codec.encode(Moved(seat=0, move="b1-d1", kind="distribute", frm="b1", to="d1",
+                                        cells={"b1": "", "c1": "R", "d1": "R"}))
+        self.result = json.dumps({"version": 0, "events": [{"version": 0, "type": "moved", "data": {
+            "seat": 0, "move": "b1-d1", "kind": "distribute", "frm": "b1", "to": "d1",
+            "cells": {"b1": "", "c1": "R", "d1": "R"}}, "at": "2024-01-01T00:00:00.000+00:00",
+            "text": "Romans: b1-d1"}]}).encode()
+
+    def new_game(self) -> RawGame:
+        return RawGame(self)
+
+
+class RawGame:
+    def __init__(self, path: RawPath):
+        from services.store import new_game_id
+
+        self.path, self.gid, self.version = path, new_game_id(), 0
+
+    def play(self) -> None:
+        result = self.path.store.append(self.gid, [self.path.event], expected_version=self.version,
+                                        command_id=f"0:{uuid.uuid4().hex}", result=self.path.result)
+        self.version = result.version
+
+
+class ServicePath:
+    """``GameService.command`` with (or without) the RQ job sink."""
+
+    def __init__(self, rt, jobs: bool):
+        from services.games import GameService
+
+        self.name = "service" if jobs else "service, no jobs"
+        self.service = rt.service if jobs else GameService(rt.store, None)
+
+    def new_game(self) -> ServiceGame:
+        return ServiceGame(self.service)
+
+
+class ServiceGame:
+    def __init__(self, service):
+        self.service = service
+        created = service.create("murus", PLAYERS, {"max_plies": None}, position=harness.MURUS_LOOP_POSITION)
+        self.gid, self.version, self.ply = created["id"], created["version"], 0
+
+    def play(self) -> None:
+        seat, move = harness.murus_loop_move(self.ply)
+        answer = self.service.command(self.gid, seat, move, expected_version=self.version,
+                                      command_id=uuid.uuid4().hex)
+        self.version, self.ply = answer["version"], self.ply + 1
+
+
+class HttpPath:
+    """The JSON API under gunicorn, over one keep-alive connection per game."""
+
+    name = "http"
+
+    def __init__(self, port: int):
+        self.port = port
+
+    def new_game(self) -> HttpGame:
+        return HttpGame(self.port)
+
+
+class HttpGame:
+    def __init__(self, port: int):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        body = {"game": "murus", "players": PLAYERS, "options": {"max_plies": None},
+                "position": harness.MURUS_LOOP_POSITION}
+        created = self._post("/api/games", body, None, 201)
+        self.gid, self.version, self.ply = created["id"], created["version"], 0
+        self.tokens = [s["token"] for s in created["seats"]]
+
+    def _post(self, path: str, body: dict, token: str | None, status: int) -> dict:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        for attempt in range(3):
+            try:
+                self.conn.request("POST", path, json.dumps(body), headers)
+                response = self.conn.getresponse()
+                data = response.read()
+                break
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                # gunicorn closes idle keep-alive connections; a fresh one is what a browser would open
+                self.conn.close()
+                if attempt == 2:
+                    raise
+        if response.status != status:
+            raise RuntimeError(f"POST {path}: {response.status} {data[:200]!r}")
+        return json.loads(data)
+
+    def play(self) -> None:
+        seat, move = harness.murus_loop_move(self.ply)
+        body = {"move": move, "expected_version": self.version, "command_id": uuid.uuid4().hex}
+        answer = self._post(f"/api/games/{self.gid}/commands", body, self.tokens[seat], 200)
+        self.version, self.ply = answer["version"], self.ply + 1
+
+
+def start_gunicorn(server: RedisServer) -> tuple[subprocess.Popen, int]:
+    port = harness.free_port()
+    env = {**os.environ, "REDIS_URL": server.url(0), "RQ_URL": server.url(1), "BURROW_PREFIX": "bench"}
+    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", *GUNICORN, "--bind", f"127.0.0.1:{port}",
+                             "web.wsgi:app"], cwd=harness.ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    try:
+        harness.wait_http(port)
+    except RuntimeError:
+        proc.kill()
+        raise RuntimeError("gunicorn did not start: " + proc.communicate(timeout=10)[1].decode()[-2000:])
+    return proc, port
+
+
+def stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def latency(paths: list, commands: int) -> dict[str, list[float]]:
+    """Per path, the latency (s) of each of ``commands`` commands in one game, the paths interleaved."""
+    games = {p.name: p.new_game() for p in paths}
+    for game in games.values():  # warm-up game: connections, imports, caches
+        for _ in range(10):
+            game.play()
+    games = {p.name: p.new_game() for p in paths}
+    times: dict[str, list[float]] = {p.name: [] for p in paths}
+    clock = time.perf_counter
+    block = max(1, commands // 20)
+    for done in range(0, commands, block):
+        for name, game in games.items():
+            for _ in range(min(block, commands - done)):
+                start = clock()
+                game.play()
+                times[name].append(clock() - start)
+    return times
+
+
+def throughput(path, concurrency: int, seconds: float, cap: int = 20_000) -> tuple[int, float, list[float]]:
+    """(commands, wall seconds, latencies) of ``concurrency`` games played at once for about ``seconds``."""
+    games = [path.new_game() for _ in range(concurrency)]
+    latencies: list[list[float]] = [[] for _ in games]
+    start_line = threading.Barrier(concurrency + 1)
+    deadline = [0.0]
+
+    def run(i: int) -> None:
+        game, mine, clock = games[i], latencies[i], time.perf_counter
+        start_line.wait()
+        for _ in range(cap):
+            if clock() >= deadline[0]:
+                break
+            t = clock()
+            game.play()
+            mine.append(clock() - t)
+
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(concurrency)]
+    for t in threads:
+        t.start()
+    deadline[0] = time.perf_counter() + seconds
+    with Timer() as wall:
+        start_line.wait()
+        for t in threads:
+            t.join(seconds + 120)
+    flat = [x for xs in latencies for x in xs]
+    return len(flat), wall.seconds, flat
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = harness.parser(__doc__.splitlines()[0])
+    p.add_argument("--commands", type=int, default=1000, help="commands in the one-game latency run")
+    p.add_argument("--seconds", type=float, default=3.0, help="length of each throughput run")
+    p.add_argument("--concurrency", default="1,8,64", help="games at once in the throughput runs")
+    p.add_argument("--no-http", action="store_true", help="skip gunicorn")
+    args = p.parse_args(argv)
+    if args.quick:
+        args.commands, args.seconds, args.concurrency = 40, 0.15, "1,8"
+    levels = [int(x) for x in args.concurrency.split(",")]
+    harness.header("Command path: raw append vs service layer vs HTTP", argv)
+    with RedisServer() as server:
+        rt = harness.runtime_for(server)
+        paths = [RawPath(rt), ServicePath(rt, jobs=True), ServicePath(rt, jobs=False)]
+        gunicorn = None
+        if not args.no_http:
+            gunicorn, port = start_gunicorn(server)
+            paths.append(HttpPath(port))
+        try:
+            times = latency(paths, args.commands)
+            raw = median(times["raw append"])
+            tenth = max(1, args.commands // 10)
+            rows = []
+            for name, xs in times.items():
+                early, late = median(xs[:tenth]), median(xs[-tenth:])
+                rows.append([name, len(xs), median(xs) * 1e3, percentile(xs, 99) * 1e3, ratio(median(xs), raw),
+                             early * 1e3, late * 1e3, ratio(late, early)])
+            table(["path", "commands", "median ms", "p99 ms", "median vs raw", "first tenth ms", "last tenth ms",
+                   "late/early"], rows,
+                  title=f"Latency: one game of {args.commands} commands per path, one client, paths in turns of blocks")
+            rt.rq_redis.flushdb()  # the queued (never run) projection jobs of the latency run
+            rows = []
+            for concurrency in levels:
+                results = {}
+                for path in paths:
+                    results[path.name] = throughput(path, concurrency, args.seconds)
+                    rt.rq_redis.flushdb()
+                raw_rate = results["raw append"][0] / results["raw append"][1]
+                for name, (count, wall, xs) in results.items():
+                    rate = count / wall
+                    rows.append([concurrency, name, count, rate, ratio(rate, raw_rate), median(xs) * 1e3,
+                                 percentile(xs, 99) * 1e3])
+            table(["games at once", "path", "commands", "commands/s", "vs raw", "median ms", "p99 ms"], rows,
+                  title=f"Throughput: N games played at once (one client thread each), {args.seconds:g} s per run")
+        finally:
+            if gunicorn is not None:
+                stop(gunicorn)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

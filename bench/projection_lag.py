@@ -1,0 +1,250 @@
+"""Projection lag: from a command's append to its version being visible in the game's view, p50 / p99.
+
+    python bench/projection_lag.py [--quick] [--seconds 8] [--load 8]
+
+A probe game plays one command at a time through ``GameService.command``; the clock starts when the append's
+reply arrives (the store's ``append`` is wrapped) and stops when the view's checkpoint (``…:ckpt:<gid>``, written
+in the same script as the view) reaches that version, polled every 0.5 ms. Each scenario runs in a child process
+of its own, on a fresh redis-server (AOF everysec), with:
+
+* **fork** — two ``burrow worker`` processes (RQ's ``Worker``, which forks a child per job; as in
+  docker-compose) and ``burrow dispatch``;
+* **simple** — two ``rq worker -w rq.worker.SimpleWorker`` processes (RQ's own worker without the fork, running
+  the same job functions) and ``burrow dispatch``;
+* **thread** — the embedded ``ThreadWorker`` (two threads) and a dispatcher thread in the probe's own process,
+  as ``burrow serve --redis URL`` runs them;
+
+each idle (the probe alone) and under the load of ``command_path.py``: ``--load`` games played at full speed
+through the service layer by one thread each. "fast path off" runs the service without its job sink, leaving
+projections to the dispatcher alone. The backlog column is the queue length when the window closes: a backlog
+that grows means the workers cannot keep up and the lag grows with the length of the run.
+
+A second table gives what each kind of worker sustains: two workers draining ``--jobs`` projection jobs of games
+already projected, so RQ's own cost per job shows. Each command makes four jobs (``project_game`` and
+``project_lobby`` from the command path, the same two from the dispatcher).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import harness
+from harness import RedisServer, median, percentile, ratio, table
+
+POLL = 0.0005
+PLAYERS = [{"name": "Ana"}, {"name": "Bo"}]
+
+
+WORKERS = {
+    "fork": "burrow worker ×2 (RQ Worker, forks per job)",
+    "simple": "rq SimpleWorker ×2 (no fork)",
+    "thread": "ThreadWorker ×2 in-process",
+}
+
+
+def start_workers(kind: str, server: RedisServer, rt) -> list[subprocess.Popen]:
+    """Two workers of ``kind`` and a dispatcher for the runtime ``rt`` on ``server``; the child processes."""
+    env = {**os.environ, "REDIS_URL": server.url(0), "RQ_URL": server.url(1), "BURROW_PREFIX": "bench"}
+    quiet = {"cwd": harness.ROOT, "env": env, "stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    if kind == "thread":
+        from workers.dispatcher import Dispatcher
+        from workers.worker import start_thread_worker
+
+        for _ in range(2):
+            start_thread_worker(rt)
+        threading.Thread(target=Dispatcher(rt).run, daemon=True).start()
+        return []
+    if kind == "fork":
+        worker = [sys.executable, "-m", "services.cli", "worker"]
+    else:
+        worker = [sys.executable, "-m", "rq.cli", "worker", "-w", "rq.worker.SimpleWorker", "--url", server.url(1),
+                  "-q", rt.settings.queue_name]
+    return [subprocess.Popen(cmd, **quiet) for cmd in (worker, worker, [sys.executable, "-m", "services.cli",
+                                                                          "dispatch"])]
+
+
+def stop_children(children: list[subprocess.Popen]) -> None:
+    for child in children:
+        child.terminate()
+    for child in children:
+        try:
+            child.wait(10)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+
+
+def scenario(workers: str, load: int, fast_path: bool, seconds: float) -> dict:
+    """Run one scenario in this process; returns its measurements."""
+    from services.games import GameService
+
+    with RedisServer() as server:
+        rt = harness.runtime_for(server)
+        service = rt.service if fast_path else GameService(rt.store, None)
+        children = start_workers(workers, server, rt)
+        try:
+            return _measure(rt, service, load, seconds)
+        finally:
+            stop_children(children)
+            if workers == "thread":  # the worker threads outlive Redis by a moment: keep their complaints out
+                sys.stderr.flush()
+                os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+
+
+def capacity(workers: str, jobs: int) -> dict:
+    """Jobs per second two workers of ``workers`` drain from a queue filled with ``jobs`` projection jobs of
+    games already projected (the cheapest real job: RQ's own cost per job shows)."""
+    from services.jobs import PROJECT_GAME
+
+    with RedisServer() as server:
+        rt = harness.runtime_for(server)
+        gids = [rt.service.create("murus", PLAYERS)["id"] for _ in range(8)]
+        for gid in gids:
+            rt.projector.project_game(gid)
+        for i in range(jobs):
+            rt.queue.enqueue(PROJECT_GAME, gids[i % len(gids)], result_ttl=0, failure_ttl=3600)
+        children = start_workers(workers, server, rt)
+        try:
+            deadline = time.monotonic() + 300
+            while len(rt.queue) >= jobs and time.monotonic() < deadline:
+                time.sleep(0.002)
+            start, first = time.perf_counter(), len(rt.queue)
+            while len(rt.queue) > 0 and time.monotonic() < deadline:
+                time.sleep(0.002)
+            took = time.perf_counter() - start
+        finally:
+            stop_children(children)
+            if workers == "thread":
+                sys.stderr.flush()
+                os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+    return {"jobs": first, "seconds": took}
+
+
+def _measure(rt, service, load: int, seconds: float) -> dict:
+    committed: dict[str, float] = {}
+    append = rt.store.append
+
+    def stamped_append(gid, *args, **kwargs):
+        result = append(gid, *args, **kwargs)
+        committed[gid] = time.perf_counter()
+        return result
+
+    rt.store.append = stamped_append  # instance attribute: the service's store is this one
+    probe = service.create("murus", PLAYERS, {"max_plies": None}, position=harness.MURUS_LOOP_POSITION)
+    games = [service.create("murus", PLAYERS, {"max_plies": None}, position=harness.MURUS_LOOP_POSITION)
+             for _ in range(load)]
+    ckpt = rt.store.keys.ckpt(probe["id"])
+    # Wait until the workers are up: the probe's creation is projected.
+    deadline = time.monotonic() + 60
+    while int(rt.redis.get(ckpt) or 0) < probe["version"]:
+        if time.monotonic() > deadline:
+            raise RuntimeError("no worker projected the probe game within 60 s")
+        time.sleep(0.01)
+    stop = threading.Event()
+    commands = [0] * load
+
+    def play(i: int) -> None:
+        for ply in range(1_000_000):
+            if stop.is_set():
+                return
+            seat, move = harness.murus_loop_move(ply)
+            service.command(games[i]["id"], seat, move)
+            commands[i] += 1
+
+    threads = [threading.Thread(target=play, args=(i,), daemon=True) for i in range(load)]
+    for t in threads:
+        t.start()
+    lags, missed = [], 0
+    end = time.monotonic() + seconds
+    for ply in range(1_000_000):
+        if time.monotonic() >= end:
+            break
+        seat, move = harness.murus_loop_move(ply)
+        version = service.command(probe["id"], seat, move)["version"]
+        start = committed[probe["id"]]
+        limit = time.monotonic() + 30
+        while int(rt.redis.get(ckpt) or 0) < version:
+            if time.monotonic() > limit:
+                missed += 1
+                break
+            time.sleep(POLL)
+        else:
+            lags.append(time.perf_counter() - start)
+        time.sleep(0.005)
+    stop.set()
+    backlog = len(rt.queue)
+    for t in threads:
+        t.join(30)
+    return {"lags": lags, "missed": missed, "load_commands": sum(commands), "seconds": seconds,
+            "backlog": backlog}
+
+
+SCENARIOS = [("fork", 0, True), ("fork", None, True), ("simple", 0, True), ("simple", None, True),
+             ("thread", 0, True), ("thread", None, True), ("simple", 0, False), ("simple", None, False)]
+QUICK = [("thread", None, True)]
+
+
+def child(args: list[str]) -> dict:
+    """Run this script in a child process with ``args``; its JSON answer."""
+    done = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True, timeout=900,
+                          check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = harness.parser(__doc__.splitlines()[0])
+    p.add_argument("--seconds", type=float, default=6.0, help="measuring window per scenario")
+    p.add_argument("--load", type=int, default=8, help="games played at full speed as the load")
+    p.add_argument("--jobs", type=int, default=400, help="jobs drained in each capacity run")
+    p.add_argument("--scenario", help=argparse_hidden())
+    p.add_argument("--capacity", help=argparse_hidden())
+    args = p.parse_args(argv)
+    if args.scenario:  # a child: one scenario, JSON out
+        workers, load, fast = args.scenario.split(",")
+        print(json.dumps(scenario(workers, int(load), fast == "on", args.seconds)), flush=True)
+        return 0
+    if args.capacity:
+        print(json.dumps(capacity(args.capacity, args.jobs)), flush=True)
+        return 0
+    if args.quick:
+        args.seconds, args.load, args.jobs = 0.5, 2, 10
+    harness.header("Projection lag: append → visible view", argv)
+    rows = []
+    for workers, load, fast in QUICK if args.quick else SCENARIOS:
+        load = args.load if load is None else load
+        r = child(["--seconds", str(args.seconds), "--scenario", f"{workers},{load},{'on' if fast else 'off'}"])
+        lags = r["lags"]
+        rows.append([WORKERS[workers], "on" if fast else "off", f"{load} games" if load else "idle",
+                     r["load_commands"] / r["seconds"], len(lags), median(lags) * 1e3, percentile(lags, 99) * 1e3,
+                     max(lags, default=float("nan")) * 1e3, r["missed"], r["backlog"]])
+    table(["workers (+ dispatcher)", "fast-path jobs", "load", "load commands/s", "probes", "p50 ms", "p99 ms",
+           "max ms", "not seen in 30 s", "backlog (jobs)"], rows,
+          title=f"Append → visible view, {args.seconds:g} s per scenario")
+    rows = []
+    kinds = ("thread",) if args.quick else tuple(WORKERS)
+    results = {kind: child(["--jobs", str(args.jobs), "--capacity", kind]) for kind in kinds}
+    reference = results["thread"]["jobs"] / results["thread"]["seconds"]
+    for kind, r in results.items():
+        rate = r["jobs"] / r["seconds"]
+        rows.append([WORKERS[kind], r["jobs"], rate, ratio(rate, reference), rate / 4])
+    table(["workers", "jobs", "jobs/s", "vs thread", "commands/s sustained (4 jobs each)"], rows,
+          title="What the projection workers sustain: two workers draining projection jobs of games already "
+                "projected")
+    return 0
+
+
+def argparse_hidden() -> str:
+    import argparse
+
+    return argparse.SUPPRESS
+
+
+if __name__ == "__main__":
+    sys.exit(main())
