@@ -30,7 +30,6 @@ from domain.murus.board import (
     STEPS,
     Move,
     Position,
-    back,
     generate,
     play,
 )
