@@ -49,8 +49,9 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
         client = fakeredis.FakeRedis(server=server)
         rq_client = client
     else:
-        client = redis.Redis.from_url(settings.redis_url, health_check_interval=30, socket_timeout=10,
-                                      socket_connect_timeout=5)
+        client = connect(settings.redis_url)
+        if settings.rq_url is None and settings.redis_url.startswith(CLUSTER_SCHEME):
+            raise ValueError("RQ cannot use a Redis Cluster: set RQ_URL to a plain Redis for the job queues")
         rq_client = redis.Redis.from_url(settings.rq_url) if settings.rq_url else client
     loaded = 0
     if journal if journal is not None else embedded:
@@ -65,6 +66,19 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
     service = GameService(store, jobs, limits=settings.limits)
     return Runtime(settings, client, rq_client, store, service, Projector(service), queue, jobs, Ratings(service),
                    embedded, loaded)
+
+
+CLUSTER_SCHEME = "redis+cluster://"
+
+
+def connect(url: str) -> redis.Redis:
+    """A client for ``url``: ``redis+cluster://host:port`` (any node of it) is a Redis Cluster."""
+    if url.startswith(CLUSTER_SCHEME):
+        from redis.cluster import RedisCluster
+
+        return RedisCluster.from_url("redis://" + url.removeprefix(CLUSTER_SCHEME), socket_timeout=10,
+                                     socket_connect_timeout=5)
+    return redis.Redis.from_url(url, health_check_interval=30, socket_timeout=10, socket_connect_timeout=5)
 
 
 _current: Runtime | None = None

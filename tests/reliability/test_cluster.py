@@ -1,0 +1,169 @@
+"""Scale-out: the event store's contract on a three-node Redis Cluster (loopback ports, started here), with several
+partitions spread over the nodes, and the dispatcher serving every partition of a cluster-backed runtime.
+
+Every append touches one hash slot (``{pN}``), so Redis Cluster runs each Lua script on one node; a script that
+touched two slots would fail there with CROSSSLOT.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import socket
+import subprocess
+import time
+
+import pytest
+import redis
+from redis.cluster import RedisCluster
+
+from services.config import Settings
+from services.runtime import build, install
+from services.store import EventStore, Keys
+from tests.conftest import RedisProcess, run_jobs
+from tests.reliability.conftest import require_redis_server
+from tests.store import test_store_contract as contract
+from workers.dispatcher import GROUP, Dispatcher
+
+NODES = 3
+
+
+def cluster_ports(count: int) -> list[int]:
+    """Free loopback ports whose cluster bus port (port + 10000) is free too."""
+    rng = random.Random()
+    ports: list[int] = []
+    for _ in range(1000):
+        port = rng.randrange(20000, 40000)
+        if port in ports or port + 10000 in ports:
+            continue
+        try:
+            for candidate in (port, port + 10000):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", candidate))
+        except OSError:
+            continue
+        ports.append(port)
+        if len(ports) == count:
+            return ports
+    raise RuntimeError("no free ports for a cluster")
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """Three cluster-enabled redis-servers on loopback ports, joined with ``redis-cli --cluster create``."""
+    require_redis_server()
+    if shutil.which("redis-cli") is None:
+        pytest.skip("no redis-cli on this machine")
+    nodes = [RedisProcess("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+                          "--cluster-node-timeout", "5000", "--appendonly", "no") for _ in range(NODES)]
+    for node, port in zip(nodes, cluster_ports(NODES)):
+        node.port = port
+    try:
+        for node in nodes:
+            node.start()
+        addresses = [f"127.0.0.1:{node.port}" for node in nodes]
+        subprocess.run(["redis-cli", "--cluster", "create", *addresses, "--cluster-replicas", "0",
+                        "--cluster-yes"], check=True, capture_output=True, timeout=60)
+        for node in nodes:
+            client = redis.Redis(port=node.port)
+            for _ in range(300):
+                if b"cluster_state:ok" in client.execute_command("CLUSTER", "INFO"):
+                    break
+                time.sleep(0.05)
+            else:
+                pytest.fail("the cluster did not come up")
+        yield nodes
+    finally:
+        for node in nodes:
+            node.stop()
+
+
+@pytest.fixture
+def cluster_client(cluster):
+    client = RedisCluster(host="127.0.0.1", port=cluster[0].port)
+    yield client
+    client.close()
+
+
+# The contract tests of tests/store, collected here once more, on the cluster.
+for _name in dir(contract):
+    if _name.startswith("test_"):
+        globals()[_name] = getattr(contract, _name)
+
+
+@pytest.fixture(params=[4, 8], ids=["p4", "p8"])
+def store(cluster_client, prefix, request):
+    store = EventStore(cluster_client, Keys(prefix, partitions=request.param))
+    yield store
+    for gid in list(store.game_ids()):
+        cluster_client.delete(store.keys.game(gid), store.keys.cmds(gid))
+    for p in range(store.keys.partitions):
+        cluster_client.delete(store.keys.log(p))
+
+
+def test_partitions_spread_over_the_nodes(cluster_client, prefix):
+    keys = Keys(prefix, partitions=8)
+    nodes = {cluster_client.get_node_from_key(keys.log(p)).name for p in range(keys.partitions)}
+    assert len(nodes) >= 2
+
+
+def test_game_ids_finds_games_on_every_node(cluster_client, prefix):
+    store = EventStore(cluster_client, Keys(prefix, partitions=8))
+    gids = [f"g{i}" for i in range(24)]
+    for gid in gids:
+        store.append(gid, [("moved", b"x")], expected_version=0, meta=b"{}")
+    assert len({cluster_client.get_node_from_key(store.keys.game(g)).name for g in gids}) >= 2
+    assert sorted(store.game_ids()) == sorted(gids)
+
+
+@pytest.fixture
+def cluster_runtime(cluster, prefix):
+    """A runtime on ``redis+cluster://`` (8 partitions); RQ's queues on a plain private redis-server, as RQ needs
+    (``RQ_URL``)."""
+    queues = RedisProcess().start()
+    settings = Settings(redis_url=f"redis+cluster://127.0.0.1:{cluster[1].port}/0", rq_url=queues.url,
+                        prefix=prefix, partitions=8, claim_idle_ms=0)
+    runtime = build(settings, journal=False)
+    assert isinstance(runtime.redis, RedisCluster)
+    install(runtime)
+    yield runtime
+    queues.stop()
+
+
+def test_dispatcher_serves_every_partition_of_a_cluster(cluster_runtime):
+    rt = cluster_runtime
+    rt.service.jobs = None  # only the dispatcher pokes the workers
+    games = [rt.service.create("murus", [{"name": "Ana"}, {"name": "Bob"}]) for _ in range(16)]
+    games.append(rt.service.create("murus", [{"name": "Bot", "ai": "easy"}, {"name": "Ana"}], seed=3))
+    for g in games[:8]:
+        rt.service.command(g["id"], 0, "a1-a3")
+    partitions = {rt.store.keys.partition(g["id"]) for g in games}
+    assert len(partitions) >= 4
+    dispatcher = Dispatcher(rt, consumer="c1")
+    for _ in range(20):  # bounded: dispatch, run the jobs, until every entry is acknowledged
+        dispatcher.run_once(block_ms=10)
+        run_jobs(rt)
+        if all(rt.redis.xpending(rt.store.keys.log(p), GROUP)["pending"] == 0 for p in range(8)) and \
+                rt.store.version(games[-1]["id"]) >= 2:
+            break
+    for g in games:
+        assert rt.projector.projected(g["id"]) == rt.store.version(g["id"])
+    assert rt.store.version(games[-1]["id"]) >= 2  # the AI seat played, through an ai_turn job
+    assert {line["id"] for line in rt.projector.lobby()} == {g["id"] for g in games}
+    assert rt.projector.rebuild() == len(games)
+
+
+def test_the_api_on_a_cluster(cluster_runtime):
+    from web.app import create_app
+
+    api = create_app(cluster_runtime).test_client()
+    assert api.get("/api/health").json["redis"].startswith("redis+cluster://")
+    created = api.post("/api/games", json={"game": "murus", "players": [{"name": "Ana"}, {"name": "Bob"}]}).json
+    token = created["seats"][0]["token"]
+    moved = api.post(f"/api/games/{created['id']}/commands", json={"move": "a1-a3", "command_id": "c"},
+                     headers={"Authorization": f"Bearer {token}"})
+    assert moved.status_code == 200
+    doc = api.get(f"/api/games/{created['id']}?min_version={moved.json['version']}").json
+    assert doc["version"] == moved.json["version"]
+    assert [e["version"] for e in api.get(f"/api/games/{created['id']}/events").json["events"]] == \
+        list(range(1, doc["version"] + 1))
