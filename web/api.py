@@ -16,6 +16,7 @@ from web import schemas
 api = Blueprint("api", __name__, url_prefix="/api")
 
 SSE_SECONDS = 55  # a stream closes after this; EventSource reconnects with Last-Event-ID
+MAX_VERSION = 2**63 - 1  # stream IDs are 64-bit: a larger number is no version of any game (and Redis refuses it)
 
 
 def runtime():
@@ -58,6 +59,8 @@ def int_arg(name: str, minimum: int = 0) -> int | None:
         raise errors.BadRequest(f"{name}: must be an integer, not {raw!r}") from None
     if value < minimum:
         raise errors.BadRequest(f"{name}: must be at least {minimum}")
+    if value > MAX_VERSION:
+        raise errors.BadRequest(f"{name}: must be at most {MAX_VERSION}")
     return value
 
 
@@ -160,7 +163,9 @@ def stream(gid: str):
     try:
         last_version = int(last)
     except ValueError:
-        raise errors.BadRequest("Last-Event-ID: must be a version number") from None
+        last_version = -1
+    if not 0 <= last_version <= MAX_VERSION:
+        raise errors.BadRequest("Last-Event-ID: must be a version number")
 
     def messages():
         nonlocal last_version

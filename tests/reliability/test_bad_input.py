@@ -206,6 +206,20 @@ def test_fuzz_never_5xx_and_a_rejection_appends_nothing(rt, api, monkeypatch, me
     one_request()
 
 
+@pytest.mark.parametrize("url, headers", [
+    ("/api/games/{gid}/stream?after=18446744073709551616", {}),  # found by the fuzzer: a 500 from Redis
+    ("/api/games/{gid}/stream", {"Last-Event-ID": "-5"}),
+    ("/api/games/{gid}?version=18446744073709551616", {}),
+    ("/api/games/{gid}?min_version=18446744073709551616", {}),
+    ("/api/games/{gid}/events?after=18446744073709551616", {}),
+])
+def test_out_of_range_versions_are_400(api, monkeypatch, url, headers):
+    monkeypatch.setattr(web.api, "SSE_SECONDS", 0.05)
+    g = create(api)
+    r = api.get(url.format(gid=g["id"]), headers=headers)
+    assert r.status_code == 400 and r.json["error"]["message"], r.get_data(as_text=True)[:200]
+
+
 # -- limits ------------------------------------------------------------------------------------------------------
 
 def test_limits_answer_clear_4xx_and_append_nothing(rt, api):
