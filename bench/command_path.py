@@ -8,7 +8,8 @@
   browser sends them), with the production job sink (two RQ jobs per command, queued, not run).
 * **service, no jobs** — the same without the job sink, to show what the RQ poke costs.
 * **http** — ``POST /api/games/<gid>/commands`` to gunicorn (gthread, 2 workers × 16 threads, as in
-  docker-compose) serving ``web.wsgi:app``, over keep-alive connections.
+  docker-compose) serving ``web.wsgi:app``, over keep-alive connections, each game from a loopback address of its
+  own (a client each, for the per-client limit on open games).
 
 The game is Murus from a position where both sides shuffle two towers forever (``harness.MURUS_LOOP``), so one
 game takes any number of commands. Latency: one game of ``--commands`` commands per path, the paths taking turns
@@ -102,14 +103,19 @@ class HttpPath:
 
     def __init__(self, port: int):
         self.port = port
+        self.clients = 0
 
     def new_game(self) -> HttpGame:
-        return HttpGame(self.port)
+        self.clients += 1
+        return HttpGame(self.port, self.clients)
 
 
 class HttpGame:
-    def __init__(self, port: int):
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    def __init__(self, port: int, client: int):
+        # Each game from a loopback address of its own (127.0.0.2, .3, …): a client of its own for the
+        # per-client limit on open games.
+        source = (f"127.0.{client // 250}.{client % 250 + 2}", 0)
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=source)
         body = {"game": "murus", "players": PLAYERS, "options": {"max_plies": None},
                 "position": harness.MURUS_LOOP_POSITION}
         created = self._post("/api/games", body, None, 201)

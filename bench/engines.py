@@ -62,6 +62,7 @@ def perft_rows(names, seconds: float, max_depth: int) -> list[list]:
     for name in names:
         module = game_module(name)
         state = start_state(name, random.Random(0))
+        previous = 1
         for depth in range(1, max_depth + 1):
             with Timer() as t:
                 nodes = decider_perft(module, state, depth, random.Random(0))
@@ -72,8 +73,9 @@ def perft_rows(names, seconds: float, max_depth: int) -> list[list]:
                 bitboard = count / max(b.seconds, 1e-9)
                 fast = "yes" if count == nodes else f"NO ({count})"
             rows.append([name, depth, nodes, t.seconds, nodes / max(t.seconds, 1e-9), bitboard, fast])
-            if t.seconds * 12 > seconds:  # the next depth would take too long
+            if t.seconds * max(nodes / previous, 1) > seconds:  # the next depth would take too long
                 break
+            previous = max(nodes, 1)
     return rows
 
 
