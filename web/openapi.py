@@ -180,6 +180,11 @@ def document() -> dict:
                             "schema": {"type": "string"}}],
             "responses": {"200": {"description": "the stream", "content": {"text/event-stream": {
                 "schema": {"type": "string"}}}}, **_errors(400, 404, 503)}}},
+        "/api/stats": {"get": {
+            "summary": "Per game: finished games, draws, wins by seat, mean length; Elo ratings by player name",
+            "operationId": "stats",
+            "responses": {"200": {"description": "statistics and ratings", "content": {"application/json": {
+                "schema": {"type": "object"}}}}, **_errors(503)}}},
         "/api/openapi.json": {"get": {
             "summary": "This document", "operationId": "openapi",
             "responses": {"200": {"description": "OpenAPI 3.1", "content": {"application/json": {
