@@ -36,11 +36,10 @@ class Burrow:
         self.env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
         self.proc: subprocess.Popen | None = None
 
-    def start(self) -> "Burrow":
-        log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen([sys.executable, "-m", self.module, *self.args], cwd=ROOT, env=self.env,
-                                     stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        log.close()
+    def start(self) -> Burrow:
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen([sys.executable, "-m", self.module, *self.args], cwd=ROOT, env=self.env,
+                                         stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         return self
 
     def alive(self) -> bool:
@@ -70,7 +69,7 @@ class Server(Burrow):
         args += ["--redis", redis_url] if redis_url else ["--data", str(data)]
         super().__init__(args, log_path, env)
 
-    def start(self) -> "Server":
+    def start(self) -> Server:
         super().start()
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
@@ -85,7 +84,7 @@ class Server(Burrow):
         self.kill()
         raise RuntimeError(f"burrow serve did not answer within {START_SECONDS}s:\n{self.log()}")
 
-    def http(self) -> "Http":
+    def http(self) -> Http:
         return Http(self.port)
 
 
@@ -161,7 +160,7 @@ class Players:
         self._lock = threading.Lock()
         self._threads: list[threading.Thread] = []
 
-    def start(self) -> "Players":
+    def start(self) -> Players:
         for i, game in enumerate(self.games):
             thread = threading.Thread(target=self._play, args=(game, random.Random(self.seed * 1000 + i)),
                                       daemon=True)

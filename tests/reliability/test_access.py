@@ -35,9 +35,18 @@ def everything_in_redis(rt) -> bytes:
     client, out = rt.redis, []
     for key in client.scan_iter(match=f"{rt.store.keys.prefix}*"):
         kind = client.type(key).decode()
-        value = {"stream": lambda: client.xrange(key), "hash": lambda: client.hgetall(key),
-                 "string": lambda: client.get(key), "zset": lambda: client.zrange(key, 0, -1),
-                 "list": lambda: client.lrange(key, 0, -1), "set": lambda: client.smembers(key)}[kind]()
+        if kind == "stream":
+            value = client.xrange(key)
+        elif kind == "hash":
+            value = client.hgetall(key)
+        elif kind == "string":
+            value = client.get(key)
+        elif kind == "zset":
+            value = client.zrange(key, 0, -1)
+        elif kind == "list":
+            value = client.lrange(key, 0, -1)
+        else:
+            value = client.smembers(key)
         out.append(key + b" " + repr(value).encode())
     return b"\n".join(out)
 

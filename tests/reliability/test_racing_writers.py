@@ -54,22 +54,20 @@ def new_game(http) -> dict:
 def test_32_writers_on_one_version_one_wins_the_rest_get_409(live):
     server, client, keys = live
     http = server.http()
-    for round_ in range(3):  # three versions in a row, each raced by both seats' clients
-        game = new_game(http) if round_ == 0 else game
-        gid = game["id"]
-        tokens = [s["token"] for s in game["seats"]]
-        status, doc = http.get(f"/api/games/{gid}?min_version={game['version']}", tokens[0])
+    game = new_game(http)
+    gid = game["id"]
+    tokens = [s["token"] for s in game["seats"]]
+    version = game["version"]
+    for _ in range(3):  # three versions in a row, each raced by the clients of the seat to act
+        _, doc = http.get(f"/api/games/{gid}?min_version={version}", tokens[0])
         version = doc["version"]
         seat = doc["to_act"][0]
-        status, mine = http.get(f"/api/games/{gid}?min_version={version}", tokens[seat])
+        _, mine = http.get(f"/api/games/{gid}?min_version={version}", tokens[seat])
         legal = mine["legal"]
         assert len(legal) > 1
-
-        def send(i: int):
-            return http.post(f"/api/games/{gid}/commands",
-                             {"move": legal[i % len(legal)], "expected_version": version}, tokens[seat])
-
-        answers = all_at_once(CLIENTS, send)
+        bodies = [{"move": legal[i % len(legal)], "expected_version": version} for i in range(CLIENTS)]
+        answers = all_at_once(CLIENTS, lambda i, b=bodies, t=tokens[seat]: http.post(
+            f"/api/games/{gid}/commands", b[i], t))
         won = [body for status, body in answers if status == 200]
         lost = [body for status, body in answers if status != 200]
         assert len(won) == 1, answers
@@ -80,6 +78,7 @@ def test_32_writers_on_one_version_one_wins_the_rest_get_409(live):
         assert client.xlen(keys.game(gid)) == current  # one append, no gap
         log = [int(f[b"v"]) for _, f in client.xrange(keys.log_of(gid)) if f[b"gid"].decode() == gid]
         assert log == list(range(1, current + 1))
+        version = current
 
 
 def test_16_retries_of_one_command_id_append_once(live):

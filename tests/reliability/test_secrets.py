@@ -169,7 +169,7 @@ def commando_position(deck: list[str], defender_weapons: int = 2) -> dict:
 
 
 def test_commando_deck_order_and_secret_commitment_stay_hidden(apis):
-    rt, api = apis
+    _, api = apis
     from domain.commando.constants import FULL_DECK
 
     deck_a = list(FULL_DECK)

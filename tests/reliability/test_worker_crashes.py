@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 
 import pytest
-import redis
 
 from services.cli import main as burrow
 from services.config import Settings
