@@ -7,7 +7,7 @@ after a day). The set's key expires with the window, so idle clients leave nothi
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from services import errors
 from services.store import EventStore
