@@ -8,9 +8,11 @@ The unseen cards are therefore known as a multiset (30 minus own hand minus disc
 quarter of the time a random move). ``normal`` and ``hard`` run single-observer information-set MCTS
 (SO-ISMCTS: one tree over move texts, a new determinisation per iteration, UCB weighted by how often a move was
 available), trying moves in the order of a quick prior (wins, captures, progress, enemy threats left open) with
-progressive widening, and evaluating the leaves; ``hard``'s evaluation also counts the mice exposed to a
-Diplomacy swap next to the corners the enemy builds from. Measured at about 50 iterations a move: hard beat
-normal 53–34 (1 draw) in 88 seeded games, hard beat easy 21–3, normal beat easy 9–3.
+progressive widening, and evaluating the leaves. ``hard`` widens more slowly and explores less (its iterations
+go deeper into the few moves the prior and the first results favour, so replies to its candidate moves get
+searched), and its evaluation also counts the mice exposed to a Diplomacy swap next to the corners the enemy
+builds from. Before those two changes hard beat normal 53–34 (1 draw) in 88 seeded games; after them 81–39 in
+120 games at ``--ai-time 0.05`` (measurements in ``docs/ai.md``).
 """
 
 from __future__ import annotations
@@ -41,9 +43,11 @@ from domain.mouseguard.state import board_from_mice
 
 MOVE, RESCUE, PASS = 0, 1, 2
 XY = tuple(coords(p) for p in range(N_POINTS))
-EXPLORATION = 0.7
+EXPLORATION = {"normal": 0.7, "hard": 0.4}
+"""UCB exploration by level (the evaluation keeps rewards near the middle of [0, 1])."""
 BUDGET_SHARE = 0.95  # answer with a margin before the budget runs out
-WIDENING = 3  # a node with n visits considers its best 3 + 3·√n moves by ``prior``
+WIDENING = {"normal": 3, "hard": 2}
+"""By level: a node with n visits considers its best w + w·√n moves by ``prior`` (progressive widening)."""
 
 
 class GameRules:
@@ -240,13 +244,15 @@ def _ismcts(game: GameRules, tree: Node, root: Sim, me: int, opponent_count: int
             rng: random.Random, deadline: float, clock: Callable[[], float]) -> tuple[str | None, int]:
     """The most visited root move after searching until ``deadline`` (of ``clock``), and the iteration count."""
     last, slowest, iterations = clock(), 0.0, 0
+    exploration = EXPLORATION["hard" if hard else "normal"]
+    widening = WIDENING["hard" if hard else "normal"]
     while last + slowest < deadline:  # stop when one more iteration might overrun the budget
         sim = _determinise(root, me, opponent_count, unseen, rng)
         node, path = tree, [tree]
         while not sim.over:
             node.expand_moves(game, sim, ordered=True)
             moves = available(sim, node.moves, node.rescue_spots)
-            moves = moves[:WIDENING + int(WIDENING * math.sqrt(node.visits))]  # progressive widening
+            moves = moves[:widening + int(widening * math.sqrt(node.visits))]  # progressive widening
             for m in moves:  # SO-ISMCTS: a child counts the visits where its move was available
                 child = node.children.get(m[0])
                 if child is not None:
@@ -259,7 +265,7 @@ def _ismcts(game: GameRules, tree: Node, root: Sim, me: int, opponent_count: int
                 apply(game, sim, move, rng)
                 path.append(child)
                 break
-            move = max(moves, key=lambda m: _ucb(node.children[m[0]]))
+            move = max(moves, key=lambda m: _ucb(node.children[m[0]], exploration))
             apply(game, sim, move, rng)
             node = node.children[move[0]]
             path.append(node)
@@ -276,8 +282,8 @@ def _ismcts(game: GameRules, tree: Node, root: Sim, me: int, opponent_count: int
     return best[0], iterations
 
 
-def _ucb(child: Node) -> float:
-    return child.reward / child.visits + EXPLORATION * math.sqrt(math.log(child.avail) / child.visits)
+def _ucb(child: Node, exploration: float) -> float:
+    return child.reward / child.visits + exploration * math.sqrt(math.log(child.avail) / child.visits)
 
 
 def _greedy(game: GameRules, sim: Sim, me: int, rng: random.Random) -> str:

@@ -5,7 +5,12 @@ simulation from it (grid of card indices, per-seat pile tallies) and never needs
 
 - easy: the plain move (no dig) with the best immediate gain; ties broken by the rng.
 - normal: UCT on a max-n tree (each node maximises the reward of the seat to move), random playouts.
-- hard: the same tree with greedy-biased playouts, which judge endings far better for the same budget.
+- hard: the same tree with greedy-biased playouts, which judge endings far better for the same budget; and in a
+  two-seat game with at most ``SOLVE_CARDS`` food cards left it first tries to *solve* the game: an exact
+  alpha-beta over win / shared win / loss to the end (``Solver``). A proven win is played at once; a proven shared
+  win restricts the tree search to the moves that keep it (looking for an opponent's mistake); a proven loss or
+  no proof in time leaves the choice to the tree search. With two seats the second player usually wins with
+  perfect play (its dig decides), so hard beats normal mostly as the second player and when normal errs.
 
 Tree actions are every distinct plain move, plus, while the seat still has its dig, the few digs that matter:
 digs before the move that bring a valuable card into the squirrel's line and collect it, and digs after the
@@ -31,6 +36,8 @@ CARDS, FOILS, RARES, COLORS, SQUIRRELS = range(5)
 C = 0.7  # UCT exploration for rewards in about [0, 1]
 DIG_BEFORE_KEPT = 4  # dig-before actions kept per node, the best by immediate gain
 DIG_SOURCES = 6  # most valuable food cards considered as dig sources
+SOLVE_CARDS = 20  # hard, two seats: with at most this many food cards left, first try to solve the game exactly
+SOLVE_SHARE = 0.6  # … within this share of the budget (the rest, if unsolved or lost, goes to the tree search)
 
 
 def _ray(start: int, step: tuple[int, int]) -> tuple[int, ...]:
@@ -282,11 +289,13 @@ def _playout(rules: Rules, sim: Sim, rng: random.Random, greedy: float) -> list[
 
 
 def search(rules: Rules, root_sim: Sim, rng: random.Random, budget: float, clock: Callable[[], float],
-           greedy: float, max_iterations: int = 1_000_000) -> tuple[tuple, int]:
-    """Max-n UCT from ``root_sim``; the most visited action and the iterations run."""
+           greedy: float, max_iterations: int = 1_000_000, root_actions: list[tuple] | None = None
+           ) -> tuple[tuple, int]:
+    """Max-n UCT from ``root_sim`` (over ``root_actions`` if given); the most visited action and the iterations
+    run."""
     start = clock()
     root = Node(root_sim.turn, rules.seats)
-    root.actions = rules.actions(root_sim)
+    root.actions = rules.actions(root_sim) if root_actions is None else list(root_actions)
     if len(root.actions) == 1:
         return root.actions[0], 0
     iterations = 0
@@ -313,9 +322,88 @@ def search(rules: Rules, root_sim: Sim, rng: random.Random, budget: float, clock
             visited.visits += 1
             for seat in range(rules.seats):
                 visited.totals[seat] += reward[seat]
+    if not root.children:  # no time for a single iteration
+        return root.actions[0], 0
     best = max(range(len(root.children)), key=lambda i: (root.children[i].visits,
                                                          root.children[i].totals[root.seat]))
     return root.actions[best], iterations
+
+
+class _Unsolved(Exception):
+    """The exact search ran out of time."""
+
+
+class Solver:
+    """An exact search of a two-seat game to its end over the tree actions: negamax with alpha-beta on the
+    outcome for the seat to move (+1 win, 0 shared win, -1 loss) and a table of solved positions."""
+
+    def __init__(self, rules: Rules, clock: Callable[[], float], deadline: float):
+        self.rules, self.clock, self.deadline = rules, clock, deadline
+        self.table: dict[tuple, tuple[int, int, tuple | None]] = {}  # key → value, flag (0 exact, 1 lower bound,
+        # -1 upper bound), best action
+        self.nodes = 0
+
+    def best(self, sim: Sim) -> tuple[int, tuple]:
+        """The value of ``sim`` for its seat to move and an action reaching it; raises ``_Unsolved``."""
+        best_value, best_action = -2, None
+        for action in self._ordered(sim):
+            value = self._value(sim, action, max(best_value, -1), 1)
+            if value > best_value:
+                best_value, best_action = value, action
+                if value == 1:
+                    break
+        return best_value, best_action
+
+    def safe(self, sim: Sim) -> tuple[int, list[tuple]]:
+        """The value of ``sim`` for its seat to move and the actions that keep it (only one if it is a win: the
+        search needs no more; all of them for a shared win or a loss, so the tree search may pick the one most
+        likely to win against an opponent who errs). Raises ``_Unsolved``."""
+        value, action = self.best(sim)
+        if value != 0:
+            return value, [action]
+        return 0, [action] + [other for other in self._ordered(sim)
+                              if other != action and self._value(sim, other, -1, 0) >= 0]
+
+    def _ordered(self, sim: Sim) -> list[tuple]:
+        actions = self.rules.actions(sim)
+        gain = self.rules.gain
+        actions.sort(key=lambda action: -gain(sim, action[3]))
+        return actions
+
+    def _value(self, sim: Sim, action: tuple, alpha: int, beta: int) -> int:
+        """The value of playing ``action`` at ``sim``, for the seat playing it."""
+        child = sim.copy()
+        self.rules.play(child, action)
+        if child.over:
+            points = self.rules.points(child)
+            mine, theirs = points[sim.turn], points[1 - sim.turn]
+            return (mine > theirs) - (mine < theirs)
+        return -self._search(child, -beta, -alpha)
+
+    def _search(self, sim: Sim, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        if not self.nodes & 31 and self.clock() >= self.deadline:
+            raise _Unsolved
+        key = (tuple(sim.grid), sim.turn, sim.dug[0], sim.dug[1], sim.opened, *map(tuple, sim.tally))
+        entry = self.table.get(key)
+        actions = self._ordered(sim)
+        if entry is not None:
+            value, flag, known = entry
+            if flag == 0 or (flag > 0 and value >= beta) or (flag < 0 and value <= alpha):
+                return value
+            if known in actions:  # the action that decided this position last time is tried first
+                actions.remove(known)
+                actions.insert(0, known)
+        original_alpha, best, best_action = alpha, -2, None
+        for action in actions:
+            value = self._value(sim, action, alpha, beta)
+            if value > best:
+                best, best_action = value, action
+                alpha = max(alpha, value)
+                if alpha >= beta:
+                    break
+        self.table[key] = (best, 1 if best >= beta else -1 if best <= original_alpha else 0, best_action)
+        return best
 
 
 def _ucb(child: Node, seat: int, log_n: float) -> float:
@@ -334,5 +422,17 @@ def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float,
         d, letter, cells = rng.choice([m for m in moves if rules.gain(sim, m[2]) == best])
         return notation((None, d, letter, cells, None))
     # Answer before the budget runs out: keep a margin for rebuilding and returning.
-    action, _ = search(rules, sim, rng, budget * 0.85, clock, greedy=0.75 if level == "hard" else 0.0)
+    start, budget = clock(), budget * 0.85
+    root_actions = None
+    if level == "hard" and rules.seats == 2 and sum(card >= 0 for card in sim.grid) <= SOLVE_CARDS:
+        try:
+            value, safe = Solver(rules, clock, start + SOLVE_SHARE * budget).safe(sim)
+        except _Unsolved:
+            value, safe = -1, None
+        if value > 0 or (safe is not None and len(safe) == 1):
+            return notation(safe[0])
+        if value == 0:  # a shared win is secured: look for winning chances among the moves that keep it
+            root_actions = safe
+    action, _ = search(rules, sim, rng, budget - (clock() - start), clock,
+                       greedy=0.75 if level == "hard" else 0.0, root_actions=root_actions)
     return notation(action)
