@@ -84,26 +84,34 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def summary(records: list[GameRecord], levels: list[str]) -> list[list[str]]:
-    """Rows of the results table: per level, wins (by seat), draws, rate with 95% interval, think time."""
+    """Rows of the results table, one per level: games, wins (a win shared by k winners counts 1/k), wins by seat
+    (wins/games the level played at that seat; seats rotate every game), shared wins, draws (games nobody won),
+    win rate with its 95% Wilson interval, mean game length in plies, mean and 95th-percentile think time."""
     n = len(records)
-    rows = [["level", "games", "wins", "wins by seat", "draws", "win rate (95% CI)", "mean plies", "mean think"]]
+    rows = [["level", "games", "wins", "wins by seat", "shared", "draws", "win rate (95% CI)", "mean plies",
+             "mean think", "p95 think"]]
     for level in dict.fromkeys(levels):
-        wins, draws, by_seat = 0.0, 0, {}
+        wins, draws, shared, by_seat, at_seat = 0.0, 0, 0, {}, {}
         for r in records:
             seats = [i for i, lv in enumerate(r.levels) if lv == level]
+            for s in seats:
+                at_seat[s] = at_seat.get(s, 0) + 1
             won = [s for s in seats if s in r.winners]
             if not r.winners:
                 draws += 1
             elif won:
                 wins += len(won) / len(r.winners)  # a shared win counts shared
+                shared += len(r.winners) > len(won)
                 for s in won:
                     by_seat[s] = by_seat.get(s, 0) + 1
-        think = [t for r in records for lv, t in r.think if lv == level]
+        think = sorted(t for r in records for lv, t in r.think if lv == level)
         lo, hi = wilson(wins, n)
-        rows.append([level, str(n), f"{wins:g}", " ".join(f"s{s}:{c}" for s, c in sorted(by_seat.items())) or "-",
-                     str(draws), f"{wins / n:.0%} ({lo:.0%}–{hi:.0%})" if n else "-",
+        rows.append([level, str(n), f"{wins:g}",
+                     " ".join(f"s{s}:{by_seat.get(s, 0)}/{g}" for s, g in sorted(at_seat.items())) or "-",
+                     str(shared), str(draws), f"{wins / n:.0%} ({lo:.0%}–{hi:.0%})" if n else "-",
                      f"{sum(r.plies for r in records) / n:.1f}" if n else "-",
-                     f"{sum(think) / len(think) * 1000:.0f} ms" if think else "-"])
+                     f"{sum(think) / len(think) * 1000:.0f} ms" if think else "-",
+                     f"{think[min(len(think) - 1, int(0.95 * len(think)))] * 1000:.0f} ms" if think else "-"])
     return rows
 
 
