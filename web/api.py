@@ -133,12 +133,10 @@ def post_command(gid: str):
     except ValueError as exc:
         raise errors.BadRequest(str(exc)) from None
     token = bearer_token()
-    if token is None:
-        if rt.store.meta(gid) is None:
-            raise errors.NotFound(f"no game {gid!r}")
-        raise errors.Unauthorized("a seat token is required: Authorization: Bearer <token>")
     if rt.store.meta(gid) is None:
         raise errors.NotFound(f"no game {gid!r}")
+    if token is None:
+        raise errors.Unauthorized("a seat token is required: Authorization: Bearer <token>")
     seat = rt.service.seat_for(gid, token)
     return jsonify(rt.service.command(gid, seat, body.move, body.expected_version, body.command_id))
 
