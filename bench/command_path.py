@@ -14,8 +14,10 @@
 The game is Murus from a position where both sides shuffle two towers forever (``harness.MURUS_LOOP``), so one
 game takes any number of commands. Latency: one game of ``--commands`` commands per path, the paths taking turns
 in blocks of a twentieth so background noise hits them alike (command by command, the gunicorn workers' leftover
-work after each answer would land on the next path's timing); "late/early" is the median of the last tenth over the
-first tenth (flat cost as a game grows: ≤ 1.2). Throughput: 1, 8 and 64 games played at once, one client thread
+work after each answer would land on the next path's timing). Growth: per path, a game is played to
+``--commands`` commands, then its last tenth is timed in alternation with the first tenth of a fresh game, so a
+change in the machine's load between the two does not pass for growth; "late/early" is the ratio of their medians
+(flat cost as a game grows: ≤ 1.2). Throughput: 1, 8 and 64 games played at once, one client thread
 per game, for ``--seconds`` each.
 """
 
@@ -190,6 +192,29 @@ def latency(paths: list, commands: int) -> dict[str, list[float]]:
     return times
 
 
+def growth(paths: list, commands: int) -> dict[str, tuple[list[float], list[float]]]:
+    """Per path, (early, late): the first tenth of ``commands`` commands of a fresh game and the last tenth of a game
+    played to ``commands``, timed in alternation so that both see the same moment of the machine."""
+    tenth = max(1, commands // 10)
+    clock = time.perf_counter
+    out = {}
+    for path in paths:
+        long = path.new_game()
+        for _ in range(commands - tenth):
+            long.play()
+        fresh = path.new_game()
+        early, late = [], []
+        for _ in range(tenth):
+            start = clock()
+            fresh.play()
+            early.append(clock() - start)
+            start = clock()
+            long.play()
+            late.append(clock() - start)
+        out[path.name] = (early, late)
+    return out
+
+
 def throughput(path, concurrency: int, seconds: float, cap: int = 20_000) -> tuple[int, float, list[float]]:
     """(commands, wall seconds, latencies) of ``concurrency`` games played at once for about ``seconds``."""
     games = [path.new_game() for _ in range(concurrency)]
@@ -240,15 +265,18 @@ def main(argv: list[str] | None = None) -> int:
         try:
             times = latency(paths, args.commands)
             raw = median(times["raw append"])
-            tenth = max(1, args.commands // 10)
+            table(["path", "commands", "median ms", "p99 ms", "median vs raw"],
+                  [[name, len(xs), median(xs) * 1e3, percentile(xs, 99) * 1e3, ratio(median(xs), raw)]
+                   for name, xs in times.items()],
+                  title=f"Latency: one game of {args.commands} commands per path, one client, the paths taking "
+                        "turns in blocks")
             rows = []
-            for name, xs in times.items():
-                early, late = median(xs[:tenth]), median(xs[-tenth:])
-                rows.append([name, len(xs), median(xs) * 1e3, percentile(xs, 99) * 1e3, ratio(median(xs), raw),
-                             early * 1e3, late * 1e3, ratio(late, early)])
-            table(["path", "commands", "median ms", "p99 ms", "median vs raw", "first tenth ms", "last tenth ms",
-                   "late/early"], rows,
-                  title=f"Latency: one game of {args.commands} commands per path, one client, paths in turns of blocks")
+            for name, (early, late) in growth(paths, args.commands).items():
+                rows.append([name, len(early), median(early) * 1e3, median(late) * 1e3,
+                             ratio(median(late), median(early))])
+            table(["path", "commands timed", "early median ms", "late median ms", "late/early"], rows,
+                  title=f"Cost as a game grows: commands 1–{args.commands // 10} of a fresh game against commands "
+                        f"{args.commands - args.commands // 10 + 1}–{args.commands} of a long one, alternating")
             rt.rq_redis.flushdb()  # the queued (never run) projection jobs of the latency run
             rows = []
             for concurrency in levels:

@@ -1,11 +1,12 @@
 """Projection lag: from a command's append to its version being visible in the game's view, p50 / p99.
 
-    python bench/projection_lag.py [--quick] [--seconds 8] [--load 8]
+    python bench/projection_lag.py [--quick] [--seconds 5] [--load 8]
 
-A probe game plays one command at a time through ``GameService.command``; the clock starts when the append's
-reply arrives (the store's ``append`` is wrapped) and stops when the view's checkpoint (``…:ckpt:<gid>``, written
-in the same script as the view) reaches that version, polled every 0.5 ms. Each scenario runs in a child process
-of its own, on a fresh redis-server (AOF everysec), with:
+A probe game plays a command every 20 ms through ``GameService.command``; each command's clock starts when its
+append's reply arrives (the store's ``append`` is wrapped) and stops when a watcher thread, polling every 0.5 ms,
+first sees the view's checkpoint (``…:ckpt:<gid>``, written in the same script as the view) at that version or
+later. After the window, versions not yet seen get ten more seconds. Each scenario runs in a child process of its
+own, on a fresh redis-server (AOF everysec), with:
 
 * **fork** — two ``burrow worker`` processes (RQ's ``Worker``, which forks a child per job; as in
   docker-compose) and ``burrow dispatch``;
@@ -14,10 +15,11 @@ of its own, on a fresh redis-server (AOF everysec), with:
 * **thread** — the embedded ``ThreadWorker`` (two threads) and a dispatcher thread in the probe's own process,
   as ``burrow serve --redis URL`` runs them;
 
-each idle (the probe alone) and under the load of ``command_path.py``: ``--load`` games played at full speed
-through the service layer by one thread each. "fast path off" runs the service without its job sink, leaving
-projections to the dispatcher alone. The backlog column is the queue length when the window closes: a backlog
-that grows means the workers cannot keep up and the lag grows with the length of the run.
+each idle (the probe alone), under a paced load (``--load`` games, one command a second each: busy human play) and
+under the load of ``command_path.py`` (``--load`` games played at full speed through the service layer, one
+thread each). "fast path off" runs the service without its job sink, leaving projections to the dispatcher alone.
+The backlog column is the queue length when the window closes: a backlog means the workers cannot keep up, and
+the lag then grows with the length of the run.
 
 A second table gives what each kind of worker sustains: two workers draining ``--jobs`` projection jobs of games
 already projected, so RQ's own cost per job shows. Each command makes four jobs (``project_game`` and
@@ -37,6 +39,9 @@ import harness
 from harness import RedisServer, median, percentile, ratio, table
 
 POLL = 0.0005
+PROBE_EVERY = 0.02
+DRAIN = 10.0
+PACE = 1.0
 PLAYERS = [{"name": "Ana"}, {"name": "Bo"}]
 
 
@@ -79,7 +84,7 @@ def stop_children(children: list[subprocess.Popen]) -> None:
             child.wait()
 
 
-def scenario(workers: str, load: int, fast_path: bool, seconds: float) -> dict:
+def scenario(workers: str, load: int, pace: float, fast_path: bool, seconds: float) -> dict:
     """Run one scenario in this process; returns its measurements."""
     from services.games import GameService
 
@@ -88,7 +93,7 @@ def scenario(workers: str, load: int, fast_path: bool, seconds: float) -> dict:
         service = rt.service if fast_path else GameService(rt.store, None)
         children = start_workers(workers, server, rt)
         try:
-            return _measure(rt, service, load, seconds)
+            return _measure(rt, service, load, pace, seconds)
         finally:
             stop_children(children)
             if workers == "thread":  # the worker threads outlive Redis by a moment: keep their complaints out
@@ -125,7 +130,8 @@ def capacity(workers: str, jobs: int) -> dict:
     return {"jobs": first, "seconds": took}
 
 
-def _measure(rt, service, load: int, seconds: float) -> dict:
+def _measure(rt, service, load: int, pace: float, seconds: float) -> dict:
+    """Lags of the probe's commands while ``load`` games play (``pace`` commands/s each; 0: full speed)."""
     committed: dict[str, float] = {}
     append = rt.store.append
 
@@ -149,44 +155,65 @@ def _measure(rt, service, load: int, seconds: float) -> dict:
     commands = [0] * load
 
     def play(i: int) -> None:
+        next_at = time.monotonic()
         for ply in range(1_000_000):
             if stop.is_set():
                 return
             seat, move = harness.murus_loop_move(ply)
             service.command(games[i]["id"], seat, move)
             commands[i] += 1
+            if pace:
+                next_at += 1 / pace
+                stop.wait(max(0.0, next_at - time.monotonic()))
+
+    seen: dict[int, float] = {}
+    probing = threading.Event()
+
+    def watch() -> None:
+        """When each version of the probe first shows in its checkpoint."""
+        last = probe["version"]
+        while probing.is_set():
+            current = int(rt.redis.get(ckpt) or 0)
+            if current > last:
+                now = time.perf_counter()
+                for version in range(last + 1, current + 1):
+                    seen[version] = now
+                last = current
+            time.sleep(POLL)
 
     threads = [threading.Thread(target=play, args=(i,), daemon=True) for i in range(load)]
     for t in threads:
         t.start()
-    lags, missed = [], 0
+    probing.set()
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    commits: dict[int, float] = {}
     end = time.monotonic() + seconds
     for ply in range(1_000_000):
         if time.monotonic() >= end:
             break
         seat, move = harness.murus_loop_move(ply)
         version = service.command(probe["id"], seat, move)["version"]
-        start = committed[probe["id"]]
-        limit = time.monotonic() + 30
-        while int(rt.redis.get(ckpt) or 0) < version:
-            if time.monotonic() > limit:
-                missed += 1
-                break
-            time.sleep(POLL)
-        else:
-            lags.append(time.perf_counter() - start)
-        time.sleep(0.005)
+        commits[version] = committed[probe["id"]]
+        time.sleep(PROBE_EVERY)
     stop.set()
     backlog = len(rt.queue)
+    drain = time.monotonic() + DRAIN
+    while len(seen) < len(commits) and time.monotonic() < drain:
+        time.sleep(0.01)
+    probing.clear()
+    watcher.join(5)
     for t in threads:
         t.join(30)
-    return {"lags": lags, "missed": missed, "load_commands": sum(commands), "seconds": seconds,
+    lags = [seen[v] - t for v, t in commits.items() if v in seen]
+    return {"lags": lags, "missed": len(commits) - len(lags), "load_commands": sum(commands), "seconds": seconds,
             "backlog": backlog}
 
 
-SCENARIOS = [("fork", 0, True), ("fork", None, True), ("simple", 0, True), ("simple", None, True),
-             ("thread", 0, True), ("thread", None, True), ("simple", 0, False), ("simple", None, False)]
-QUICK = [("thread", None, True)]
+SCENARIOS = [(workers, load, fast) for workers, fast in (("fork", True), ("simple", True), ("thread", True),
+                                                          ("simple", False))
+             for load in ("idle", "paced", "full")]
+QUICK = [("thread", "full", True)]
 
 
 def child(args: list[str]) -> dict:
@@ -200,15 +227,15 @@ def child(args: list[str]) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     p = harness.parser(__doc__.splitlines()[0])
-    p.add_argument("--seconds", type=float, default=6.0, help="measuring window per scenario")
+    p.add_argument("--seconds", type=float, default=5.0, help="measuring window per scenario")
     p.add_argument("--load", type=int, default=8, help="games played at full speed as the load")
     p.add_argument("--jobs", type=int, default=400, help="jobs drained in each capacity run")
     p.add_argument("--scenario", help=argparse_hidden())
     p.add_argument("--capacity", help=argparse_hidden())
     args = p.parse_args(argv)
     if args.scenario:  # a child: one scenario, JSON out
-        workers, load, fast = args.scenario.split(",")
-        print(json.dumps(scenario(workers, int(load), fast == "on", args.seconds)), flush=True)
+        workers, load, pace, fast = args.scenario.split(",")
+        print(json.dumps(scenario(workers, int(load), float(pace), fast == "on", args.seconds)), flush=True)
         return 0
     if args.capacity:
         print(json.dumps(capacity(args.capacity, args.jobs)), flush=True)
@@ -218,15 +245,18 @@ def main(argv: list[str] | None = None) -> int:
     harness.header("Projection lag: append → visible view", argv)
     rows = []
     for workers, load, fast in QUICK if args.quick else SCENARIOS:
-        load = args.load if load is None else load
-        r = child(["--seconds", str(args.seconds), "--scenario", f"{workers},{load},{'on' if fast else 'off'}"])
+        games, pace = {"idle": (0, 0.0), "paced": (args.load, PACE), "full": (args.load, 0.0)}[load]
+        r = child(["--seconds", str(args.seconds),
+                   "--scenario", f"{workers},{games},{pace},{'on' if fast else 'off'}"])
         lags = r["lags"]
-        rows.append([WORKERS[workers], "on" if fast else "off", f"{load} games" if load else "idle",
-                     r["load_commands"] / r["seconds"], len(lags), median(lags) * 1e3, percentile(lags, 99) * 1e3,
-                     max(lags, default=float("nan")) * 1e3, r["missed"], r["backlog"]])
+        what = {"idle": "idle", "paced": f"{games} games × {PACE:g}/s", "full": f"{games} games, full speed"}[load]
+        rows.append([WORKERS[workers], "on" if fast else "off", what, r["load_commands"] / r["seconds"], len(lags),
+                     median(lags) * 1e3, percentile(lags, 99) * 1e3, max(lags, default=float("nan")) * 1e3,
+                     r["missed"], r["backlog"]])
     table(["workers (+ dispatcher)", "fast-path jobs", "load", "load commands/s", "probes", "p50 ms", "p99 ms",
-           "max ms", "not seen in 30 s", "backlog (jobs)"], rows,
-          title=f"Append → visible view, {args.seconds:g} s per scenario")
+           "max ms", f"not seen {DRAIN:g} s after", "backlog (jobs)"], rows,
+          title=f"Append → visible view, {args.seconds:g} s per scenario, a probe command every "
+                f"{PROBE_EVERY * 1e3:g} ms")
     rows = []
     kinds = ("thread",) if args.quick else tuple(WORKERS)
     results = {kind: child(["--jobs", str(args.jobs), "--capacity", kind]) for kind in kinds}
