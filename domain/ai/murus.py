@@ -127,6 +127,15 @@ def _towers_reaching_goal(towers: int, landing: int, side: int) -> int:
                      | (h3 & (landing << -o3) & (goal << -2 * o3)))
 
 
+def may_threaten(move: Move, side: int) -> bool:
+    """Whether ``move`` of ``side`` can make a basic-game breakthrough threat (see ``THREAT_ROW``): every move
+    that does passes, most others do not."""
+    kind, frm, to = move
+    if kind == DISTRIBUTE:
+        return bool((1 << frm) & NEAR_GOAL[side] or ((1 << to) | (1 << ((frm + to) >> 1))) & THREAT_ROW[side])
+    return bool(((1 << to) | (1 << frm)) & NEAR_GOAL[side])
+
+
 def mobility(towers: int, landing: int) -> int:
     """How many (tower, direction) distributions there are onto ``landing`` cells."""
     count = 0
@@ -254,12 +263,8 @@ class Search:
             return score
         alpha = max(alpha, score)
         advanced, side = self.advanced, pos[6]
-        near, row2 = NEAR_GOAL[side], THREAT_ROW[side]
         for move in generate(pos, advanced):
-            kind, frm, to = move
-            if not advanced and not (  # only these moves can make a basic-game threat (see THREAT_ROW)
-                    (kind == DISTRIBUTE and ((1 << frm) & near or ((1 << to) | (1 << ((frm + to) >> 1))) & row2))
-                    or (kind != DISTRIBUTE and ((1 << to) | (1 << frm)) & near)):
+            if not advanced and not may_threaten(move, side):
                 continue
             child = play(pos, move)
             if not self._threatened(child):

@@ -9,6 +9,8 @@ import pytest
 from domain import murus
 from domain.ai import choose as choose_any
 from domain.ai import murus as ai
+from domain.murus.board import generate
+from domain.murus.board import play as play_move
 from domain.murus.position import load_position
 from tests.domain.test_murus_helpers import new_game, play
 
@@ -125,3 +127,26 @@ def test_hard_beats_easy_in_a_seeded_match():
             state, _ = play(state, ai_move(state, level, seed=game, budget=0.01, step=0.0005))
         wins += murus.result(state)["winners"] == [hard_seat]
     assert wins >= 3, f"hard won only {wins} of {len(games)} games against easy"
+
+
+def test_every_threat_making_move_passes_the_quiescence_filter():
+    """Hard's quiescence tries only the moves ``may_threaten`` lets through: none that makes a threat is lost."""
+    rng = random.Random(5)
+    threats = 0
+    for _ in range(150):
+        pos = new_game().pos
+        for _ in range(rng.randrange(4, 50)):
+            moves = generate(pos, False)
+            if not moves or ai.breakthrough_towers(pos, False):
+                break
+            for move in moves:
+                child = play_move(pos, move)
+                mover_threatens = ai.breakthrough_towers((*child[3:6], *child[0:3], child[6] ^ 1), False)
+                if mover_threatens:
+                    threats += 1
+                    assert ai.may_threaten(move, pos[6]), move
+            pos = play_move(pos, rng.choice(moves))
+    assert threats > 50
+    opening = generate(new_game().pos, False)
+    assert sum(ai.may_threaten(move, 0) for move in opening) < len(opening) / 2, "the filter must filter"
+

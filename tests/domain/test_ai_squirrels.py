@@ -117,3 +117,72 @@ def test_hard_beats_easy_in_a_seeded_match():
         for seat in result["winners"]:
             score[levels[seat]] += 1 / len(result["winners"])
     assert score["hard"] >= 5, score
+
+
+# The exact endgame search of hard (two seats) ---------------------------------------------------------------
+
+def _minimax(rules, sim) -> int:
+    """The outcome for the seat to move (+1 win, 0 shared win, -1 loss) by plain minimax over the tree actions."""
+    best = -2
+    for action in rules.actions(sim):
+        child = sim.copy()
+        rules.play(child, action)
+        if child.over:
+            points = rules.points(child)
+            value = (points[sim.turn] > points[1 - sim.turn]) - (points[sim.turn] < points[1 - sim.turn])
+        else:
+            value = -_minimax(rules, child)
+        best = max(best, value)
+    return best
+
+
+def _endgames(count: int, max_cards: int):
+    """Two-seat positions with at most ``max_cards`` food cards left, from seeded random games."""
+    found = []
+    for seed in range(200):
+        state = random_position(300 + seed, 2, plies=0)
+        rng = random.Random(seed)
+        while game.status(state) == "playing":
+            rules, sim = ai.rebuild(game.view(state, state.turn))
+            if sum(card >= 0 for card in sim.grid) <= max_cards:
+                found.append(state)
+                break
+            text = rng.choice(game.legal(state, state.turn))
+            for event in game.decide(state, state.turn, game.parse(text), rng):
+                state = game.evolve(state, event)
+        if len(found) == count:
+            break
+    return found
+
+
+def test_the_solver_agrees_with_plain_minimax():
+    values = set()
+    for state in _endgames(12, max_cards=7):
+        rules, sim = ai.rebuild(game.view(state, state.turn))
+        value, action = ai.Solver(rules, counting_clock(), float("inf")).best(sim)
+        assert value == _minimax(rules, sim)
+        child = sim.copy()
+        rules.play(child, action)
+        points = rules.points(child) if child.over else None
+        reached = ((points[sim.turn] > points[1 - sim.turn]) - (points[sim.turn] < points[1 - sim.turn])
+                   if child.over else -_minimax(rules, child))
+        assert reached == value, "the solver's action reaches the value it claims"
+        values.add(value)
+    assert len(values) >= 2, "the sample should hold different outcomes"
+
+
+def test_hard_never_gives_away_a_proven_result():
+    for state in _endgames(8, max_cards=9):
+        seat = state.turn
+        rules, sim = ai.rebuild(game.view(state, seat))
+        best = _minimax(rules, sim)
+        text = ai.choose(game.view(state, seat), seat, "hard", random.Random(1), 0.2, counting_clock(0.0001))
+        action = next(a for a in rules.actions(sim) if ai.notation(a) == text)
+        child = sim.copy()
+        rules.play(child, action)
+        if child.over:
+            points = rules.points(child)
+            value = (points[seat] > points[1 - seat]) - (points[seat] < points[1 - seat])
+        else:
+            value = -_minimax(rules, child)
+        assert value == best, f"hard played {text!r} worth {value}, but {best} was there"
