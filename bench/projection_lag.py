@@ -2,7 +2,7 @@
 
     python bench/projection_lag.py [--quick] [--seconds 5] [--load 8]
 
-A probe game plays a command every 20 ms through ``GameService.command``; each command's clock starts when its
+A probe game plays a command every 50 ms through ``GameService.command``; each command's clock starts when its
 append's reply arrives (the store's ``append`` is wrapped) and stops when a watcher thread, polling every 0.5 ms,
 first sees the view's checkpoint (``…:ckpt:<gid>``, written in the same script as the view) at that version or
 later. After the window, versions not yet seen get ten more seconds. Each scenario runs in a child process of its
@@ -15,7 +15,7 @@ own, on a fresh redis-server (AOF everysec), with:
 * **thread** — the embedded ``ThreadWorker`` (two threads) and a dispatcher thread in the probe's own process,
   as ``burrow serve --redis URL`` runs them;
 
-each idle (the probe alone), under a paced load (``--load`` games, one command a second each: busy human play) and
+each with the probe alone, under a paced load (``--load`` games, one command a second each: busy human play) and
 under the load of ``command_path.py`` (``--load`` games played at full speed through the service layer, one
 thread each). "fast path off" runs the service without its job sink, leaving projections to the dispatcher alone.
 The backlog column is the queue length when the window closes: a backlog means the workers cannot keep up, and
@@ -39,7 +39,7 @@ import harness
 from harness import RedisServer, median, percentile, ratio, table
 
 POLL = 0.0005
-PROBE_EVERY = 0.02
+PROBE_EVERY = 0.05
 DRAIN = 10.0
 PACE = 1.0
 PLAYERS = [{"name": "Ana"}, {"name": "Bo"}]
@@ -249,7 +249,8 @@ def main(argv: list[str] | None = None) -> int:
         r = child(["--seconds", str(args.seconds),
                    "--scenario", f"{workers},{games},{pace},{'on' if fast else 'off'}"])
         lags = r["lags"]
-        what = {"idle": "idle", "paced": f"{games} games × {PACE:g}/s", "full": f"{games} games, full speed"}[load]
+        what = {"idle": "probe alone", "paced": f"{games} games × {PACE:g}/s",
+                "full": f"{games} games, full speed"}[load]
         rows.append([WORKERS[workers], "on" if fast else "off", what, r["load_commands"] / r["seconds"], len(lags),
                      median(lags) * 1e3, percentile(lags, 99) * 1e3, max(lags, default=float("nan")) * 1e3,
                      r["missed"], r["backlog"]])

@@ -17,6 +17,8 @@ import sys
 import time
 from pathlib import Path
 
+import harness
+
 HERE = Path(__file__).resolve().parent
 
 SUITE = [
@@ -51,8 +53,8 @@ def main(argv: list[str] | None = None) -> int:
         text = done.stdout
         if script == "perft_murus.py":  # not ours: give its table the same heading as the others
             text = (f"## Murus perft: bitboards vs a naive generator (bench/perft_murus.py)\n\n"
-                    f"command: `python bench/{script} {' '.join(full if not args.quick else quick)}`\n\n"
-                    f"```\n{text}```\n")
+                    f"command: `python bench/{script} {' '.join(full if not args.quick else quick)}`  \n"
+                    f"{harness.machine_line()}\n\n```\n{text}```\n")
         print(text, flush=True)
         print(f"<!-- {script}: {took:.1f} s, exit {done.returncode} -->\n", flush=True)
         out.append(text)
