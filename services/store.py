@@ -115,8 +115,8 @@ class EventStore:
         self._append = client.register_script(APPEND_SCRIPT)
         # A game's metadata and seat hashes are written before or with its first event and never change, so
         # once seen they are kept (the HTTP command path read both on every request).
-        self._metas: dict[str, dict] = {}
-        self._seats: dict[str, dict[int, str]] = {}
+        self._known_metas: dict[str, dict] = {}
+        self._known_seats: dict[str, dict[int, str]] = {}
 
     def append(self, gid: str, events: list[tuple[str, bytes]], *, expected_version: int | None,
                command_id: str | None = None, result: bytes = b"", meta: bytes | None = None,
@@ -172,14 +172,14 @@ class EventStore:
 
     def meta(self, gid: str) -> dict | None:
         """The game's metadata (written with its first event), or None if there is no such game."""
-        meta = self._metas.get(gid)
+        meta = self._known_metas.get(gid)
         if meta is not None:
             return meta
         entries = self.redis.xrange(self.keys.game(gid), "0-1", "0-1")
         if not entries:
             return None
         meta = json.loads(entries[0][1][b"meta"])
-        _keep(self._metas, gid, meta)
+        _keep(self._known_metas, gid, meta)
         return meta
 
     def command_result(self, gid: str, command_id: str) -> bytes | None:
@@ -191,13 +191,13 @@ class EventStore:
             self.redis.hset(self.keys.seats(gid), mapping={str(s): h for s, h in hashes.items()})
 
     def seat_hashes(self, gid: str) -> dict[int, str]:
-        hashes = self._seats.get(gid)
+        hashes = self._known_seats.get(gid)
         if hashes is not None:
             return hashes
         raw = self.redis.hgetall(self.keys.seats(gid))
         hashes = {int(k): v.decode() for k, v in raw.items()}
         if hashes:  # none yet: the game may be being created
-            _keep(self._seats, gid, hashes)
+            _keep(self._known_seats, gid, hashes)
         return hashes
 
     def game_ids(self) -> Iterator[str]:
