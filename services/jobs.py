@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import rq
 
+PROJECT = "workers.jobs.project"
 PROJECT_GAME = "workers.jobs.project_game"
 PROJECT_LOBBY = "workers.jobs.project_lobby"
 AI_TURN = "workers.jobs.ai_turn"
@@ -16,9 +17,8 @@ class RQJobs:
         self.queue = queue
 
     def project(self, gid: str) -> None:
-        # Both jobs in one pipeline: one round trip instead of four (two enqueues) on the command path.
-        self.queue.enqueue_many([rq.Queue.prepare_data(PROJECT_GAME, (gid,), result_ttl=0, failure_ttl=3600),
-                                 rq.Queue.prepare_data(PROJECT_LOBBY, (gid,), result_ttl=0, failure_ttl=3600)])
+        # One job brings every read model of the game up to date: half the queue traffic of one job per model.
+        self.queue.enqueue(PROJECT, gid, result_ttl=0, failure_ttl=3600)
 
     def ai_turn(self, gid: str, seat: int, version: int) -> None:
         # The job id makes a re-enqueue of the same turn (dispatcher retry) visible; the job itself is idempotent.

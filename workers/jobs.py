@@ -11,6 +11,15 @@ from services.runtime import current
 log = logging.getLogger(__name__)
 
 
+def project(gid: str) -> int:
+    """Bring every read model of a game up to date: its view, its lobby line, the ratings once it is finished."""
+    runtime = current()
+    version = runtime.projector.project_game(gid)
+    runtime.projector.project_lobby(gid)
+    runtime.ratings.project(gid)
+    return version
+
+
 def project_game(gid: str) -> int:
     """Bring a game's view up to date; returns the projected version."""
     return current().projector.project_game(gid)

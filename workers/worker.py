@@ -1,4 +1,4 @@
-"""RQ worker entry points: a normal forking worker for production and a thread worker for the embedded mode."""
+"""RQ worker entry points: a worker process for production and a thread worker for the embedded mode."""
 
 from __future__ import annotations
 
@@ -45,6 +45,11 @@ def start_thread_worker(runtime: Runtime) -> threading.Thread:
 
 
 def run_worker(runtime: Runtime, burst: bool = False) -> None:
-    """Run a forking RQ worker in the foreground (``burrow worker``)."""
-    worker = rq.Worker([runtime.queue], connection=runtime.rq_redis)
+    """Run an RQ worker in the foreground (``burrow worker``).
+
+    It runs jobs in its own process, without a fork per job: the jobs are short, pure Python and idempotent, and
+    a fork per job costs ten times the job itself (``docs/benchmarks.md``). A worker that dies mid-job loses
+    nothing: the dispatcher enqueues the job again (see ``workers/dispatcher.py``).
+    """
+    worker = rq.SimpleWorker([runtime.queue], connection=runtime.rq_redis)
     worker.work(burst=burst, logging_level="INFO")
