@@ -143,7 +143,7 @@ def _endgames(count: int, max_cards: int):
         state = random_position(300 + seed, 2, plies=0)
         rng = random.Random(seed)
         while game.status(state) == "playing":
-            rules, sim = ai.rebuild(game.view(state, state.turn))
+            _, sim = ai.rebuild(game.view(state, state.turn))
             if sum(card >= 0 for card in sim.grid) <= max_cards:
                 found.append(state)
                 break
