@@ -236,13 +236,14 @@ class GameService:
                 # state (its result is stored with its events, atomically) or found here.
                 stored = self.store.command_result(gid, key) if key else None
                 if stored is not None:
-                    return json.loads(stored)
+                    return self._first_result(gid, seat, stored)
                 raise
             at = int(time.time() * 1000)
             answer, state = self._answer(game, seat, events, at)
+            applied = f"{game.version + 1}-{answer['version']}".encode()  # the answer is rebuilt from these
             try:
                 result = self.store.append(gid, [codec.encode(e) for e in events], expected_version=game.version,
-                                           command_id=key, result=json.dumps(answer).encode(), at=at)
+                                           command_id=key, result=applied, at=at)
             except ConcurrencyError as exc:
                 # The append checks the command id first: a conflict means this command was never applied.
                 if expected_version is not None:
@@ -253,11 +254,27 @@ class GameService:
             except StoreUnavailable as exc:
                 raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
             if result.duplicate:
-                return json.loads(result.stored)
+                return self._first_result(gid, seat, result.stored)
             self._remember(replace(game, state=state, version=result.version))
             self._poke(gid)
             return answer
         raise errors.Conflict("the game is too busy right now; try again", version=self.store.version(gid))
+
+    def _first_result(self, gid: str, seat: int, stored: bytes) -> dict:
+        """The answer of a command already applied, rebuilt from the versions it appended ("first-last").
+
+        Only the range is stored per command id, not the answer: the events are in the stream. The rebuilt answer
+        equals the first one, except that a game finished since shows its events unredacted.
+        """
+        if stored.startswith(b"{"):  # an answer stored whole by an earlier version of this code
+            return json.loads(stored)
+        first, last = (int(v) for v in stored.decode().split("-"))
+        game = self.load(gid)
+        viewer = game.viewer(seat)
+        return {"version": last, "events": [
+            codec.to_client(game.module, game.module.redact(codec.decode(game.module, item.data), viewer),
+                            item.version, item.at)
+            for item in self.store.read(gid, after=first - 1, to=last)]}
 
     def _decide(self, game: Game, seat: int, move: str) -> list:
         module = game.module
