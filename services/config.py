@@ -18,6 +18,9 @@ class Settings:
     ai_time: float = 1.0  # default AI thinking budget, seconds
     queue_name: str = "burrow"
     claim_idle_ms: int = 30_000  # the dispatcher takes back log entries left unacknowledged this long
+    # The command path may poke the workers itself; off by default: an RQ enqueue more than doubles a command's
+    # cost, the dispatcher wakes on the append anyway, and the lag it saves is a few ms (docs/benchmarks.md).
+    fast_path: bool = False
     limits: dict = field(default_factory=lambda: {
         "body_bytes": 64 * 1024,
         "name_length": 40,
@@ -28,7 +31,7 @@ class Settings:
     @classmethod
     def from_env(cls, **overrides) -> Settings:
         """Settings read from ``REDIS_URL``, ``RQ_URL``, ``BURROW_PREFIX``, ``BURROW_PARTITIONS``,
-        ``BURROW_DATA``, ``BURROW_AI_TIME``, ``BURROW_CLAIM_IDLE_MS``; explicit ``overrides`` (not None) win."""
+        ``BURROW_DATA``, ``BURROW_AI_TIME``, ``BURROW_CLAIM_IDLE_MS``, ``BURROW_FAST_PATH``; explicit ``overrides`` (not None) win."""
         env = os.environ
         values = {
             "redis_url": env.get("REDIS_URL") or None,
@@ -38,6 +41,7 @@ class Settings:
             "data_dir": env.get("BURROW_DATA", "burrow-data"),
             "ai_time": float(env.get("BURROW_AI_TIME", "1.0")),
             "claim_idle_ms": int(env.get("BURROW_CLAIM_IDLE_MS", "30000")),
+            "fast_path": env.get("BURROW_FAST_PATH", "0").lower() in ("1", "true", "yes"),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)

@@ -63,7 +63,7 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
         store = EventStore(client, keys)
     queue = rq.Queue(settings.queue_name, connection=rq_client)
     jobs = RQJobs(queue)
-    service = GameService(store, jobs, limits=settings.limits)
+    service = GameService(store, jobs if settings.fast_path else None, limits=settings.limits)
     return Runtime(settings, client, rq_client, store, service, Projector(service), queue, jobs, Ratings(service),
                    embedded, loaded)
 

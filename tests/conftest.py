@@ -111,7 +111,9 @@ def client(runtime):
 
 
 def run_jobs(runtime) -> None:
-    """Run every queued RQ job in this thread (a burst worker)."""
+    """Dispatch the new log entries, then run every queued RQ job in this thread (a burst worker)."""
+    from workers.dispatcher import Dispatcher
     from workers.worker import ThreadWorker
 
+    Dispatcher(runtime, consumer="tests").run_once(block_ms=1)
     ThreadWorker([runtime.queue], connection=runtime.rq_redis).work(burst=True, logging_level="ERROR")

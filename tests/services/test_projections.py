@@ -75,7 +75,13 @@ def test_crash_between_reading_and_writing_converges(runtime, monkeypatch):
     assert projected(runtime, gid)["docs"] == fresh(runtime, gid)
 
 
+def test_command_path_pokes_no_job_by_default(runtime):
+    runtime.service.create("murus", PLAYERS)
+    assert runtime.queue.count == 0  # the dispatcher, reading the log, pokes the workers
+
+
 def test_fast_path_jobs_project_each_command(runtime):
+    runtime.service.jobs = runtime.jobs  # BURROW_FAST_PATH=1
     g = runtime.service.create("murus", PLAYERS)
     play(runtime, g["id"], None, ["a1-a3"])
     run_jobs(runtime)
