@@ -22,8 +22,8 @@ The backlog column is the queue length when the window closes: a backlog means t
 the lag then grows with the length of the run.
 
 A second table gives what each kind of worker sustains: two workers draining ``--jobs`` projection jobs of games
-already projected, so RQ's own cost per job shows. Each command makes four jobs (``project_game`` and
-``project_lobby`` from the command path, the same two from the dispatcher).
+already projected, so RQ's own cost per job shows. Each command makes one job (``workers.jobs.project``, from the
+dispatcher; a second one from the command path with ``BURROW_FAST_PATH=1``).
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ PLAYERS = [{"name": "Ana"}, {"name": "Bo"}]
 
 
 WORKERS = {
-    "fork": "burrow worker ×2 (RQ Worker, forks per job)",
+    "fork": "burrow worker ×2",
     "simple": "rq SimpleWorker ×2 (no fork)",
     "thread": "ThreadWorker ×2 in-process",
 }
@@ -264,8 +264,8 @@ def main(argv: list[str] | None = None) -> int:
     reference = results["thread"]["jobs"] / results["thread"]["seconds"]
     for kind, r in results.items():
         rate = r["jobs"] / r["seconds"]
-        rows.append([WORKERS[kind], r["jobs"], rate, ratio(rate, reference), rate / 4])
-    table(["workers", "jobs", "jobs/s", "vs thread", "commands/s sustained (4 jobs each)"], rows,
+        rows.append([WORKERS[kind], r["jobs"], rate, ratio(rate, reference), rate])
+    table(["workers", "jobs", "jobs/s", "vs thread", "commands/s sustained (1 job each)"], rows,
           title="What the projection workers sustain: two workers draining projection jobs of games already "
                 "projected")
     return 0
