@@ -25,6 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as ``python bench/ai_latency.py`` from a checkout
     sys.path.insert(0, str(ROOT))
 
+import harness
+
 from domain.ai import budget_for
 from domain.registry import GAME_NAMES
 from services.config import Settings
@@ -88,11 +90,7 @@ def main() -> None:
                 rows.append([game, level, f"{budget:.3f} s", str(len(times)),
                              f"{statistics.median(times):.3f} s", f"{p95:.3f} s", f"{max(times):.3f} s",
                              f"{p95 - budget:+.3f} s", "yes" if p95 <= budget + MARGIN else "NO"])
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    for n, row in enumerate(rows):
-        print("| " + " | ".join(cell.ljust(width) for cell, width in zip(row, widths)) + " |")
-        if n == 0:
-            print("|" + "|".join("-" * (width + 2) for width in widths) + "|")
+    harness.table(rows[0], rows[1:])
 
 
 if __name__ == "__main__":

@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # run as ``python bench/ai_speed.py`` from a checkout
     sys.path.insert(0, str(ROOT))
 
+import harness
+
 from domain.ai import mouseguard as mouseguard_ai
 from domain.ai import murus as murus_ai
 from domain.ai import squirrels as squirrels_ai
@@ -116,11 +118,7 @@ def main() -> None:
     print(f"Python {platform.python_version()} on {platform.machine()}, {seconds:g} s per row\n")
     rows = [["game", "level", "position", "speed", "reached", "detail"]]
     rows += murus_rows(seconds) + mouseguard_rows(seconds) + squirrels_rows(seconds)
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    for n, row in enumerate(rows):
-        print("| " + " | ".join(cell.ljust(width) for cell, width in zip(row, widths)) + " |")
-        if n == 0:
-            print("|" + "|".join("-" * (width + 2) for width in widths) + "|")
+    harness.table(rows[0], rows[1:])
 
 
 if __name__ == "__main__":

@@ -29,6 +29,8 @@ SUITE = [
     ("engines.py", [], ["--quick"]),
     ("storage.py", [], ["--quick"]),
     ("perft_murus.py", ["--depth", "5"], ["--depth", "3"]),
+    ("ai_speed.py", [], ["--quick"]),
+    ("ai_latency.py", ["--ai-time", "0.25"], ["--quick"]),
 ]
 
 

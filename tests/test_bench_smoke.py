@@ -45,6 +45,11 @@ def test_bench_script_runs_quick_and_prints_a_table(script):
     assert tables(out), out
 
 
+@pytest.mark.parametrize("script", ["ai_speed.py", "ai_latency.py"])
+def test_ai_bench_script_runs_quick_and_prints_a_table(script):
+    assert tables(run(str(BENCH / script), "--quick"))
+
+
 def test_run_all_runs_a_chosen_script():
     out = run(str(BENCH / "run_all.py"), "--quick", "--only", "storage")
     assert "## Storage" in out and tables(out)
