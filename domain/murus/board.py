@@ -143,6 +143,40 @@ def count_moves(pos: Position, advanced: bool) -> int:
     return count
 
 
+DISTRIBUTE_FROM = {2 * offset: has2 for offset, _, has2 in STEPS}
+"""``to - frm`` of a distribution → the cells it may start from."""
+ADJACENT_FROM = {offset: has1 for offset, has1, _ in STEPS}
+"""``to - frm`` of a (double) sacrifice → the cells it may start from."""
+FIRE_FROM = tuple({offset: has for offset, has in steps} for steps in FIRE_STEPS)
+"""Per side, ``to - frm`` of a fire → the cells it may start from."""
+
+
+def is_legal(pos: Position, move: Move, advanced: bool) -> bool:
+    """``move in generate(pos, advanced)``, checked for this one move without listing the others."""
+    m1, m2, m3, t1, t2, t3, side = pos
+    kind, frm, to = move
+    if not (0 <= frm < CELLS and 0 <= to < CELLS):
+        return False
+    source, target = 1 << frm, 1 << to
+    if kind == FIRE:
+        has = FIRE_FROM[side].get(to - frm)
+        return has is not None and bool(m3 & has & source) and not m1 & target
+    if kind == DISTRIBUTE:
+        has2 = DISTRIBUTE_FROM.get(to - frm)
+        if has2 is None or not m2 & ~m3 & has2 & source:
+            return False
+        landing = FULL & ~(t1 | (m3 if advanced else m2))
+        return bool(landing & (1 << ((frm + to) >> 1)) and landing & target)
+    if kind != SACRIFICE and kind != DOUBLE_SACRIFICE:
+        return False
+    has1 = ADJACENT_FROM.get(to - frm)
+    if has1 is None or not m2 & ~m3 & has1 & source:
+        return False
+    if kind == SACRIFICE:
+        return bool(target & ((t1 & ~t2) | t3))
+    return bool(target & t3)
+
+
 def play(pos: Position, move: Move) -> Position:
     """The position after ``move`` (assumed legal), the other side to move."""
     m1, m2, m3, t1, t2, t3, side = pos

@@ -8,20 +8,20 @@ from typing import Any
 
 from domain.base import BadSetup, Event, IllegalMove, Rng, Setup, Viewer, check_options
 from domain.murus import board
-from domain.murus.board import BREAKTHROUGH, DISTRIBUTE, HELD, Position
+from domain.murus.board import BREAKTHROUGH, CELLS, DISTRIBUTE, FULL, HELD, Position
 from domain.murus.events import Captured, GameCreated, GameEnded, Moved
 from domain.murus.explain import explain_illegal
 from domain.murus.notation import (
     CELL_INDEX,
     CELL_NAMES,
+    MOVE_TEXTS,
     PLAYER_NAMES,
     Command,
     format,
-    move_text,
     parse,
     to_move,
 )
-from domain.murus.position import STONE_LETTERS, board_text, load_position, position_json, stack_text
+from domain.murus.position import STONE_LETTERS, board_text, load_position, position_json
 
 NAME = "murus"
 SEATS = (2, 2)
@@ -79,17 +79,60 @@ def evolve(state: MurusState | None, event: Event) -> MurusState:
                           pos=load_position(event.position, advanced))
     assert state is not None, "the first event of a game is game_created"
     if isinstance(event, Moved):
-        by_cell = board.stacks(state.pos)
-        for name, text in event.cells.items():
-            if text:
-                by_cell[CELL_INDEX[name]] = (STONE_LETTERS.index(text[0]), len(text))
-            else:
-                by_cell.pop(CELL_INDEX[name], None)
-        return dataclasses.replace(state, pos=board.from_stacks(by_cell, state.side ^ 1), ply=state.ply + 1,
-                                   last_move=event.move, last_cells=tuple(event.cells))
+        # Each changed cell is cleared on all six planes and its new stack set (MurusState: the mover's planes
+        # first, so the new position swaps them); a cell or stack outside the table takes the general path.
+        m1, m2, m3, t1, t2, t3, side = state.pos
+        changes = _CELL_CHANGES[side]
+        clear = stones = 0
+        for change in event.cells.items():
+            masks = changes.get(change)
+            if masks is None:
+                return _evolve_moved(state, event)
+            clear |= masks[0]
+            stones |= masks[1]
+        keep = ~clear
+        pos = ((t1 & keep) | (stones >> _T1 & FULL), (t2 & keep) | (stones >> _T2 & FULL),
+               (t3 & keep) | (stones >> _T3 & FULL), (m1 & keep) | (stones & FULL),
+               (m2 & keep) | (stones >> _M2 & FULL), (m3 & keep) | (stones >> _M3 & FULL), side ^ 1)
+        return MurusState(state.seats, state.options, pos, state.ply + 1, event.move, tuple(event.cells),
+                          state.result)
     if isinstance(event, GameEnded):
         return dataclasses.replace(state, result={"winners": list(event.winners), "reason": event.reason})
     return state  # captured: already applied by its moved event
+
+
+_M2, _M3, _T1, _T2, _T3 = (CELLS * plane for plane in range(1, 6))
+_CELL_CHANGES = tuple(
+    {
+        (name, STONE_LETTERS[owner] * height if height else ""): (
+            1 << i,
+            sum(1 << (i + CELLS * (3 * (owner != mover) + level)) for level in range(height)),
+        )
+        for i, name in enumerate(CELL_NAMES) for owner in (0, 1) for height in range(4)
+    }
+    for mover in (0, 1)
+)
+"""Per side to move, ``(cell name, new stack text)`` of a ``moved`` event → (the cell's bit, its stones on the
+six planes packed into one int: plane ``k`` (m1, m2, m3, t1, t2, t3) at bit ``CELLS * k``)."""
+
+
+def _evolve_moved(state: MurusState, event: Moved) -> MurusState:
+    """The state after ``event``, through stack dictionaries (any cell text, like the fast path in ``evolve``)."""
+    by_cell = board.stacks(state.pos)
+    for name, text in event.cells.items():
+        if text:
+            by_cell[CELL_INDEX[name]] = (STONE_LETTERS.index(text[0]), len(text))
+        else:
+            by_cell.pop(CELL_INDEX[name], None)
+    return dataclasses.replace(state, pos=board.from_stacks(by_cell, state.side ^ 1), ply=state.ply + 1,
+                               last_move=event.move, last_cells=tuple(event.cells))
+
+
+def _text(bit: int, p1: int, p2: int, p3: int, letter: str) -> str:
+    """The stack text of cell ``bit`` in the planes ``p1``–``p3`` of the side written ``letter`` ("" if none)."""
+    if not p1 & bit:
+        return ""
+    return letter * (1 + (p2 & bit != 0) + (p3 & bit != 0))
 
 
 def decide(state: MurusState, seat: int, cmd: Command | str, rng: Rng) -> list[Event]:
@@ -103,21 +146,30 @@ def decide(state: MurusState, seat: int, cmd: Command | str, rng: Rng) -> list[E
     if isinstance(cmd, str):
         cmd = parse(cmd)
     move = to_move(cmd)
-    if move not in board.generate(state.pos, state.advanced):
-        raise IllegalMove(explain_illegal(state.pos, state.advanced, cmd))
-    child = board.play(state.pos, move)
-    before, after = board.stacks(state.pos), board.stacks(child)
-    changed = sorted(i for i in before.keys() | after.keys() if before.get(i) != after.get(i))
+    pos = state.pos
+    if not board.is_legal(pos, move, state.advanced):
+        raise IllegalMove(explain_illegal(pos, state.advanced, cmd))
+    child = board.play(pos, move)
+    # The mover's planes are m (before) and d (after), the other side's t and c; the cells whose stack changed
+    # are those where any plane differs, in board order.
+    m1, m2, m3, t1, t2, t3, side = pos
+    c1, c2, c3, d1, d2, d3, _ = child
+    mine, theirs = STONE_LETTERS[side], STONE_LETTERS[side ^ 1]
+    changed = (m1 ^ d1) | (m2 ^ d2) | (m3 ^ d3) | (t1 ^ c1) | (t2 ^ c2) | (t3 ^ c3)
+    cells = {}
+    while changed:
+        bit = changed & -changed
+        cells[CELL_NAMES[bit.bit_length() - 1]] = _text(bit, d1, d2, d3, mine) or _text(bit, c1, c2, c3, theirs)
+        changed ^= bit
     kind = move[0]
     events: list[Event] = [Moved(
-        seat=seat, move=format(cmd), kind=KIND_NAMES[kind], frm=cmd.frm, to=cmd.to,
-        cells={CELL_NAMES[i]: stack_text(*after[i]) if i in after else "" for i in changed},
+        seat=seat, move=format(cmd), kind=KIND_NAMES[kind], frm=cmd.frm, to=cmd.to, cells=cells,
     )]
-    target = move[2]
-    victim = before.get(target)
-    if kind != DISTRIBUTE and victim is not None and victim[0] != seat:
-        left = stack_text(*after[target]) if target in after else ""
-        events.append(Captured(seat=seat, cell=cmd.to, removed=victim[1] - len(left), left=left))
+    target = 1 << move[2]
+    if kind != DISTRIBUTE and t1 & target:
+        left = _text(target, d1, d2, d3, mine) or _text(target, c1, c2, c3, theirs)
+        removed = 1 + (t2 & target != 0) + (t3 & target != 0) - len(left)
+        events.append(Captured(seat=seat, cell=cmd.to, removed=removed, left=left))
     ending = _ending(child, state.advanced, ply=state.ply + 1, max_plies=state.options["max_plies"])
     if ending is not None:
         events.append(ending)
@@ -150,7 +202,8 @@ def legal(state: MurusState, seat: int) -> list[str]:
     """Every legal command of ``seat``, in notation, sorted."""
     if state.result is not None or seat != state.side:
         return []
-    return sorted(move_text(move) for move in board.generate(state.pos, state.advanced))
+    texts = MOVE_TEXTS
+    return sorted([texts[move] for move in board.generate(state.pos, state.advanced)])
 
 
 def status(state: MurusState) -> str:

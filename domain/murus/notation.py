@@ -6,7 +6,19 @@ import re
 from typing import NamedTuple
 
 from domain.base import BadNotation
-from domain.murus.board import COLS, OPERATORS, ROWS, Move
+from domain.murus.board import (
+    ADJACENT_FROM,
+    COLS,
+    DISTRIBUTE,
+    DISTRIBUTE_FROM,
+    DOUBLE_SACRIFICE,
+    FIRE,
+    FIRE_FROM,
+    OPERATORS,
+    ROWS,
+    SACRIFICE,
+    Move,
+)
 
 CELL_NAMES = tuple(f"{'abcdefgh'[i % COLS]}{i // COLS + 1}" for i in range(COLS * ROWS))
 """Cell index → name (``a1`` is index 0, ``h7`` the last)."""
@@ -57,3 +69,13 @@ def move_text(move: Move) -> str:
     """The canonical notation of an engine move."""
     kind, frm, to = move
     return f"{CELL_NAMES[frm]}{OPERATORS[kind]}{CELL_NAMES[to]}"
+
+
+MOVE_TEXTS = {
+    (kind, frm, frm + offset): move_text((kind, frm, frm + offset))
+    for kind, by_offset in ((DISTRIBUTE, DISTRIBUTE_FROM), (SACRIFICE, ADJACENT_FROM),
+                            (DOUBLE_SACRIFICE, ADJACENT_FROM), (FIRE, FIRE_FROM[0]), (FIRE, FIRE_FROM[1]))
+    for offset, has in by_offset.items()
+    for frm in range(COLS * ROWS) if has >> frm & 1
+}
+"""``move_text`` of every move the generator can produce (each move's geometry), looked up instead of written."""
