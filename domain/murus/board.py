@@ -87,39 +87,58 @@ def _bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+_LIFT = 2 * (COLS + 1)
+"""Planes are shifted up by this many bits so that ``back`` is one right shift for every step (``_GEN_STEPS``)."""
+_GEN_STEPS = tuple((offset, 2 * offset, _LIFT + offset, _LIFT + 2 * offset, has1, has2) for offset, has1, has2 in STEPS)
+"""``STEPS`` for the generator: (offset, 2 × offset, right shifts of a lifted plane seen 1 and 2 steps away, has1,
+has2): ``back(bits, k * offset) == (bits << _LIFT) >> (_LIFT + k * offset)``."""
+_FIRE_LIFT = 3 * (COLS + 1)
+_GEN_FIRE_STEPS = tuple(tuple((offset, _FIRE_LIFT + offset, has) for offset, has in steps) for steps in FIRE_STEPS)
+"""``FIRE_STEPS`` with the right shift of a plane lifted by ``_FIRE_LIFT`` bits."""
+
+
 def generate(pos: Position, advanced: bool) -> list[Move]:
     """Every legal move of the side to move (MS-4, MS-5, MS-A1…MS-A3); empty when stalemated."""
     m1, m2, m3, t1, t2, t3, side = pos
     moves: list[Move] = []
+    add = moves.append
     towers = m2 & ~m3
     if towers:
         # Landing cells: empty or own walls (basic), also own towers (advanced); never enemy stones or a full stack.
-        landing = FULL & ~(t1 | (m3 if advanced else m2))
-        enemy_walls = t1 & ~t2
-        enemy_catapults = t3
-        for offset, has1, has2 in STEPS:
-            can = towers & has2 & back(landing, offset) & back(landing, 2 * offset)
+        landing = (FULL & ~(t1 | (m3 if advanced else m2))) << _LIFT
+        enemy_walls = (t1 & ~t2) << _LIFT
+        enemy_catapults = t3 << _LIFT
+        for offset, double, near_shift, far_shift, has1, has2 in _GEN_STEPS:
+            can = towers & has2 & (landing >> near_shift) & (landing >> far_shift)
             while can:
                 low = can & -can
                 frm = low.bit_length() - 1
-                moves.append((DISTRIBUTE, frm, frm + 2 * offset))
+                add((DISTRIBUTE, frm, frm + double))
                 can ^= low
             near = towers & has1
-            can = near & back(enemy_walls, offset)
+            can = near & (enemy_walls >> near_shift)
             while can:
                 low = can & -can
                 frm = low.bit_length() - 1
-                moves.append((SACRIFICE, frm, frm + offset))
+                add((SACRIFICE, frm, frm + offset))
                 can ^= low
             if enemy_catapults:
-                for frm in _bits(near & back(enemy_catapults, offset)):
-                    moves.append((SACRIFICE, frm, frm + offset))
-                    moves.append((DOUBLE_SACRIFICE, frm, frm + offset))
+                can = near & (enemy_catapults >> near_shift)
+                while can:
+                    low = can & -can
+                    frm = low.bit_length() - 1
+                    add((SACRIFICE, frm, frm + offset))
+                    add((DOUBLE_SACRIFICE, frm, frm + offset))
+                    can ^= low
     if m3:
-        target = FULL & ~m1
-        for offset, has in FIRE_STEPS[side]:
-            for frm in _bits(m3 & has & back(target, offset)):
-                moves.append((FIRE, frm, frm + offset))
+        target = (FULL & ~m1) << _FIRE_LIFT
+        for offset, shift, has in _GEN_FIRE_STEPS[side]:
+            can = m3 & has & (target >> shift)
+            while can:
+                low = can & -can
+                frm = low.bit_length() - 1
+                add((FIRE, frm, frm + offset))
+                can ^= low
     return moves
 
 
@@ -129,18 +148,38 @@ def count_moves(pos: Position, advanced: bool) -> int:
     count = 0
     towers = m2 & ~m3
     if towers:
-        landing = FULL & ~(t1 | (m3 if advanced else m2))
-        enemy_walls = t1 & ~t2
-        for offset, has1, has2 in STEPS:
-            count += (towers & has2 & back(landing, offset) & back(landing, 2 * offset)).bit_count()
-            count += (towers & has1 & back(enemy_walls, offset)).bit_count()
-            if t3:
-                count += 2 * (towers & has1 & back(t3, offset)).bit_count()
+        landing = (FULL & ~(t1 | (m3 if advanced else m2))) << _LIFT
+        enemy_walls = (t1 & ~t2) << _LIFT
+        catapults = t3 << _LIFT
+        for _, _, near_shift, far_shift, has1, has2 in _GEN_STEPS:
+            count += (towers & has2 & (landing >> near_shift) & (landing >> far_shift)).bit_count()
+            near = towers & has1
+            count += (near & (enemy_walls >> near_shift)).bit_count()
+            if catapults:
+                count += 2 * (near & (catapults >> near_shift)).bit_count()
     if m3:
-        target = FULL & ~m1
-        for offset, has in FIRE_STEPS[side]:
-            count += (m3 & has & back(target, offset)).bit_count()
+        target = (FULL & ~m1) << _FIRE_LIFT
+        for _, shift, has in _GEN_FIRE_STEPS[side]:
+            count += (m3 & has & (target >> shift)).bit_count()
     return count
+
+
+def has_move(pos: Position, advanced: bool) -> bool:
+    """``count_moves(pos, advanced) > 0``, stopping at the first direction that has a move."""
+    m1, m2, m3, t1, t2, t3, side = pos
+    towers = m2 & ~m3
+    if towers:
+        landing = (FULL & ~(t1 | (m3 if advanced else m2))) << _LIFT
+        victims = ((t1 & ~t2) | t3) << _LIFT  # enemy walls and catapults (a double sacrifice needs a catapult too)
+        for _, _, near_shift, far_shift, has1, has2 in _GEN_STEPS:
+            if towers & ((has2 & (landing >> near_shift) & (landing >> far_shift)) | (has1 & (victims >> near_shift))):
+                return True
+    if m3:
+        target = (FULL & ~m1) << _FIRE_LIFT
+        for _, shift, has in _GEN_FIRE_STEPS[side]:
+            if m3 & has & (target >> shift):
+                return True
+    return False
 
 
 DISTRIBUTE_FROM = {2 * offset: has2 for offset, _, has2 in STEPS}
@@ -228,7 +267,7 @@ def outcome(pos: Position, advanced: bool) -> tuple[int, str] | None:
             return side, HELD
     elif t1 & GOAL_ROW[side ^ 1]:
         return side ^ 1, BREAKTHROUGH
-    if not count_moves(pos, advanced):
+    if not has_move(pos, advanced):
         return side ^ 1, STALEMATE
     return None
 
