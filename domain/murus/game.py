@@ -79,8 +79,8 @@ def evolve(state: MurusState | None, event: Event) -> MurusState:
                           pos=load_position(event.position, advanced))
     assert state is not None, "the first event of a game is game_created"
     if isinstance(event, Moved):
-        # Each changed cell is cleared on all six planes and its new stack set (MurusState: the mover's planes
-        # first, so the new position swaps them); a cell or stack outside the table takes the general path.
+        # Each changed cell is cleared on all six planes and its new stack set, from per-cell masks; the new
+        # position has the other side to move, so its planes come first. No dictionaries are built.
         m1, m2, m3, t1, t2, t3, side = state.pos
         changes = _CELL_CHANGES[side]
         clear = stones = 0
@@ -94,8 +94,8 @@ def evolve(state: MurusState | None, event: Event) -> MurusState:
         pos = ((t1 & keep) | (stones >> _T1 & FULL), (t2 & keep) | (stones >> _T2 & FULL),
                (t3 & keep) | (stones >> _T3 & FULL), (m1 & keep) | (stones & FULL),
                (m2 & keep) | (stones >> _M2 & FULL), (m3 & keep) | (stones >> _M3 & FULL), side ^ 1)
-        return MurusState(state.seats, state.options, pos, state.ply + 1, event.move, tuple(event.cells),
-                          state.result)
+        return MurusState(seats=state.seats, options=state.options, pos=pos, ply=state.ply + 1,
+                          last_move=event.move, last_cells=tuple(event.cells), result=state.result)
     if isinstance(event, GameEnded):
         return dataclasses.replace(state, result={"winners": list(event.winners), "reason": event.reason})
     return state  # captured: already applied by its moved event
@@ -117,7 +117,8 @@ six planes packed into one int: plane ``k`` (m1, m2, m3, t1, t2, t3) at bit ``CE
 
 
 def _evolve_moved(state: MurusState, event: Moved) -> MurusState:
-    """The state after ``event``, through stack dictionaries (any cell text, like the fast path in ``evolve``)."""
+    """The state after a ``moved`` event with a cell or stack text outside ``_CELL_CHANGES``: the general path
+    through stack dictionaries (it fails on a bad name or stack as it always did)."""
     by_cell = board.stacks(state.pos)
     for name, text in event.cells.items():
         if text:
