@@ -94,8 +94,7 @@ def evolve(state: MurusState | None, event: Event) -> MurusState:
         pos = ((t1 & keep) | (stones >> _T1 & FULL), (t2 & keep) | (stones >> _T2 & FULL),
                (t3 & keep) | (stones >> _T3 & FULL), (m1 & keep) | (stones & FULL),
                (m2 & keep) | (stones >> _M2 & FULL), (m3 & keep) | (stones >> _M3 & FULL), side ^ 1)
-        return MurusState(seats=state.seats, options=state.options, pos=pos, ply=state.ply + 1,
-                          last_move=event.move, last_cells=tuple(event.cells), result=state.result)
+        return _after_move(state, pos, event.move, tuple(event.cells))
     if isinstance(event, GameEnded):
         return dataclasses.replace(state, result={"winners": list(event.winners), "reason": event.reason})
     return state  # captured: already applied by its moved event
@@ -114,6 +113,20 @@ _CELL_CHANGES = tuple(
 )
 """Per side to move, ``(cell name, new stack text)`` of a ``moved`` event → (the cell's bit, its stones on the
 six planes packed into one int: plane ``k`` (m1, m2, m3, t1, t2, t3) at bit ``CELLS * k``)."""
+
+
+def _after_move(state: MurusState, pos: Position, move: str, cells: tuple[str, ...]) -> MurusState:
+    """``dataclasses.replace(state, pos=pos, ply=state.ply + 1, last_move=move, last_cells=cells)``, as a copy of
+    the instance's fields: the frozen dataclass ``__init__`` (one ``object.__setattr__`` per field) was most of a
+    fold step. ``state`` itself is untouched."""
+    new = object.__new__(MurusState)
+    fields = new.__dict__
+    fields.update(state.__dict__)
+    fields["pos"] = pos
+    fields["ply"] = state.ply + 1
+    fields["last_move"] = move
+    fields["last_cells"] = cells
+    return new
 
 
 def _evolve_moved(state: MurusState, event: Moved) -> MurusState:
