@@ -157,9 +157,7 @@ def turns_to_build(game: GameRules, board: tuple[int, ...], colour: int) -> int:
             if board[mouse] == colour:
                 mx, my = XY[mouse]
                 for cx, cy in free:
-                    d = abs(mx - cx) + abs(my - cy)
-                    if d < best:
-                        best = d
+                    best = min(best, abs(mx - cx) + abs(my - cy))
     return best
 
 
@@ -202,8 +200,6 @@ def evaluate(game: GameRules, sim: Sim, colour: int, hard: bool) -> float:
     score = 0.0
     for side, sign in ((colour, 1.0), (1 - colour, -1.0)):
         side_score = 1.2 * (4 - sim.captured[side]) + 0.8 / max(turns_to_build(game, sim.board, side), 1)
-        if hard:
-            side_score -= 0.35 * exposed(game, sim.board, side)
         score += sign * side_score
     return 1.0 / (1.0 + math.exp(-score))
 
