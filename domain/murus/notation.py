@@ -40,6 +40,10 @@ class Command(NamedTuple):
 
 def parse(text: str) -> Command:
     """The command written in ``text``; ``BadNotation`` if it is not Murus notation."""
+    if type(text) is str:
+        cmd = _COMMANDS.get(text)
+        if cmd is not None:
+            return cmd
     match = _COMMAND.fullmatch(text.strip().lower()) if isinstance(text, str) else None
     if match is None:
         raise BadNotation(
@@ -79,3 +83,5 @@ MOVE_TEXTS = {
     for frm in range(COLS * ROWS) if has >> frm & 1
 }
 """``move_text`` of every move the generator can produce (each move's geometry), looked up instead of written."""
+_COMMANDS = {text: Command(CELL_NAMES[frm], OPERATORS[kind], CELL_NAMES[to]) for (kind, frm, to), text in MOVE_TEXTS.items()}
+"""The canonical text of every geometrically possible move → its command (``parse`` without the regex)."""
