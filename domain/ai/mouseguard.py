@@ -45,7 +45,7 @@ from domain.mouseguard.state import board_from_mice
 
 MOVE, RESCUE, PASS = 0, 1, 2
 XY = tuple(coords(p) for p in range(N_POINTS))
-EXPLORATION = {"normal": 0.7, "hard": 0.4}
+EXPLORATION = {"normal": 0.7, "hard": 0.25}
 """UCB exploration by level (the evaluation keeps rewards near the middle of [0, 1])."""
 BUDGET_SHARE = 0.95  # answer with a margin before the budget runs out
 WIDENING = {"normal": 3, "hard": 1}
