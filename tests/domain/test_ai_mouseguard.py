@@ -10,6 +10,7 @@ import pytest
 from domain import mouseguard as mg
 from domain.ai import mouseguard as ai
 from domain.base import Setup
+from domain.mouseguard.state import board_from_mice
 from tests.domain.test_mouseguard_helpers import fold
 
 LEVELS = ("easy", "normal", "hard")
@@ -130,3 +131,19 @@ def test_hard_beats_easy_in_a_small_seeded_match():
         for seat in mg.result(state)["winners"]:
             wins[levels[seat]] += 1
     assert wins["hard"] > wins["easy"], wins
+
+
+def test_hard_leaf_values_are_complementary_and_prefer_the_side_a_mouse_up():
+    """``_fitted`` is one winning chance seen from both sides, and a captured mouse lowers its side's value."""
+    game = ai.GameRules({"edge_points": False, "diplomacy_metric": "squares", "exit_extra_step": False,
+                         "max_plies": None})
+    position = random_position(11, plies=6)
+    board = board_from_mice(position["mice"])
+    for mover in (0, 1):
+        even = ai.Sim(board, [[1, 1, 1], [1, 1, 1]], [], [], [0, 0], mover, 6)
+        down = ai.Sim(board, [[1, 1, 1], [1, 1, 1]], [], [], [1, 0], mover, 6)  # Black lost a mouse
+        for sim in (even, down):
+            assert 0.0 < ai.evaluate(game, sim, 0, True) < 1.0
+            assert abs(ai.evaluate(game, sim, 0, True) + ai.evaluate(game, sim, 1, True) - 1.0) < 1e-9
+        if not ai.threatens(game, board, mover):
+            assert ai.evaluate(game, down, 0, True) < ai.evaluate(game, even, 0, True)
