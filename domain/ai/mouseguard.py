@@ -204,6 +204,12 @@ def evaluate(game: GameRules, sim: Sim, colour: int, hard: bool) -> float:
     return 1.0 / (1.0 + math.exp(-score))
 
 
+def _turns(game: GameRules, sim: Sim, side: int) -> int:
+    """Turns ``side`` needs to build in an enemy corner: ``turns_to_build`` steps, three a turn with a Sword."""
+    steps = max(turns_to_build(game, sim.board, side), 1)
+    return 1 + (steps + 1) // 3 if sim.hands[side][0] and steps > 1 else steps
+
+
 def _fitted(game: GameRules, sim: Sim, colour: int, mover: int) -> float:
     """Hard's leaf value: a logistic model from the side to move's point of view, fitted to game outcomes.
 
@@ -213,7 +219,7 @@ def _fitted(game: GameRules, sim: Sim, colour: int, mover: int) -> float:
     other = 1 - mover
     board = sim.board
     z = (0.74 * (sim.captured[other] - sim.captured[mover])
-         + 0.84 / max(turns_to_build(game, board, mover), 1) - 0.37 / max(turns_to_build(game, board, other), 1)
+         + 0.84 / _turns(game, sim, mover) - 0.37 / _turns(game, sim, other)
          - 0.08 * exposed(game, board, mover) + 0.06 * exposed(game, board, other))
     if sim.hands[other][1] and threatens(game, board, other):
         z -= 0.54
