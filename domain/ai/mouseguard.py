@@ -13,7 +13,8 @@ n visits, against normal's 3 + 3·√n) and explores less: at 0.1 s a move it ru
 spreading them over a dozen root moves left every move with two or three noisy samples; it also scores leaves
 with ``_fitted``, a logistic model fitted to the outcomes of about 1,400 recorded games (a mouse is worth less
 than the old hand-set weights said, the side to move's progress more than the other side's), which stops it
-gambling on the opponent lacking a Stronghold when it is a mouse down. Measurements in ``docs/ai.md``.
+gambling on the opponent lacking a Stronghold when it is a mouse down; its turns to reach a corner count three
+steps a turn for a side holding a Sword (``_turns``). Measurements in ``docs/ai.md``.
 """
 
 from __future__ import annotations
