@@ -12,18 +12,8 @@ from domain import commando
 from domain.ai import choose as choose_any
 from domain.ai import commando as ai
 from domain.base import Setup
+from tests.domain.step_clock import StepClock
 from tests.domain.test_commando_helpers import Game, agent, fold
-
-
-def counting_clock(step: float = 0.001):
-    """A clock that advances ``step`` per call: the search then runs a fixed number of iterations."""
-    now = [0.0]
-
-    def clock() -> float:
-        now[0] += step
-        return now[0]
-
-    return clock
 
 
 def random_position(seed: int, seats: int, plies: int | None = None, max_plies: int | None = None):
@@ -45,7 +35,7 @@ def play_out(state, levels: list[str], seed: int, budget: float = 0.02, step: fl
     ai_rng = random.Random(seed + 1)
     while commando.status(state) == "playing":
         seat = rng.choice(commando.to_act(state))
-        text = ai.choose(commando.view(state, seat), seat, levels[seat], ai_rng, budget, counting_clock(step))
+        text = ai.choose(commando.view(state, seat), seat, levels[seat], ai_rng, budget, StepClock(step))
         assert text in commando.legal(state, seat), (text, state.phase)
         state = fold(commando.decide(state, seat, commando.parse(text), rng), state)
     return state
@@ -71,12 +61,12 @@ def test_the_ai_answers_every_kind_of_decision():
     game = Game(agent(11, weapons=2, accessories=1, money=5), agent(30, weapons=1), deck=["trap"] * 2)
     game.play("roll", 2)  # a fight square: challenge or not
     for level in ("easy", "normal", "hard"):
-        text = ai.choose(commando.view(game.state, 0), 0, level, random.Random(0), 0.02, counting_clock())
+        text = ai.choose(commando.view(game.state, 0), 0, level, random.Random(0), 0.02, StepClock())
         assert text in commando.legal(game.state, 0)
     game.play("challenge 1")
     for seat in (0, 1):  # both commit in secret
         for level in ("easy", "normal", "hard"):
-            text = ai.choose(commando.view(game.state, seat), seat, level, random.Random(0), 0.02, counting_clock())
+            text = ai.choose(commando.view(game.state, seat), seat, level, random.Random(0), 0.02, StepClock())
             assert text.startswith("commit ")
 
 
@@ -92,7 +82,7 @@ def test_fair_play_hidden_facts_do_not_change_the_answer():
         view = commando.view(game.state, 0)
         views.append(view)
         for level in ("easy", "normal", "hard"):
-            answers.add((level, ai.choose(copy.deepcopy(view), 0, level, random.Random(7), 0.05, counting_clock())))
+            answers.add((level, ai.choose(copy.deepcopy(view), 0, level, random.Random(7), 0.05, StepClock())))
     assert views[0] == views[1]
     assert len(answers) == 3, answers
 
@@ -101,7 +91,7 @@ def test_the_ai_refuses_to_play_out_of_turn():
     state = random_position(3, 2, plies=0)
     other = 1 - state.turn
     with pytest.raises(ValueError):
-        ai.choose(commando.view(state, other), other, "easy", random.Random(0), 0.02, counting_clock())
+        ai.choose(commando.view(state, other), other, "easy", random.Random(0), 0.02, StepClock())
 
 
 def test_the_search_never_reads_the_deck_order():
@@ -109,7 +99,7 @@ def test_the_search_never_reads_the_deck_order():
     state = random_position(5, 2, plies=0)
     view = commando.view(state, state.turn)
     assert "order" not in view["caution"]
-    assert ai.choose(view, state.turn, "hard", random.Random(0), 0.02, counting_clock()) in commando.legal(
+    assert ai.choose(view, state.turn, "hard", random.Random(0), 0.02, StepClock()) in commando.legal(
         state, state.turn)
 
 

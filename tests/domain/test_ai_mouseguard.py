@@ -11,21 +11,10 @@ from domain import mouseguard as mg
 from domain.ai import mouseguard as ai
 from domain.base import Setup
 from domain.mouseguard.state import board_from_mice
+from tests.domain.step_clock import StepClock
 from tests.domain.test_mouseguard_helpers import fold
 
 LEVELS = ("easy", "normal", "hard")
-
-
-class StepClock:
-    """A clock that advances ``step`` seconds per reading: searches become iteration-bounded and repeatable."""
-
-    def __init__(self, step: float = 0.001):
-        self.now, self.step, self.readings = 0.0, step, []
-
-    def __call__(self) -> float:
-        self.now += self.step
-        self.readings.append(self.now)
-        return self.now
 
 
 def random_position(seed: int, plies: int) -> dict:

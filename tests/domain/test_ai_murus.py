@@ -12,25 +12,15 @@ from domain.ai import murus as ai
 from domain.murus.board import generate
 from domain.murus.board import play as play_move
 from domain.murus.position import load_position
+from tests.domain.step_clock import StepClock
 from tests.domain.test_murus_helpers import new_game, play
 
 LEVELS = ("easy", "normal", "hard")
 
 
-class FakeClock:
-    """A clock that advances ``step`` seconds per reading: the search is bounded by nodes, not by time."""
-
-    def __init__(self, step: float = 0.001):
-        self.now, self.step = 0.0, step
-
-    def __call__(self) -> float:
-        self.now += self.step
-        return self.now
-
-
 def ai_move(state, level, seed=0, budget=0.02, step=0.001):
     seat = murus.to_act(state)[0]
-    clock = FakeClock(step)
+    clock = StepClock(step)
     text = ai.choose(murus.view(state, seat), seat, level, random.Random(seed), budget, clock)
     assert clock.now <= budget, "the AI answers before its budget runs out"
     return text
@@ -61,14 +51,14 @@ def test_every_level_plays_legal_moves_to_the_end(level, variant):
 
 def test_the_registry_entry_point_reaches_this_ai():
     state = new_game()
-    assert choose_any("murus", murus.view(state, 0), 0, "easy", random.Random(0), 0.02, FakeClock()) \
+    assert choose_any("murus", murus.view(state, 0), 0, "easy", random.Random(0), 0.02, StepClock()) \
         in murus.legal(state, 0)
 
 
 def test_no_move_when_it_is_not_the_seats_turn():
     state = new_game()
     with pytest.raises(ValueError, match="no move"):
-        ai.choose(murus.view(state, 1), 1, "normal", random.Random(0), 0.02, FakeClock())
+        ai.choose(murus.view(state, 1), 1, "normal", random.Random(0), 0.02, StepClock())
 
 
 # Tactics ----------------------------------------------------------------------------------------------------

@@ -12,17 +12,7 @@ import domain.squirrels as game
 from domain.ai import choose as choose_any
 from domain.ai import squirrels as ai
 from domain.base import Setup
-
-
-def counting_clock(step: float = 0.001):
-    """A clock that advances ``step`` per call: the search then runs a fixed number of iterations."""
-    now = [0.0]
-
-    def clock() -> float:
-        now[0] += step
-        return now[0]
-
-    return clock
+from tests.domain.step_clock import StepClock
 
 
 def random_position(seed: int, seats: int, packs: str = "set", plies: int | None = None):
@@ -43,7 +33,7 @@ def play_out(state, levels: list[str], seed: int, budget: float = 0.02, clock=No
     rng = random.Random(seed)
     while game.status(state) == "playing":
         seat = state.turn
-        text = ai.choose(game.view(state, seat), seat, levels[seat], rng, budget, clock or counting_clock())
+        text = ai.choose(game.view(state, seat), seat, levels[seat], rng, budget, clock or StepClock())
         assert text in game.legal(state, seat), text
         for event in game.decide(state, seat, game.parse(text), rng):
             state = game.evolve(state, event)
@@ -95,17 +85,17 @@ def test_fair_play_the_view_is_the_only_input():
     assert {k: view_live[k] for k in keys} == {k: view_loaded[k] for k in keys}
     for level in ("normal", "hard"):
         before = copy.deepcopy(view_live)
-        first = ai.choose(view_live, seat, level, random.Random(7), 0.2, counting_clock())
+        first = ai.choose(view_live, seat, level, random.Random(7), 0.2, StepClock())
         assert view_live == before, "the AI must not change its input"
-        assert ai.choose(view_loaded, seat, level, random.Random(7), 0.2, counting_clock()) == first
-        assert ai.choose(copy.deepcopy(view_live), seat, level, random.Random(7), 0.2, counting_clock()) == first
+        assert ai.choose(view_loaded, seat, level, random.Random(7), 0.2, StepClock()) == first
+        assert ai.choose(copy.deepcopy(view_live), seat, level, random.Random(7), 0.2, StepClock()) == first
 
 
 def test_the_ai_refuses_to_play_out_of_turn():
     state = random_position(3, 2, plies=0)
     other = 1 - state.turn
     with pytest.raises(ValueError):
-        ai.choose(game.view(state, other), other, "easy", random.Random(0), 0.02, counting_clock())
+        ai.choose(game.view(state, other), other, "easy", random.Random(0), 0.02, StepClock())
 
 
 def test_hard_beats_easy_in_a_seeded_match():
@@ -159,7 +149,7 @@ def test_the_solver_agrees_with_plain_minimax():
     values = set()
     for state in _endgames(12, max_cards=7):
         rules, sim = ai.rebuild(game.view(state, state.turn))
-        value, action = ai.Solver(rules, counting_clock(), float("inf")).best(sim)
+        value, action = ai.Solver(rules, StepClock(), float("inf")).best(sim)
         assert value == _minimax(rules, sim)
         child = sim.copy()
         rules.play(child, action)
@@ -176,7 +166,7 @@ def test_hard_never_gives_away_a_proven_result():
         seat = state.turn
         rules, sim = ai.rebuild(game.view(state, seat))
         best = _minimax(rules, sim)
-        text = ai.choose(game.view(state, seat), seat, "hard", random.Random(1), 0.2, counting_clock(0.0001))
+        text = ai.choose(game.view(state, seat), seat, "hard", random.Random(1), 0.2, StepClock(0.0001))
         action = next(a for a in rules.actions(sim) if ai.notation(a) == text)
         child = sim.copy()
         rules.play(child, action)
