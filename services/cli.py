@@ -127,16 +127,18 @@ def cmd_rebuild(args) -> int:
 
     runtime = _runtime(args)
     names = (*PROJECTIONS, "ratings") if args.projection is None else (args.projection,)
+    views = tuple(n for n in names if n in PROJECTIONS)
+    steps = []
+    if views:
+        steps.append(("+".join(views), lambda progress: runtime.projector.rebuild(views, progress)))
+    if "ratings" in names:
+        steps.append(("ratings", runtime.ratings.rebuild))
     started = time.monotonic()
     count = 0
-    for label, rebuild in (("games+lobby", lambda p: runtime.projector.rebuild(
-                               tuple(n for n in names if n in PROJECTIONS), p)),
-                           ("ratings", runtime.ratings.rebuild)):
-        if label == "ratings" and "ratings" not in names or label != "ratings" and not set(names) & {*PROJECTIONS}:
-            continue
+    for label, rebuild in steps:
         bar = None
 
-        def progress(done: int, total: int, label=label) -> None:
+        def progress(done: int, total: int, label: str = label) -> None:
             nonlocal bar
             bar = bar or Progress(f"rebuilding {label}", total)
             bar.update(done)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from domain.base import REVEAL_ALL
+from services.codec import iso_time
 from services.games import Game
 
 SPECTATOR = "spectator"
@@ -42,8 +43,6 @@ def all_documents(game: Game) -> dict[str, dict]:
 
 def lobby_entry(game: Game, updated_ms: int) -> dict:
     """A game's line in the lobby."""
-    from services.codec import iso_time
-
     return {
         "id": game.gid,
         "game": game.meta["game"],
