@@ -6,10 +6,18 @@ import random
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domain import mouseguard as mg
 from domain.ai import mouseguard as ai
+from domain.ai.mouseguard_moves import MOVE, Generator
 from domain.base import Setup
+from domain.mouseguard import rules
+from domain.mouseguard.board import CORNERS, EMPTY, EMPTY_BOARD, N_LOCATIONS, N_POINTS, geometry
+from domain.mouseguard.cards import CARDS
+from domain.mouseguard.events import Captured
+from domain.mouseguard.notation import format
 from domain.mouseguard.state import board_from_mice
 from tests.domain.step_clock import StepClock
 from tests.domain.test_mouseguard_helpers import fold
@@ -136,3 +144,104 @@ def test_hard_leaf_values_are_complementary_and_prefer_the_side_a_mouse_up():
             assert abs(ai.evaluate(game, sim, 0, True) + ai.evaluate(game, sim, 1, True) - 1.0) < 1e-9
         if not ai.threatens(game, board, mover):
             assert ai.evaluate(game, down, 0, True) < ai.evaluate(game, even, 0, True)
+
+
+OPTION_SETS = [{"edge_points": edge, "exit_extra_step": extra, "diplomacy_metric": metric}
+               for edge in (False, True) for extra in (False, True) for metric in ("squares", "chebyshev")]
+
+
+def rules_turns(options: dict, board: tuple[int, ...], colour: int) -> dict[str, tuple]:
+    """``rules.turn_options`` in the generator's terms: text → (kind, card, board after, captured, won)."""
+    geo = geometry(options["edge_points"])
+    turns = {}
+    for option in rules.turn_options(geo, board, colour, options["diplomacy_metric"], options["exit_extra_step"]):
+        captured = [0, 0]
+        for effect in option.effects:
+            if isinstance(effect, Captured):
+                captured[0 if effect.colour == "black" else 1] += 1
+        won = rules.victory(option.board, colour, option.effects) is not None
+        card = CARDS.index(option.card) if option.card else -1
+        turns[format(option.cmd)] = (MOVE, card, option.board, tuple(captured), won)
+    return turns
+
+
+def assert_same_turns(options: dict, board: tuple[int, ...], colour: int) -> int:
+    """The fast generator makes exactly the rules' turns, with the same effects; returns how many."""
+    generator = Generator(options["edge_points"], options["diplomacy_metric"], options["exit_extra_step"])
+    made = generator.turns(board, colour)
+    got = {text: (kind, card, after, tuple(captured), won) for text, kind, card, after, captured, won in made}
+    assert len(got) == len(made), "a turn generated twice"
+    want = rules_turns(options, board, colour)
+    assert got.keys() == want.keys(), (sorted(got.keys() - want.keys()), sorted(want.keys() - got.keys()))
+    assert got == want
+    return len(got)
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
+def test_fast_generator_makes_the_rules_turns_along_seeded_random_games(options):
+    """MG-6 (a), MG-8…MG-14, MG-16, MG-19: along random games (every option), for both colours, the search's
+    generator and ``rules.turn_options`` agree turn for turn (boards after, captures, wins)."""
+    positions = turns = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = fold(mg.initial(Setup(seats=2, options={**options, "max_plies": 40}), rng))
+        while mg.status(state) != "finished":
+            if mg.status(state) == "playing":
+                for colour in (0, 1):
+                    turns += assert_same_turns(options, state.board, colour)
+                    positions += 1
+            seat = rng.choice(mg.to_act(state))
+            state = fold(mg.decide(state, seat, mg.parse(rng.choice(mg.legal(state, seat))), rng), state)
+    assert positions > 100 and turns > positions * 20
+
+
+@st.composite
+def crowded_boards(draw):
+    """Random boards (MG-12 respected: no mouse on a stronghold corner) with many mice in runs, next to the
+    edge and to strongholds, so that pushes, captures (MG-8), displacements (MG-10) and pull-outs (MG-14)
+    are frequent; up to 4 mice a colour, at least one each."""
+    options = draw(st.sampled_from(OPTION_SETS))
+    geo = geometry(options["edge_points"])
+    cells = list(EMPTY_BOARD)
+    squares = draw(st.lists(st.integers(N_POINTS, N_LOCATIONS - 1), max_size=4, unique=True))
+    for square in squares:
+        if all(cells[s] == EMPTY for s in range(N_POINTS, N_LOCATIONS)
+               if set(CORNERS[s - N_POINTS]) & set(CORNERS[square - N_POINTS])):
+            cells[square] = draw(st.sampled_from((0, 1)))
+    closed = Generator.closed(cells)
+    free = [p for p in range(N_POINTS) if geo.playable[p] and not closed[p]]
+    points = draw(st.lists(st.sampled_from(free), min_size=2, max_size=8, unique=True))
+    for point in points:
+        cells[point] = draw(st.sampled_from((0, 1)))
+    for colour in (0, 1):
+        mine = [loc for loc in range(N_LOCATIONS) if cells[loc] == colour]
+        for loc in mine[4:]:
+            cells[loc] = EMPTY
+    if 0 not in cells or 1 not in cells:
+        cells[points[0]], cells[points[1]] = 0, 1
+    return options, tuple(cells)
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=crowded_boards(), colour=st.sampled_from((0, 1)))
+def test_fast_generator_makes_the_rules_turns_on_crowded_boards(case, colour):
+    """The same agreement on random crowded boards: Sword pushes of runs and captures at the edge or at a
+    stronghold corner, never of one's own mouse (MG-8, MG-12); builds that displace or cannot (MG-9, MG-10);
+    Diplomacy swaps and pull-outs of the nearest enemies (MG-14, MG-16); exits (MG-13); wins (MG-19)."""
+    options, board = case
+    assert_same_turns(options, board, colour)
+
+
+def test_fast_generator_captures_and_wins():
+    """MG-8: a Sword's first step pushes the white mouse on f5 off the playable points, captured; MG-19: a
+    Stronghold on A8 wins for Black, and capturing the last enemy mouse wins too."""
+    generator = Generator(False, "squares", False)
+    board = board_from_mice({"d5": "black", "b7": "black", "f5": "white", "c2": "white"})
+    turns = {text: (card, captured, won) for text, _, card, _, captured, won in generator.turns(board, 0)}
+    assert turns["d5-e5 sword f5 f6"] == (0, (0, 1), False)
+    assert turns["b7-b8 stronghold A8"] == (1, (0, 0), True)
+    assert turns["b7-b8 stronghold A7"][2] is False
+    alone = board_from_mice({"d5": "black", "f5": "white"})
+    assert {text: won for text, _, _, _, _, won in generator.turns(alone, 0)}["d5-e5 sword f5 f6"] is True
+    for position in (board, alone):
+        assert_same_turns(OPTION_SETS[0], position, 0)
