@@ -31,12 +31,14 @@ DIRECTIONS = ("up", "down", "left", "right")
 STEPS = ((0, 1), (0, -1), (-1, 0), (1, 0))
 LETTERS = "WUBRGC"
 BITS = {letter: 1 << i for i, letter in enumerate(LETTERS)}
+LETTER_OF = {bit: letter for letter, bit in BITS.items()}
 EMPTY, SQUIRREL = -1, -2
 CARDS, FOILS, RARES, COLORS, SQUIRRELS = range(5)
 C = 0.7  # UCT exploration for rewards in about [0, 1]
 DIG_BEFORE_KEPT = 4  # dig-before actions kept per node, the best by immediate gain
 DIG_SOURCES = 6  # most valuable food cards considered as dig sources
-SOLVE_CARDS = 20  # hard, two seats: with at most this many food cards left, first try to solve the game exactly
+SOLVE_CARDS = 20  # hard, two seats: with at most this many food cards left, first try to solve the game exactly …
+SOLVE_ANY_BUDGET = 0.5  # … or at any count with at least this budget (the default of 1 s gives hard 1.7 s)
 SOLVE_SHARE = 0.6  # … within this share of the budget (the rest, if unsolved or lost, goes to the tree search)
 
 
@@ -50,7 +52,7 @@ def _ray(start: int, step: tuple[int, int]) -> tuple[int, ...]:
 
 
 RAYS = tuple(tuple(_ray(i, step) for step in STEPS) for i in range(25))
-LINES = tuple(frozenset(c for ray in RAYS[i] for c in ray) for i in range(25))
+LINES = tuple(tuple(c for ray in RAYS[i] for c in ray) for i in range(25))
 
 
 class Cards:
@@ -92,24 +94,28 @@ class Rules:
         self.cards, self.seats, self.needs_one, self.max_plies = cards, seats, needs_one, max_plies
 
     def moves(self, sim: Sim, directions: range | tuple = range(4)) -> list[tuple]:
-        """Distinct plain moves ``(direction, letter, cells)``: one per different collected run."""
+        """Distinct plain moves ``(direction, letter, cells)``: one per different collected run (FS-4, FS-5).
+
+        Walking a direction's cards keeps the colours every card so far shares: when some drop out, the cards
+        before are the run of each dropped colour (named by the first in ``LETTERS``)."""
         grid, mask = sim.grid, self.cards.mask
         found = []
         for d in directions:
-            run = [(i, grid[i]) for i in RAYS[sim.sq][d] if grid[i] >= 0]
-            if not run:
+            cells = [i for i in RAYS[sim.sq][d] if grid[i] >= 0]
+            if not cells:
                 continue
-            lengths = set()
-            head = mask[run[0][1]]
-            for letter in LETTERS:
-                bit = BITS[letter]
-                if head & bit:
-                    n = 1
-                    while n < len(run) and mask[run[n][1]] & bit:
-                        n += 1
-                    if n not in lengths:
-                        lengths.add(n)
-                        found.append((d, letter, tuple(i for i, _ in run[:n])))
+            common, n, length = mask[grid[cells[0]]], 1, len(cells)
+            while n < length:
+                kept = common & mask[grid[cells[n]]]
+                if kept != common:
+                    dropped = common ^ kept
+                    found.append((d, LETTER_OF[dropped & -dropped], tuple(cells[:n])))
+                    common = kept
+                    if not common:
+                        break
+                n += 1
+            if common:
+                found.append((d, LETTER_OF[common & -common], tuple(cells)))
         return found
 
     def gain(self, sim: Sim, cells: tuple) -> float:
@@ -143,10 +149,13 @@ class Rules:
     def finish_turn(self, sim: Sim) -> None:
         """FS-8: end the game when the squirrel's line is empty (or at the turn limit), else pass the turn."""
         grid = sim.grid
-        if not any(grid[i] >= 0 for i in LINES[sim.sq]) or (self.max_plies and sim.plies >= self.max_plies):
-            sim.over = True
-        else:
-            sim.turn = (sim.turn + 1) % self.seats
+        for i in LINES[sim.sq]:
+            if grid[i] >= 0:
+                if self.max_plies and sim.plies >= self.max_plies:
+                    break
+                sim.turn = (sim.turn + 1) % self.seats
+                return
+        sim.over = True
 
     def can_dig(self, sim: Sim) -> bool:
         return sim.turn != sim.first and sim.opened and not sim.dug[sim.turn]
@@ -218,6 +227,27 @@ class Rules:
                     found.append((None, d, letter, cells, (frm, holes[0])))
         return found
 
+    def closing_dig(self, sim: Sim) -> tuple[int, int] | None:
+        """After the mover collected: the dig that decides the end in its favour, if it is ahead or behind at a
+        game's end — take the last card out of the squirrel's line to end a game it leads, or bring the cheapest
+        card into an empty line to go on with a game it would not win."""
+        grid, line = sim.grid, LINES[sim.sq]
+        in_line = [i for i in line if grid[i] >= 0]
+        if len(in_line) > 1:
+            return None
+        points = self.points(sim)
+        mine = points[sim.turn]
+        others = max(p for seat, p in enumerate(points) if seat != sim.turn)
+        if in_line and mine > others:
+            to = next((i for i in range(25) if grid[i] == EMPTY and i not in line), None)
+            return None if to is None else (in_line[0], to)
+        if not in_line and mine <= others:
+            outside = [i for i in range(25) if grid[i] >= 0]
+            holes = [i for i in line if grid[i] == EMPTY]
+            if outside and holes:
+                return min(outside, key=lambda i: self.cards.value[grid[i]]), holes[0]
+        return None
+
     def play(self, sim: Sim, action: tuple) -> None:
         dig_before, _, _, cells, dig_after = action
         if dig_before:
@@ -275,7 +305,9 @@ class Node:
         self.totals = [0.0] * seats
 
 
-def _playout(rules: Rules, sim: Sim, rng: random.Random, greedy: float) -> list[float]:
+def _playout(rules: Rules, sim: Sim, rng: random.Random, greedy: float, digs: bool) -> list[float]:
+    """Play to the end: random moves, or with probability ``greedy`` the best immediate gain; with ``digs`` a
+    seat still holding its dig uses it at the end (``Rules.closing_dig``)."""
     while not sim.over:
         moves = rules.moves(sim)
         if greedy and rng.random() < greedy:
@@ -284,6 +316,10 @@ def _playout(rules: Rules, sim: Sim, rng: random.Random, greedy: float) -> list[
         else:
             move = rng.choice(moves)
         rules.collect(sim, move[2])
+        if digs and rules.can_dig(sim):
+            dig = rules.closing_dig(sim)
+            if dig:
+                rules.dig(sim, *dig)
         rules.finish_turn(sim)
     return rules.reward(sim)
 
@@ -317,7 +353,7 @@ def search(rules: Rules, root_sim: Sim, rng: random.Random, budget: float, clock
             rules.play(sim, node.actions[best_i])
             node = node.children[best_i]
             path.append(node)
-        reward = rules.reward(sim) if sim.over else _playout(rules, sim, rng, greedy)
+        reward = rules.reward(sim) if sim.over else _playout(rules, sim, rng, greedy, greedy > 0)
         for visited in path:
             visited.visits += 1
             for seat in range(rules.seats):
@@ -343,10 +379,11 @@ class Solver:
         # -1 upper bound), best action
         self.nodes = 0
 
-    def best(self, sim: Sim) -> tuple[int, tuple]:
-        """The value of ``sim`` for its seat to move and an action reaching it; raises ``_Unsolved``."""
+    def best(self, sim: Sim, among: list[tuple] | None = None) -> tuple[int, tuple]:
+        """The value of ``sim`` for its seat to move (playing one of ``among``, default any action) and an action
+        reaching it; raises ``_Unsolved``."""
         best_value, best_action = -2, None
-        for action in self._ordered(sim):
+        for action in self._ordered(sim, among):
             value = self._value(sim, action, max(best_value, -1), 1)
             if value > best_value:
                 best_value, best_action = value, action
@@ -354,18 +391,18 @@ class Solver:
                     break
         return best_value, best_action
 
-    def safe(self, sim: Sim) -> tuple[int, list[tuple]]:
-        """The value of ``sim`` for its seat to move and the actions that keep it (only one if it is a win: the
-        search needs no more; all of them for a shared win or a loss, so the tree search may pick the one most
-        likely to win against an opponent who errs). Raises ``_Unsolved``."""
-        value, action = self.best(sim)
+    def safe(self, sim: Sim, among: list[tuple] | None = None) -> tuple[int, list[tuple]]:
+        """The value of ``sim`` for its seat to move (playing one of ``among``, default any action) and the actions
+        that keep it (only one if it is a win: the search needs no more; all of them for a shared win, so the tree
+        search may pick the one most likely to win against an opponent who errs). Raises ``_Unsolved``."""
+        value, action = self.best(sim, among)
         if value != 0:
             return value, [action]
-        return 0, [action] + [other for other in self._ordered(sim)
+        return 0, [action] + [other for other in self._ordered(sim, among)
                               if other != action and self._value(sim, other, -1, 0) >= 0]
 
-    def _ordered(self, sim: Sim) -> list[tuple]:
-        actions = self.rules.actions(sim)
+    def _ordered(self, sim: Sim, among: list[tuple] | None = None) -> list[tuple]:
+        actions = self.rules.actions(sim) if among is None else list(among)
         gain = self.rules.gain
         actions.sort(key=lambda action: -gain(sim, action[3]))
         return actions
@@ -386,22 +423,25 @@ class Solver:
             raise _Unsolved
         key = (tuple(sim.grid), sim.turn, sim.dug[0], sim.dug[1], sim.opened, *map(tuple, sim.tally))
         entry = self.table.get(key)
-        actions = self._ordered(sim)
+        known = None
         if entry is not None:
             value, flag, known = entry
             if flag == 0 or (flag > 0 and value >= beta) or (flag < 0 and value <= alpha):
                 return value
-            if known in actions:  # the action that decided this position last time is tried first
-                actions.remove(known)
-                actions.insert(0, known)
         original_alpha, best, best_action = alpha, -2, None
-        for action in actions:
-            value = self._value(sim, action, alpha, beta)
-            if value > best:
-                best, best_action = value, action
-                alpha = max(alpha, value)
-                if alpha >= beta:
-                    break
+        if known is not None:  # the action that decided this position last time is tried before any other
+            best = alpha = max(alpha, self._value(sim, known, alpha, beta))
+            best_action = known
+        if alpha < beta:
+            for action in self._ordered(sim):
+                if action == known:
+                    continue
+                value = self._value(sim, action, alpha, beta)
+                if value > best:
+                    best, best_action = value, action
+                    alpha = max(alpha, value)
+                    if alpha >= beta:
+                        break
         self.table[key] = (best, 1 if best >= beta else -1 if best <= original_alpha else 0, best_action)
         return best
 
@@ -424,15 +464,55 @@ def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float,
     # Answer before the budget runs out: keep a margin for rebuilding and returning.
     start, budget = clock(), budget * 0.85
     root_actions = None
-    if level == "hard" and rules.seats == 2 and sum(card >= 0 for card in sim.grid) <= SOLVE_CARDS:
-        try:
-            value, safe = Solver(rules, clock, start + SOLVE_SHARE * budget).safe(sim)
-        except _Unsolved:
-            value, safe = -1, None
-        if value > 0 or (safe is not None and len(safe) == 1):
-            return notation(safe[0])
-        if value == 0:  # a shared win is secured: look for winning chances among the moves that keep it
-            root_actions = safe
+    if level == "hard" and rules.seats == 2:
+        decided, root_actions = _solve(rules, sim, clock, start, budget)
+        if decided is not None:
+            return notation(decided)
+        if 1 - seat != sim.first and not sim.dug[1 - seat]:
+            sim = sim.copy()
+            sim.dug[1 - seat] = True
     action, _ = search(rules, sim, rng, budget - (clock() - start), clock,
                        greedy=0.75 if level == "hard" else 0.0, root_actions=root_actions)
     return notation(action)
+
+
+def _solve(rules: Rules, sim: Sim, clock: Callable[[], float], start: float, budget: float
+           ) -> tuple[tuple | None, list[tuple] | None]:
+    """Hard's exact solving in a two-seat game: an action to play at once, or the actions the tree search should
+    choose among (None: any).
+
+    While the opponent still holds its dig (FS-7; hard is then the first player and has none), perfect play
+    nearly always beats hard, so it solves the game *as if the opponent never digs*: that relaxation only takes
+    options from the opponent, so its value bounds the game's from above. Its proven win is played (the
+    opponent must then find the right dig to avoid losing); its proven shared win restricts the choice to the
+    actions that keep it. The tree search, if any, makes the same assumption.
+
+    Otherwise it solves the game itself (with at most ``SOLVE_CARDS`` food cards left): a proven win is played,
+    a proven shared win restricts the choice to the actions that keep it, and while nothing is proven hard keeps
+    its own dig (plain moves only): the dig decides endgames, where the solver can place it.
+    """
+    opponent = 1 - sim.turn
+    cards = sum(card >= 0 for card in sim.grid)
+    if opponent != sim.first and not sim.dug[opponent]:
+        hopeful = sim.copy()
+        hopeful.dug[opponent] = True
+        try:
+            hoped, keep = Solver(rules, clock, start + SOLVE_SHARE * budget).safe(hopeful)
+        except _Unsolved:
+            return None, None
+        if hoped > 0 or (hoped == 0 and len(keep) == 1):
+            return keep[0], None
+        return None, keep if hoped == 0 else None
+    if cards <= SOLVE_CARDS or budget >= SOLVE_ANY_BUDGET:
+        try:
+            value, safe = Solver(rules, clock, start + SOLVE_SHARE * budget).safe(sim)
+        except _Unsolved:
+            pass
+        else:
+            if value > 0 or (value == 0 and len(safe) == 1):
+                return safe[0], None
+            return None, safe if value == 0 else None
+    if sim.turn == sim.first or sim.dug[sim.turn]:
+        return None, None
+    plain = [action for action in rules.actions(sim) if action[0] is None and action[4] is None]
+    return None, plain
