@@ -40,6 +40,7 @@ DIG_SOURCES = 6  # most valuable food cards considered as dig sources
 SOLVE_CARDS = 20  # hard, two seats: with at most this many food cards left, first try to solve the game exactly …
 SOLVE_ANY_BUDGET = 0.5  # … or at any count with at least this budget (the default of 1 s gives hard 1.7 s)
 SOLVE_SHARE = 0.6  # … within this share of the budget (the rest, if unsolved or lost, goes to the tree search)
+HOPE_SHARE = 0.85  # with a proven relaxation (see ``_solve``), the game itself may be solved until this share
 
 
 def _ray(start: int, step: tuple[int, int]) -> tuple[int, ...]:
@@ -483,9 +484,10 @@ def _solve(rules: Rules, sim: Sim, clock: Callable[[], float], start: float, bud
 
     While the opponent still holds its dig (FS-7; hard is then the first player and has none), perfect play
     nearly always beats hard, so it solves the game *as if the opponent never digs*: that relaxation only takes
-    options from the opponent, so its value bounds the game's from above. Its proven win is played (the
-    opponent must then find the right dig to avoid losing); its proven shared win restricts the choice to the
-    actions that keep it. The tree search, if any, makes the same assumption.
+    options from the opponent, so its value bounds the game's from above (a relaxed loss is a loss). Its proven
+    win is played (the opponent must then find the right dig to avoid losing); its proven shared win restricts
+    the choice to the actions that keep it. A proven result of the game itself comes first, though: a win is
+    played, and a shared win is never traded for a hope. The tree search, if any, assumes no dig either.
 
     Otherwise it solves the game itself (with at most ``SOLVE_CARDS`` food cards left): a proven win is played,
     a proven shared win restricts the choice to the actions that keep it, and while nothing is proven hard keeps
@@ -493,17 +495,34 @@ def _solve(rules: Rules, sim: Sim, clock: Callable[[], float], start: float, bud
     """
     opponent = 1 - sim.turn
     cards = sum(card >= 0 for card in sim.grid)
+    solvable = cards <= SOLVE_CARDS or budget >= SOLVE_ANY_BUDGET
     if opponent != sim.first and not sim.dug[opponent]:
         hopeful = sim.copy()
         hopeful.dug[opponent] = True
+        hope = Solver(rules, clock, start + SOLVE_SHARE * budget)
         try:
-            hoped, keep = Solver(rules, clock, start + SOLVE_SHARE * budget).safe(hopeful)
+            hoped, keep = hope.safe(hopeful)
         except _Unsolved:
             return None, None
-        if hoped > 0 or (hoped == 0 and len(keep) == 1):
+        if hoped < 0:  # lost even if the opponent never digs: lost
+            return None, None
+        if solvable:  # never trade a proven result of the game itself for a hope
+            try:
+                value, safe = Solver(rules, clock, start + HOPE_SHARE * budget).safe(sim)
+            except _Unsolved:
+                value = -1
+            if value > 0:
+                return safe[0], None
+            if value == 0:  # keep the shared win; hope for more among the actions that keep it
+                hope.deadline = start + budget
+                try:
+                    hoped, keep = hope.safe(hopeful, safe)
+                except _Unsolved:
+                    hoped, keep = 0, safe
+        if hoped > 0 or len(keep) == 1:
             return keep[0], None
-        return None, keep if hoped == 0 else None
-    if cards <= SOLVE_CARDS or budget >= SOLVE_ANY_BUDGET:
+        return None, keep
+    if solvable:
         try:
             value, safe = Solver(rules, clock, start + SOLVE_SHARE * budget).safe(sim)
         except _Unsolved:

@@ -176,3 +176,156 @@ def test_hard_never_gives_away_a_proven_result():
         else:
             value = -_minimax(rules, child)
         assert value == best, f"hard played {text!r} worth {value}, but {best} was there"
+
+
+def _outcome(rules, sim, seat) -> int:
+    points = rules.points(sim)
+    return (points[seat] > points[1 - seat]) - (points[seat] < points[1 - seat])
+
+
+def _first_player_endgame(seed: int, max_cards: int):
+    """An endgame with the first player to move while the second still holds its dig (FS-7): plain random turns
+    from a seeded deal until at most ``max_cards`` are left (None if the game ended before)."""
+    state = random_position(700 + seed, 2, plies=0)
+    rng = random.Random(seed)
+    while game.status(state) == "playing":
+        cards = sum(cell != "squirrel" for cell in game.view(state, state.turn)["grid"].values())
+        if cards <= max_cards and state.turn == state.first:
+            return state
+        text = rng.choice([t for t in game.legal(state, state.turn) if "dig" not in t])
+        for event in game.decide(state, state.turn, game.parse(text), rng):
+            state = game.evolve(state, event)
+    return None
+
+
+def _first_player_endgames(count: int, max_cards: int):
+    found = []
+    for seed in range(20 * count):
+        state = _first_player_endgame(seed, max_cards)
+        if state is not None:
+            found.append(state)
+        if len(found) == count:
+            break
+    return found
+
+
+def test_fs4_fs5_search_moves_are_exactly_the_distinct_runs():
+    """Rules.moves finds one move per different run a colour collects (FS-4, FS-5), checked colour by colour."""
+    for seed in range(40):
+        state = random_position(400 + seed, 2 + seed % 3, plies=seed % 10)
+        if game.status(state) != "playing":
+            continue
+        rules, sim = ai.rebuild(game.view(state, state.turn))
+        expected = set()
+        for d in range(4):
+            cards = [i for i in ai.RAYS[sim.sq][d] if sim.grid[i] >= 0]
+            for letter in ai.LETTERS:
+                n = 0
+                while n < len(cards) and rules.cards.mask[sim.grid[cards[n]]] & ai.BITS[letter]:
+                    n += 1
+                if n:
+                    expected.add((d, tuple(cards[:n])))
+        found = [(d, cells) for d, _, cells in rules.moves(sim)]
+        assert len(found) == len(set(found)) and set(found) == expected
+        for d, letter, cells in rules.moves(sim):
+            assert f"{letter} {ai.DIRECTIONS[d]}" in game.legal(state, state.turn)
+
+
+def test_fs7_the_game_without_the_opponents_dig_bounds_the_game_from_above():
+    """Hard's hope: taking the dig from the opponent only takes options from it."""
+    values = set()
+    for state in _first_player_endgames(8, max_cards=9):
+        rules, sim = ai.rebuild(game.view(state, state.turn))
+        hopeful = sim.copy()
+        hopeful.dug[1 - sim.turn] = True
+        full = _minimax(rules, sim)
+        hope = ai.Solver(rules, StepClock(), float("inf")).best(hopeful)[0]
+        assert full <= hope == _minimax(rules, hopeful)
+        values.add((full, hope))
+    assert len(values) >= 2, values
+
+
+def test_fs7_hard_as_first_player_keeps_a_proven_result_and_hopes_for_more():
+    """Against a dig still held, hard never trades what the game itself proves; when the game is lost whatever it
+    does, it plays a move that still wins if the opponent never digs, if there is one."""
+    hoped = 0
+    for state in _first_player_endgames(10, max_cards=9):
+        seat = state.turn
+        rules, sim = ai.rebuild(game.view(state, seat))
+        text = ai.choose(game.view(state, seat), seat, "hard", random.Random(1), 0.2, StepClock(0.0001))
+        action = next(a for a in rules.actions(sim) if ai.notation(a) == text)
+        child = sim.copy()
+        rules.play(child, action)
+        value = _outcome(rules, child, seat) if child.over else -_minimax(rules, child)
+        assert value == _minimax(rules, sim), f"hard played {text!r} worth {value}"
+        hopeful = sim.copy()
+        hopeful.dug[1 - seat] = True
+        if value < 0 and _minimax(rules, hopeful) > 0:
+            hopeful_child = hopeful.copy()
+            rules.play(hopeful_child, action)
+            assert (_outcome(rules, hopeful_child, seat) if hopeful_child.over
+                    else -_minimax(rules, hopeful_child)) == 1, f"{text!r} gives up the hope"
+            hoped += 1
+    assert hoped >= 1, "the sample should hold lost positions with a hope"
+
+
+@pytest.mark.parametrize("seed", [2808, 2809, 2857])
+def test_fs7_hard_never_trades_a_proven_shared_win_for_a_hope(seed):
+    """Positions (found by search) where the game is a proven shared win for the first player and some move would
+    win if the opponent never dug, but loses to its dig: hard keeps the shared win."""
+    state = _first_player_endgame(seed, max_cards=9)
+    seat = state.turn
+    rules, sim = ai.rebuild(game.view(state, seat))
+    assert _minimax(rules, sim) == 0
+    tempting = []
+    for action in rules.actions(sim):
+        child, hopeful = sim.copy(), sim.copy()
+        hopeful.dug[1 - seat] = True
+        rules.play(child, action)
+        rules.play(hopeful, action)
+        full = _outcome(rules, child, seat) if child.over else -_minimax(rules, child)
+        hope = _outcome(rules, hopeful, seat) if hopeful.over else -_minimax(rules, hopeful)
+        if full < 0 < hope:
+            tempting.append(ai.notation(action))
+    assert tempting, "the position should tempt"
+    text = ai.choose(game.view(state, seat), seat, "hard", random.Random(1), 0.2, StepClock(0.0001))
+    action = next(a for a in rules.actions(sim) if ai.notation(a) == text)
+    child = sim.copy()
+    rules.play(child, action)
+    assert (_outcome(rules, child, seat) if child.over else -_minimax(rules, child)) == 0, (text, tempting)
+
+
+def test_fs7_hard_keeps_its_dig_until_the_solver_can_place_it():
+    for seed in range(30):
+        state = random_position(500 + seed, 2, plies=1)
+        view = game.view(state, state.turn)
+        if not view["can_dig"][state.turn] or sum(cell != "squirrel" for cell in view["grid"].values()) <= 20:
+            continue
+        text = ai.choose(view, state.turn, "hard", random.Random(seed), 0.1, StepClock(0.0005))
+        assert "dig" not in text, text
+
+
+def test_fs7_a_playouts_closing_dig_ends_a_game_it_leads_or_reopens_one_it_would_not_win():
+    seen = set()
+    for state in _first_player_endgames(40, max_cards=8):
+        rules, sim = ai.rebuild(game.view(state, state.turn))
+        rules.play(sim, (None, *rules.moves(sim)[0], None))  # the first player's turn: the digger is to move
+        if sim.over:
+            continue
+        for d, letter, cells in rules.moves(sim):
+            after = sim.copy()
+            rules.collect(after, cells)
+            if not rules.can_dig(after):
+                continue
+            dig = rules.closing_dig(after)
+            if dig is None:
+                continue
+            frm, to = dig
+            assert after.grid[frm] >= 0 and after.grid[to] == ai.EMPTY
+            points = rules.points(after)
+            leads = points[after.turn] > points[1 - after.turn]
+            rules.dig(after, frm, to)
+            ends = not any(after.grid[i] >= 0 for i in ai.LINES[after.sq])
+            assert ends == leads, (points, dig)
+            seen.add(ends)
+    assert seen == {True, False}, seen
