@@ -5,17 +5,19 @@ simulation from it (grid of card indices, per-seat pile tallies) and never needs
 
 - easy: the plain move (no dig) with the best immediate gain; ties broken by the rng.
 - normal: UCT on a max-n tree (each node maximises the reward of the seat to move), random playouts.
-- hard: the same tree with greedy-biased playouts, which judge endings far better for the same budget; and in a
-  two-seat game with at most ``SOLVE_CARDS`` food cards left it first tries to *solve* the game: an exact
-  alpha-beta over win / shared win / loss to the end (``Solver``). A proven win is played at once; a proven shared
-  win restricts the tree search to the moves that keep it (looking for an opponent's mistake); a proven loss or
-  no proof in time leaves the choice to the tree search. With two seats the second player usually wins with
-  perfect play (its dig decides), so hard beats normal mostly as the second player and when normal errs.
+- hard: the same tree with greedy-biased playouts, in which a seat still holding its dig uses it to settle the
+  end (``Rules.closing_dig``); and in a two-seat game, exact solving first (``Solver``: alpha-beta over win /
+  shared win / loss to the end, with a table; see ``_solve``). The second player's dig (FS-7) decides most games
+  between perfect players, so hard plays each seat its own way. Holding the dig, it solves the game (with at most
+  ``SOLVE_CARDS`` food cards left, or from the deal at the default budget), plays a proven win, keeps to the
+  moves of a proven shared win, and keeps its dig while nothing is proven. Facing a dig still held, it solves the
+  game *as if the opponent never dug* (a bound from above: a loss there is a loss) and plays for that win unless
+  the game itself proves a result to keep; its tree search assumes the same.
 
 Tree actions are every distinct plain move, plus, while the seat still has its dig, the few digs that matter:
 digs before the move that bring a valuable card into the squirrel's line and collect it, and digs after the
 move that close the game (take the last card out of the new line) or re-open it (bring the cheapest card in).
-Playouts use plain moves only. The reward of a finished game is the win share (1/k among k tied winners)
+Playouts use plain moves (and, for hard, closing digs). The reward of a finished game is the win share (1/k among k tied winners)
 plus a small term for the point margin, so the search still prefers a bigger win or a smaller loss.
 """
 
