@@ -74,6 +74,10 @@ class GameRules:
         self.spots = tuple(tuple((sq, c, SQUARES_AROUND[c], tuple(m for m in NEIGHBOURS[c] if m >= 0),
                                   tuple(abs(x - px) + abs(y - py) for px, py in XY))
                                  for sq, c, x, y in corners) for corners in self.target_corners)
+        # For ``turns_to_build``: (square, corner, squares around it, distance per point, the playable points
+        # nearest the corner first).
+        self.build_spots = tuple(tuple((sq, c, around, distance, tuple(sorted(self.points, key=distance.__getitem__)))
+                                       for sq, c, around, _, distance in spots) for spots in self.spots)
 
 
 class Sim:
@@ -142,35 +146,25 @@ def apply(game: GameRules, sim: Sim, move: tuple, rng: random.Random) -> None:
 
 def turns_to_build(game: GameRules, board: tuple[int, ...], colour: int) -> int:
     """Roughly how many turns ``colour`` needs to build in an enemy corner (MG-19 a): steps to a free corner."""
-    best, free = 9, []
-    for square, corner, around, _, distance in game.spots[colour]:
+    best = 9
+    for square, corner, around, distance, ring in game.build_spots[colour]:
         if board[square] >= 0:
             continue
         occupant = board[corner]
         if occupant == colour:
-            best = 2  # step off, come back
+            best = min(best, 2)  # step off, come back
         elif occupant < 0:
             for s in around:
                 if board[s] >= 0:
                     break
-            else:
-                free.append(distance)
-    if free:
-        for mouse in mice(board, colour):
-            for distance in free:
-                best = min(best, distance[mouse])
+            else:  # a free corner: the nearest mouse of ``colour``, scanning outwards from it
+                for mouse in ring:
+                    if distance[mouse] >= best:
+                        break
+                    if board[mouse] == colour:
+                        best = distance[mouse]
+                        break
     return best
-
-
-def mice(board: tuple[int, ...], colour: int) -> list[int]:
-    """The points holding a mouse of ``colour`` (found by C-level scans of the board tuple)."""
-    found, start = [], 0
-    try:
-        while True:
-            start = board.index(colour, start, N_POINTS) + 1
-            found.append(start - 1)
-    except ValueError:
-        return found
 
 
 def threatens(game: GameRules, board: tuple[int, ...], colour: int) -> bool:
