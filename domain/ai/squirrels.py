@@ -17,8 +17,9 @@ simulation from it (grid of card indices, per-seat pile tallies) and never needs
 Tree actions are every distinct plain move, plus, while the seat still has its dig, the few digs that matter:
 digs before the move that bring a valuable card into the squirrel's line and collect it, and digs after the
 move that close the game (take the last card out of the new line) or re-open it (bring the cheapest card in).
-Playouts use plain moves (and, for hard, closing digs). The reward of a finished game is the win share (1/k among k tied winners)
-plus a small term for the point margin, so the search still prefers a bigger win or a smaller loss.
+Playouts use plain moves (and, for hard, closing digs). The reward of a finished game is the win share (1/k
+among k tied winners) plus a small term for the point margin, so the search still prefers a bigger win or a
+smaller loss.
 """
 
 from __future__ import annotations
