@@ -386,14 +386,12 @@ class Solver:
     def best(self, sim: Sim, among: list[tuple] | None = None) -> tuple[int, tuple]:
         """The value of ``sim`` for its seat to move (playing one of ``among``, default any action) and an action
         reaching it; raises ``_Unsolved``."""
-        best_value, best_action = -2, None
-        for action in self._ordered(sim, among):
-            value = self._value(sim, action, max(best_value, -1), 1)
-            if value > best_value:
-                best_value, best_action = value, action
-                if value == 1:
-                    break
-        return best_value, best_action
+        actions = self._ordered(sim, among)
+        for target in (1, 0):  # null-window tests, which prune most: a win? else a shared win?
+            for action in actions:
+                if self._value(sim, action, target - 1, target) >= target:
+                    return target, action
+        return -1, actions[0]
 
     def safe(self, sim: Sim, among: list[tuple] | None = None) -> tuple[int, list[tuple]]:
         """The value of ``sim`` for its seat to move (playing one of ``among``, default any action) and the actions
