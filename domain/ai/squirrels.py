@@ -217,40 +217,37 @@ class Rules:
         for d, letter, cells in moves:
             after = sim.copy()
             self.collect(after, cells)
-            grid, line = after.grid, LINES[after.sq]
-            in_line = [i for i in line if grid[i] >= 0]
-            if len(in_line) == 1:  # take the last card out: the game ends now
-                to = next((i for i in range(25) if grid[i] == EMPTY and i not in line), None)
-                if to is not None:
-                    found.append((None, d, letter, cells, (in_line[0], to)))
-            elif not in_line:  # bring the cheapest card in: the game goes on
-                outside = [i for i in range(25) if grid[i] >= 0]
-                holes = [i for i in line if grid[i] == EMPTY]
-                if outside and holes:
-                    frm = min(outside, key=lambda i: self.cards.value[grid[i]])
-                    found.append((None, d, letter, cells, (frm, holes[0])))
+            settling = self._settling_dig(after)
+            if settling:
+                found.append((None, d, letter, cells, settling[1]))
         return found
 
-    def closing_dig(self, sim: Sim) -> tuple[int, int] | None:
-        """After the mover collected: the dig that decides the end in its favour, if it is ahead or behind at a
-        game's end — take the last card out of the squirrel's line to end a game it leads, or bring the cheapest
-        card into an empty line to go on with a game it would not win."""
+    def _settling_dig(self, sim: Sim) -> tuple[bool, tuple[int, int]] | None:
+        """After a move, the dig that settles whether the game ends (FS-8): with one food card left in the
+        squirrel's line, taking it out ends the game (``True``); with none, bringing the cheapest card in goes on
+        (``False``). None if the line holds more, or no cell allows it."""
         grid, line = sim.grid, LINES[sim.sq]
         in_line = [i for i in line if grid[i] >= 0]
-        if len(in_line) > 1:
-            return None
-        points = self.points(sim)
-        mine = points[sim.turn]
-        others = max(p for seat, p in enumerate(points) if seat != sim.turn)
-        if in_line and mine > others:
+        if len(in_line) == 1:
             to = next((i for i in range(25) if grid[i] == EMPTY and i not in line), None)
-            return None if to is None else (in_line[0], to)
-        if not in_line and mine <= others:
+            return None if to is None else (True, (in_line[0], to))
+        if not in_line:
             outside = [i for i in range(25) if grid[i] >= 0]
             holes = [i for i in line if grid[i] == EMPTY]
             if outside and holes:
-                return min(outside, key=lambda i: self.cards.value[grid[i]]), holes[0]
+                return False, (min(outside, key=lambda i: self.cards.value[grid[i]]), holes[0])
         return None
+
+    def closing_dig(self, sim: Sim) -> tuple[int, int] | None:
+        """After the mover collected: the settling dig (``_settling_dig``) if it settles the end in the mover's
+        favour — ending a game it leads, or going on with one it would not win."""
+        settling = self._settling_dig(sim)
+        if settling is None:
+            return None
+        points = self.points(sim)
+        leads = points[sim.turn] > max(p for seat, p in enumerate(points) if seat != sim.turn)
+        ends, dig = settling
+        return dig if ends == leads else None
 
     def play(self, sim: Sim, action: tuple) -> None:
         dig_before, _, _, cells, dig_after = action
