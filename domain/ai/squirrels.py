@@ -90,6 +90,16 @@ class Sim:
         other.tally = [row[:] for row in self.tally]
         return other
 
+    def holds_dig(self, seat: int) -> bool:
+        """``seat`` may still dig some time (FS-7: every seat but the first, once)."""
+        return seat != self.first and not self.dug[seat]
+
+    def without_dig(self, seat: int) -> Sim:
+        """A copy in which ``seat`` has no dig left."""
+        other = self.copy()
+        other.dug[seat] = True
+        return other
+
 
 class Rules:
     """The moves, digs and scores of the game on a ``Sim``, for a fixed card set and options."""
@@ -162,7 +172,7 @@ class Rules:
         sim.over = True
 
     def can_dig(self, sim: Sim) -> bool:
-        return sim.turn != sim.first and sim.opened and not sim.dug[sim.turn]
+        return sim.opened and sim.holds_dig(sim.turn)
 
     def points(self, sim: Sim) -> list[int]:
         """FS-9: cards plus one per category won, ties shared."""
@@ -190,10 +200,14 @@ class Rules:
 
     def actions(self, sim: Sim) -> list[tuple]:
         moves = self.moves(sim)
-        found = [(None, d, letter, cells, None) for d, letter, cells in moves]
+        found = self.plain_actions(sim, moves)
         if self.can_dig(sim):
             found += self._digs_before(sim) + self._digs_after(sim, moves)
         return found
+
+    def plain_actions(self, sim: Sim, moves: list[tuple] | None = None) -> list[tuple]:
+        """The tree actions without a dig, one per distinct move (``moves``, if already found)."""
+        return [(None, d, letter, cells, None) for d, letter, cells in moves or self.moves(sim)]
 
     def _digs_before(self, sim: Sim) -> list[tuple]:
         grid, value = sim.grid, self.cards.value
@@ -467,9 +481,8 @@ def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float,
         decided, root_actions = _solve(rules, sim, clock, start, budget)
         if decided is not None:
             return notation(decided)
-        if 1 - seat != sim.first and not sim.dug[1 - seat]:
-            sim = sim.copy()
-            sim.dug[1 - seat] = True
+        if sim.holds_dig(1 - seat):  # as in ``_solve``: search as if the opponent never dug
+            sim = sim.without_dig(1 - seat)
     action, _ = search(rules, sim, rng, budget - (clock() - start), clock,
                        greedy=0.75 if level == "hard" else 0.0, root_actions=root_actions)
     return notation(action)
@@ -494,9 +507,8 @@ def _solve(rules: Rules, sim: Sim, clock: Callable[[], float], start: float, bud
     opponent = 1 - sim.turn
     cards = sum(card >= 0 for card in sim.grid)
     solvable = cards <= SOLVE_CARDS or budget >= SOLVE_ANY_BUDGET
-    if opponent != sim.first and not sim.dug[opponent]:
-        hopeful = sim.copy()
-        hopeful.dug[opponent] = True
+    if sim.holds_dig(opponent):
+        hopeful = sim.without_dig(opponent)
         hope = Solver(rules, clock, start + SOLVE_SHARE * budget)
         try:
             hoped, keep = hope.safe(hopeful)
@@ -529,7 +541,4 @@ def _solve(rules: Rules, sim: Sim, clock: Callable[[], float], start: float, bud
             if value > 0 or (value == 0 and len(safe) == 1):
                 return safe[0], None
             return None, safe if value == 0 else None
-    if sim.turn == sim.first or sim.dug[sim.turn]:
-        return None, None
-    plain = [action for action in rules.actions(sim) if action[0] is None and action[4] is None]
-    return None, plain
+    return None, rules.plain_actions(sim) if sim.holds_dig(sim.turn) else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import random
 import time
+from itertools import islice
 
 import pytest
 
@@ -111,38 +112,66 @@ def test_hard_beats_easy_in_a_seeded_match():
 
 # The exact endgame search of hard (two seats) ---------------------------------------------------------------
 
+def _outcome(rules, sim, seat) -> int:
+    """The result of a finished game for ``seat``: +1 win, 0 shared win, -1 loss."""
+    points = rules.points(sim)
+    return (points[seat] > points[1 - seat]) - (points[seat] < points[1 - seat])
+
+
+def _worth(rules, sim, action) -> int:
+    """The exact value of playing ``action`` at ``sim``, for the seat playing it."""
+    child = sim.copy()
+    rules.play(child, action)
+    return _outcome(rules, child, sim.turn) if child.over else -_minimax(rules, child)
+
+
 def _minimax(rules, sim) -> int:
     """The outcome for the seat to move (+1 win, 0 shared win, -1 loss) by plain minimax over the tree actions."""
-    best = -2
-    for action in rules.actions(sim):
-        child = sim.copy()
-        rules.play(child, action)
-        if child.over:
-            points = rules.points(child)
-            value = (points[sim.turn] > points[1 - sim.turn]) - (points[sim.turn] < points[1 - sim.turn])
-        else:
-            value = -_minimax(rules, child)
-        best = max(best, value)
-    return best
+    return max(_worth(rules, sim, action) for action in rules.actions(sim))
+
+
+def _hard_action(state, rules, sim):
+    """The command hard plays at ``state`` and its tree action."""
+    text = ai.choose(game.view(state, state.turn), state.turn, "hard", random.Random(1), 0.2, StepClock(0.0001))
+    return text, next(a for a in rules.actions(sim) if ai.notation(a) == text)
+
+
+def _cards(state) -> int:
+    return sum(cell != "squirrel" for cell in game.view(state, state.turn)["grid"].values())
+
+
+def _walk(deal: int, seed: int, stop, plain: bool = False):
+    """Random turns (without digs if ``plain``) from a seeded two-seat deal until ``stop(state)``; None if the game
+    ended first."""
+    state = random_position(deal, 2, plies=0)
+    rng = random.Random(seed)
+    while game.status(state) == "playing":
+        if stop(state):
+            return state
+        text = rng.choice([t for t in game.legal(state, state.turn) if not (plain and "dig" in t)])
+        for event in game.decide(state, state.turn, game.parse(text), rng):
+            state = game.evolve(state, event)
+    return None
+
+
+def _first(count: int, walks) -> list:
+    return list(islice((state for state in walks if state is not None), count))
 
 
 def _endgames(count: int, max_cards: int):
     """Two-seat positions with at most ``max_cards`` food cards left, from seeded random games."""
-    found = []
-    for seed in range(200):
-        state = random_position(300 + seed, 2, plies=0)
-        rng = random.Random(seed)
-        while game.status(state) == "playing":
-            _, sim = ai.rebuild(game.view(state, state.turn))
-            if sum(card >= 0 for card in sim.grid) <= max_cards:
-                found.append(state)
-                break
-            text = rng.choice(game.legal(state, state.turn))
-            for event in game.decide(state, state.turn, game.parse(text), rng):
-                state = game.evolve(state, event)
-        if len(found) == count:
-            break
-    return found
+    return _first(count, (_walk(300 + seed, seed, lambda state: _cards(state) <= max_cards) for seed in range(200)))
+
+
+def _first_player_endgame(seed: int, max_cards: int):
+    """An endgame with the first player to move while the second still holds its dig (FS-7): plain random turns
+    from a seeded deal until at most ``max_cards`` are left (None if the game ended before)."""
+    return _walk(700 + seed, seed, lambda state: _cards(state) <= max_cards and state.turn == state.first,
+                 plain=True)
+
+
+def _first_player_endgames(count: int, max_cards: int):
+    return _first(count, (_first_player_endgame(seed, max_cards) for seed in range(20 * count)))
 
 
 def test_the_solver_agrees_with_plain_minimax():
@@ -151,62 +180,18 @@ def test_the_solver_agrees_with_plain_minimax():
         rules, sim = ai.rebuild(game.view(state, state.turn))
         value, action = ai.Solver(rules, StepClock(), float("inf")).best(sim)
         assert value == _minimax(rules, sim)
-        child = sim.copy()
-        rules.play(child, action)
-        points = rules.points(child) if child.over else None
-        reached = ((points[sim.turn] > points[1 - sim.turn]) - (points[sim.turn] < points[1 - sim.turn])
-                   if child.over else -_minimax(rules, child))
-        assert reached == value, "the solver's action reaches the value it claims"
+        assert _worth(rules, sim, action) == value, "the solver's action reaches the value it claims"
         values.add(value)
     assert len(values) >= 2, "the sample should hold different outcomes"
 
 
 def test_hard_never_gives_away_a_proven_result():
     for state in _endgames(8, max_cards=9):
-        seat = state.turn
-        rules, sim = ai.rebuild(game.view(state, seat))
+        rules, sim = ai.rebuild(game.view(state, state.turn))
         best = _minimax(rules, sim)
-        text = ai.choose(game.view(state, seat), seat, "hard", random.Random(1), 0.2, StepClock(0.0001))
-        action = next(a for a in rules.actions(sim) if ai.notation(a) == text)
-        child = sim.copy()
-        rules.play(child, action)
-        if child.over:
-            points = rules.points(child)
-            value = (points[seat] > points[1 - seat]) - (points[seat] < points[1 - seat])
-        else:
-            value = -_minimax(rules, child)
+        text, action = _hard_action(state, rules, sim)
+        value = _worth(rules, sim, action)
         assert value == best, f"hard played {text!r} worth {value}, but {best} was there"
-
-
-def _outcome(rules, sim, seat) -> int:
-    points = rules.points(sim)
-    return (points[seat] > points[1 - seat]) - (points[seat] < points[1 - seat])
-
-
-def _first_player_endgame(seed: int, max_cards: int):
-    """An endgame with the first player to move while the second still holds its dig (FS-7): plain random turns
-    from a seeded deal until at most ``max_cards`` are left (None if the game ended before)."""
-    state = random_position(700 + seed, 2, plies=0)
-    rng = random.Random(seed)
-    while game.status(state) == "playing":
-        cards = sum(cell != "squirrel" for cell in game.view(state, state.turn)["grid"].values())
-        if cards <= max_cards and state.turn == state.first:
-            return state
-        text = rng.choice([t for t in game.legal(state, state.turn) if "dig" not in t])
-        for event in game.decide(state, state.turn, game.parse(text), rng):
-            state = game.evolve(state, event)
-    return None
-
-
-def _first_player_endgames(count: int, max_cards: int):
-    found = []
-    for seed in range(20 * count):
-        state = _first_player_endgame(seed, max_cards)
-        if state is not None:
-            found.append(state)
-        if len(found) == count:
-            break
-    return found
 
 
 def test_fs4_fs5_search_moves_are_exactly_the_distinct_runs():
@@ -236,8 +221,7 @@ def test_fs7_the_game_without_the_opponents_dig_bounds_the_game_from_above():
     values = set()
     for state in _first_player_endgames(8, max_cards=9):
         rules, sim = ai.rebuild(game.view(state, state.turn))
-        hopeful = sim.copy()
-        hopeful.dug[1 - sim.turn] = True
+        hopeful = sim.without_dig(1 - sim.turn)
         full = _minimax(rules, sim)
         hope = ai.Solver(rules, StepClock(), float("inf")).best(hopeful)[0]
         assert full <= hope == _minimax(rules, hopeful)
@@ -250,21 +234,13 @@ def test_fs7_hard_as_first_player_keeps_a_proven_result_and_hopes_for_more():
     does, it plays a move that still wins if the opponent never digs, if there is one."""
     hoped = 0
     for state in _first_player_endgames(10, max_cards=9):
-        seat = state.turn
-        rules, sim = ai.rebuild(game.view(state, seat))
-        text = ai.choose(game.view(state, seat), seat, "hard", random.Random(1), 0.2, StepClock(0.0001))
-        action = next(a for a in rules.actions(sim) if ai.notation(a) == text)
-        child = sim.copy()
-        rules.play(child, action)
-        value = _outcome(rules, child, seat) if child.over else -_minimax(rules, child)
+        rules, sim = ai.rebuild(game.view(state, state.turn))
+        text, action = _hard_action(state, rules, sim)
+        value = _worth(rules, sim, action)
         assert value == _minimax(rules, sim), f"hard played {text!r} worth {value}"
-        hopeful = sim.copy()
-        hopeful.dug[1 - seat] = True
+        hopeful = sim.without_dig(1 - state.turn)
         if value < 0 and _minimax(rules, hopeful) > 0:
-            hopeful_child = hopeful.copy()
-            rules.play(hopeful_child, action)
-            assert (_outcome(rules, hopeful_child, seat) if hopeful_child.over
-                    else -_minimax(rules, hopeful_child)) == 1, f"{text!r} gives up the hope"
+            assert _worth(rules, hopeful, action) == 1, f"{text!r} gives up the hope"
             hoped += 1
     assert hoped >= 1, "the sample should hold lost positions with a hope"
 
@@ -274,25 +250,14 @@ def test_fs7_hard_never_trades_a_proven_shared_win_for_a_hope(seed):
     """Positions (found by search) where the game is a proven shared win for the first player and some move would
     win if the opponent never dug, but loses to its dig: hard keeps the shared win."""
     state = _first_player_endgame(seed, max_cards=9)
-    seat = state.turn
-    rules, sim = ai.rebuild(game.view(state, seat))
+    rules, sim = ai.rebuild(game.view(state, state.turn))
     assert _minimax(rules, sim) == 0
-    tempting = []
-    for action in rules.actions(sim):
-        child, hopeful = sim.copy(), sim.copy()
-        hopeful.dug[1 - seat] = True
-        rules.play(child, action)
-        rules.play(hopeful, action)
-        full = _outcome(rules, child, seat) if child.over else -_minimax(rules, child)
-        hope = _outcome(rules, hopeful, seat) if hopeful.over else -_minimax(rules, hopeful)
-        if full < 0 < hope:
-            tempting.append(ai.notation(action))
+    hopeful = sim.without_dig(1 - state.turn)
+    tempting = [ai.notation(action) for action in rules.actions(sim)
+                if _worth(rules, sim, action) < 0 < _worth(rules, hopeful, action)]
     assert tempting, "the position should tempt"
-    text = ai.choose(game.view(state, seat), seat, "hard", random.Random(1), 0.2, StepClock(0.0001))
-    action = next(a for a in rules.actions(sim) if ai.notation(a) == text)
-    child = sim.copy()
-    rules.play(child, action)
-    assert (_outcome(rules, child, seat) if child.over else -_minimax(rules, child)) == 0, (text, tempting)
+    text, action = _hard_action(state, rules, sim)
+    assert _worth(rules, sim, action) == 0, (text, tempting)
 
 
 def test_fs7_hard_keeps_its_dig_until_the_solver_can_place_it():
