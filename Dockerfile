@@ -1,6 +1,7 @@
 FROM python:3.11-slim
 WORKDIR /app
 COPY pyproject.toml README.md ./
+COPY burrow burrow
 COPY domain domain
 COPY services services
 COPY workers workers

@@ -30,7 +30,7 @@ import harness
 from domain.ai import budget_for
 from domain.registry import GAME_NAMES
 from services.config import Settings
-from services.runtime import build, install
+from burrow.runtime import build, install
 from workers import jobs
 
 MARGIN = 0.2

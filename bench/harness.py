@@ -211,7 +211,7 @@ class RedisServer:
 def runtime_for(server: RedisServer, prefix: str = "bench"):
     """A production-shaped runtime (events db 0, RQ queues db 1) over ``server``."""
     from services.config import Settings
-    from services.runtime import build, install
+    from burrow.runtime import build, install
 
     rt = build(Settings(redis_url=server.url(0), rq_url=server.url(1), prefix=prefix), journal=False)
     install(rt)

@@ -61,15 +61,15 @@ def start_workers(kind: str, server: RedisServer, rt) -> list[subprocess.Popen]:
         from workers.worker import start_thread_worker
 
         for _ in range(2):
-            start_thread_worker(rt)
+            start_thread_worker(rt, "project")
         threading.Thread(target=Dispatcher(rt).run, daemon=True).start()
         return []
     if kind == "fork":
-        worker = [sys.executable, "-m", "services.cli", "worker"]
+        worker = [sys.executable, "-m", "burrow.cli", "worker"]
     else:
         worker = [sys.executable, "-m", "rq.cli", "worker", "-w", "rq.worker.SimpleWorker", "--url", server.url(1),
-                  "-q", rt.settings.queue_name]
-    return [subprocess.Popen(cmd, **quiet) for cmd in (worker, worker, [sys.executable, "-m", "services.cli",
+                  "-q", rt.queue.name]
+    return [subprocess.Popen(cmd, **quiet) for cmd in (worker, worker, [sys.executable, "-m", "burrow.cli",
                                                                           "dispatch"])]
 
 

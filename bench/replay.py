@@ -228,7 +228,7 @@ def rebuild(games: dict[str, list], count: int) -> None:
                 events += len(evs)
         env = {**os.environ, "REDIS_URL": server.url(0), "RQ_URL": server.url(1), "BURROW_PREFIX": "bench"}
         with Timer() as run:
-            done = subprocess.run([sys.executable, "-m", "services.cli", "rebuild"], cwd=harness.ROOT, env=env,
+            done = subprocess.run([sys.executable, "-m", "burrow.cli", "rebuild"], cwd=harness.ROOT, env=env,
                                   capture_output=True, text=True, timeout=1800, check=False)
         if done.returncode != 0:
             raise RuntimeError(f"burrow rebuild failed: {done.stderr[-2000:]}")

@@ -91,7 +91,7 @@ def prefix() -> str:
 def runtime(request, prefix, tmp_path):
     """A full runtime (store, service, projector, queue) over fakeredis or a private real redis-server."""
     from services.config import Settings
-    from services.runtime import build, install
+    from burrow.runtime import build, install
 
     url = None if request.param == "fakeredis" else request.getfixturevalue("real_redis_url")
     rt = build(Settings(redis_url=url, prefix=prefix, data_dir=str(tmp_path / "data"),
@@ -116,4 +116,5 @@ def run_jobs(runtime) -> None:
     from workers.worker import ThreadWorker
 
     Dispatcher(runtime, consumer="tests").run_once(block_ms=1)
-    ThreadWorker([runtime.queue], connection=runtime.rq_redis).work(burst=True, logging_level="ERROR")
+    queues = list(runtime.jobs.queues.values())
+    ThreadWorker(queues, connection=runtime.rq_redis).work(burst=True, logging_level="ERROR")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, jsonify, request
 
-from services.runtime import Runtime
+from services.context import Runtime
 
 
 def create_app(runtime: Runtime) -> Flask:

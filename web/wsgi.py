@@ -4,7 +4,7 @@ Configuration comes from the environment (``REDIS_URL`` is required here: the em
 """
 
 from services.config import Settings
-from services.runtime import build, install
+from burrow.runtime import build, install
 from web.app import create_app
 
 _settings = Settings.from_env()

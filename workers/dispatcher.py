@@ -17,7 +17,7 @@ import threading
 import redis
 
 from services.ai_turns import ai_seats_to_act
-from services.runtime import Runtime
+from services.context import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,7 @@ class Dispatcher:
                 self.runtime.jobs.project(gid)
             ai_seats = ai_seats_to_act(game.meta, game.module.to_act(game.state))
             for seat in ai_seats:
-                self.runtime.jobs.ai_turn(gid, seat, game.version)
+                self.runtime.jobs.ai_turn(gid, seat, game.version, game.meta.get("client"))
             ai_waits_at[gid] = game.version if ai_seats else None
         done = []
         for eid, fields in entries:

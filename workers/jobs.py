@@ -6,7 +6,7 @@ import logging
 import time
 
 from services import ai_turns
-from services.runtime import current
+from services.context import current
 
 log = logging.getLogger(__name__)
 
@@ -33,10 +33,15 @@ def project_lobby(gid: str) -> int:
     return version
 
 
-def ai_turn(gid: str, seat: int, version: int) -> str:
-    """Let the AI at ``seat`` play if the game is still at ``version``; a stale or repeated job does nothing."""
+def ai_turn(gid: str, seat: int, version: int, client: str | None = None) -> str:
+    """Let the AI at ``seat`` play if the game is still at ``version``; a stale or repeated job does nothing.
+
+    Then the turn's slot of ``client`` (the game's creator) goes to that client's next waiting AI turn."""
     runtime = current()
     started = time.monotonic()
-    outcome = ai_turns.play(runtime.service, gid, seat, version, runtime.settings.ai_time)
+    try:
+        outcome = ai_turns.play(runtime.service, gid, seat, version, runtime.settings.ai_time)
+    finally:
+        runtime.jobs.ai_done(gid, seat, version, client)
     log.info("ai_turn %s seat %s v%s: %s in %.3fs", gid, seat, version, outcome, time.monotonic() - started)
     return outcome

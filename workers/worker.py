@@ -9,7 +9,8 @@ import time
 import rq
 from rq.timeouts import TimerDeathPenalty
 
-from services.runtime import Runtime
+from services.context import Runtime
+from services.jobs import KINDS
 
 log = logging.getLogger(__name__)
 RESTART_SECONDS = 1.0
@@ -24,8 +25,8 @@ class ThreadWorker(rq.SimpleWorker):
         pass
 
 
-def start_thread_worker(runtime: Runtime) -> threading.Thread:
-    """Start a worker thread on the runtime's queue (``burrow serve``); returns the thread.
+def start_thread_worker(runtime: Runtime, kind: str = "project") -> threading.Thread:
+    """Start a worker thread on the runtime's ``kind`` queue (``burrow serve``); returns the thread.
 
     RQ's work loop quits on an error it does not handle (Redis unreachable while a job ends, say); the thread then
     starts a fresh worker, so that a Redis outage does not stop the jobs of a running server for good.
@@ -34,22 +35,22 @@ def start_thread_worker(runtime: Runtime) -> threading.Thread:
     def supervise() -> None:
         while True:
             try:
-                ThreadWorker([runtime.queue], connection=runtime.rq_redis).work(logging_level="WARNING")
+                ThreadWorker([runtime.jobs.queue(kind)], connection=runtime.rq_redis).work(logging_level="WARNING")
             except Exception as exc:  # noqa: BLE001 - logged, and the worker replaced
                 log.warning("rq worker thread: the worker stopped (%s); starting another", exc)
             time.sleep(RESTART_SECONDS)
 
-    thread = threading.Thread(target=supervise, name="rq-worker", daemon=True)
+    thread = threading.Thread(target=supervise, name=f"rq-worker-{kind}", daemon=True)
     thread.start()
     return thread
 
 
-def run_worker(runtime: Runtime, burst: bool = False) -> None:
-    """Run an RQ worker in the foreground (``burrow worker``).
+def run_worker(runtime: Runtime, burst: bool = False, kinds: tuple[str, ...] = KINDS) -> None:
+    """Run an RQ worker on the ``kinds`` queues in the foreground (``burrow worker [--queue K]``).
 
     It runs jobs in its own process, without a fork per job: the jobs are short, pure Python and idempotent, and
     a fork per job costs ten times the job itself (``docs/benchmarks.md``). A worker that dies mid-job loses
     nothing: the dispatcher enqueues the job again (see ``workers/dispatcher.py``).
     """
-    worker = rq.SimpleWorker([runtime.queue], connection=runtime.rq_redis)
+    worker = rq.SimpleWorker([runtime.jobs.queue(k) for k in kinds], connection=runtime.rq_redis)
     worker.work(burst=burst, logging_level="INFO")

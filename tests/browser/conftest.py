@@ -43,7 +43,7 @@ class Server:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         with open(self.log_path, "wb") as log:  # the child keeps its own handle
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "services.cli", "serve", "--port", str(self.port),
+                [sys.executable, "-m", "burrow.cli", "serve", "--port", str(self.port),
                  "--data", str(self.dir / "data")],
                 cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + 30

@@ -46,7 +46,7 @@ def redis_server():
 def rt(private_redis, prefix, tmp_path):
     """A runtime (store, service, projector, RQ queue) on the private redis-server, under a fresh prefix."""
     from services.config import Settings
-    from services.runtime import build, install
+    from burrow.runtime import build, install
 
     runtime = build(Settings(redis_url=private_redis.url, prefix=prefix, data_dir=str(tmp_path / "data"),
                              queue_name=f"{prefix}-q"), journal=False)

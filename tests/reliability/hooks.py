@@ -38,7 +38,7 @@ def main(argv: list[str]) -> int:
         RQJobs.project = lambda self, gid: hang(marker)
     else:
         raise SystemExit(f"unknown point {point!r}")
-    from services.cli import main as burrow
+    from burrow.cli import main as burrow
 
     return burrow(args)
 

@@ -29,7 +29,7 @@ class Burrow:
     to ``log_path``."""
 
     def __init__(self, args: list[str], log_path: Path, env: dict[str, str] | None = None,
-                 module: str = "services.cli"):
+                 module: str = "burrow.cli"):
         self.args = args
         self.module = module
         self.log_path = log_path

@@ -18,7 +18,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from services.config import Settings
-from services.runtime import build, install
+from burrow.runtime import build, install
 from services.store import EventStore, Keys
 from tests.conftest import RedisProcess, run_jobs
 from tests.reliability.conftest import require_redis_server

@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from services.cli import main as burrow
+from burrow.cli import main as burrow
 from services.config import Settings
-from services.runtime import build, install
+from burrow.runtime import build, install
 from tests.reliability.live import Burrow, wait_until
 from workers.dispatcher import GROUP
 

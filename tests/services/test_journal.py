@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from services.config import Settings
-from services.runtime import build
+from burrow.runtime import build
 from web.app import create_app
 
 

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from services.config import Settings
-from services.runtime import build, install
+from burrow.runtime import build, install
 from workers.dispatcher import Dispatcher
 from workers.worker import ThreadWorker
 
@@ -25,7 +25,8 @@ def live(tmp_path):
 
     def work() -> None:
         while not stop.is_set():
-            ThreadWorker([runtime.queue], connection=runtime.rq_redis).work(burst=True, logging_level="ERROR")
+            queues = list(runtime.jobs.queues.values())
+            ThreadWorker(queues, connection=runtime.rq_redis).work(burst=True, logging_level="ERROR")
             stop.wait(0.02)
 
     threads = [threading.Thread(target=dispatcher.run, kwargs={"block_ms": 50}, daemon=True),

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from services import cli
+from burrow import cli
 from services.config import Settings
-from services.runtime import build
+from burrow.runtime import build
 
 
 @pytest.fixture

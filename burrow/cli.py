@@ -11,9 +11,8 @@ import logging
 import sys
 import time
 
-import redis
-
 from services.config import Settings, public_url
+from services.connection import UNREACHABLE
 
 
 class UserError(Exception):
@@ -21,7 +20,7 @@ class UserError(Exception):
 
 
 def _runtime(args, journal: bool | None = None):
-    from services.runtime import build, install
+    from burrow.runtime import build, install
 
     settings = Settings.from_env(redis_url=getattr(args, "redis", None), data_dir=getattr(args, "data", None),
                                  partitions=getattr(args, "partitions", None))
@@ -47,8 +46,10 @@ def cmd_serve(args) -> int:
     import threading
 
     threading.Thread(target=dispatcher.run, name="dispatcher", daemon=True).start()
+    start_thread_worker(runtime, "project")  # one worker thread per queue, so no kind of job waits behind another
     for _ in range(args.workers):
-        start_thread_worker(runtime)
+        start_thread_worker(runtime, "ai")
+    start_thread_worker(runtime, "analysis")
     app = create_app(runtime)
     print(f"burrow: open http://{args.host}:{args.port}/", file=sys.stderr)
     from waitress import serve
@@ -59,11 +60,12 @@ def cmd_serve(args) -> int:
 
 
 def cmd_worker(args) -> int:
+    from services.jobs import KINDS
     from workers.worker import run_worker
 
     runtime = _runtime(args, journal=False)
     _require_real_redis(runtime, "worker")
-    run_worker(runtime, burst=args.burst)
+    run_worker(runtime, burst=args.burst, kinds=tuple(args.queue or KINDS))
     return 0
 
 
@@ -122,7 +124,7 @@ def cmd_replay(args) -> int:
 
 
 def cmd_rebuild(args) -> int:
-    from services.progress import Progress
+    from burrow.progress import Progress
     from services.projections import PROJECTIONS
 
     runtime = _runtime(args)
@@ -196,8 +198,8 @@ def cmd_import(args) -> int:
 def cmd_selfplay(args) -> int:
     from domain.ai import LEVELS
     from domain.registry import GAME_NAMES
-    from services.progress import Progress
-    from services.selfplay import run_match, summary, table
+    from burrow.progress import Progress
+    from burrow.selfplay import run_match, summary, table
 
     if args.game not in GAME_NAMES:
         raise UserError(f"unknown game {args.game!r} (known: {', '.join(GAME_NAMES)})")
@@ -251,10 +253,13 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8000)
     s.add_argument("--threads", type=int, default=32, help="web threads (each open game page holds one for its live stream)")
-    s.add_argument("--workers", type=int, default=2, help="RQ worker threads")
+    s.add_argument("--workers", type=int, default=2,
+                   help="AI worker threads (plus one for projections and one for analyses)")
     s.set_defaults(func=cmd_serve)
     s = with_store(sub.add_parser("worker", help="an RQ worker (real Redis)"))
     s.add_argument("--burst", action="store_true", help="quit when the queue is empty")
+    s.add_argument("--queue", action="append", choices=["project", "ai", "analysis"],
+                   help="the queue to work on (repeatable; default: all three)")
     s.set_defaults(func=cmd_worker)
     with_store(sub.add_parser("dispatch", help="the dispatcher (real Redis)")).set_defaults(func=cmd_dispatch)
     s = with_store(sub.add_parser("replay", help="rebuild a game from its events and print it"))
@@ -302,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
     except json.JSONDecodeError as exc:
         print(f"burrow: invalid JSON: {exc}", file=sys.stderr)
         return 2
-    except (ConnectionError, redis.ConnectionError) as exc:
+    except UNREACHABLE as exc:
         print(f"burrow: cannot reach redis: {exc}", file=sys.stderr)
         return 1
 

@@ -1,0 +1,51 @@
+"""Wiring: the Redis connections, store, service, projector and job queue of one process.
+
+Production: ``REDIS_URL`` (and optionally ``RQ_URL``). Embedded: one in-process ``fakeredis.FakeServer`` shared
+by Flask, the dispatcher thread and the RQ worker thread, with a journal on disk.
+"""
+
+from __future__ import annotations
+
+from services.config import Settings
+from services.connection import CLUSTER_SCHEME, connect, embedded as embedded_client, queue_client
+from services.context import Runtime, current, install
+from services.games import GameService
+from services.jobs import RQJobs
+from services.projections import Projector
+from services.ratings import Ratings
+from services.store import EventStore, Keys
+
+__all__ = ["CLUSTER_SCHEME", "Runtime", "build", "connect", "current", "from_env", "install"]
+
+
+def build(settings: Settings, *, fake_server=None, journal: bool | None = None) -> Runtime:
+    """A runtime for ``settings``; embedded (fakeredis) when ``settings.redis_url`` is None.
+
+    ``journal`` (default: on when embedded) keeps the embedded store's events in ``settings.data_dir``.
+    """
+    keys = Keys(settings.prefix, settings.partitions)
+    embedded = settings.redis_url is None
+    if embedded:
+        client = embedded_client(fake_server)
+        rq_client = client
+    else:
+        client = connect(settings.redis_url)
+        rq_client = queue_client(settings.rq_url, client, settings.redis_url)
+    loaded = 0
+    if journal if journal is not None else embedded:
+        from services.journal import JournaledEventStore
+
+        store = JournaledEventStore(client, keys, settings.data_dir)
+        loaded = store.load()
+    else:
+        store = EventStore(client, keys)
+    jobs = RQJobs(rq_client, settings.queue_name, settings.ai_per_client)
+    queue = jobs.queue("project")
+    service = GameService(store, jobs if settings.fast_path else None, limits=settings.limits)
+    return Runtime(settings, client, rq_client, store, service, Projector(service), queue, jobs, Ratings(service),
+                   embedded, loaded)
+
+
+def from_env() -> Runtime:
+    """A runtime from the environment, without a journal (a worker process nobody installed one in)."""
+    return build(Settings.from_env(), journal=False)

@@ -1,0 +1,33 @@
+"""Redis clients: services/ is the only code that touches Redis, so the wiring asks here for its connections."""
+
+from __future__ import annotations
+
+import redis
+
+CLUSTER_SCHEME = "redis+cluster://"
+# What a command or a server treats as "Redis is unreachable".
+UNREACHABLE = (ConnectionError, redis.ConnectionError)
+
+
+def connect(url: str) -> redis.Redis:
+    """A client for ``url``: ``redis+cluster://host:port`` (any node of it) is a Redis Cluster."""
+    if url.startswith(CLUSTER_SCHEME):
+        from redis.cluster import RedisCluster
+
+        return RedisCluster.from_url("redis://" + url.removeprefix(CLUSTER_SCHEME), socket_timeout=10,
+                                     socket_connect_timeout=5)
+    return redis.Redis.from_url(url, health_check_interval=30, socket_timeout=10, socket_connect_timeout=5)
+
+
+def queue_client(rq_url: str | None, client: redis.Redis, redis_url: str) -> redis.Redis:
+    """The client for the RQ queues: ``rq_url`` if set, else the store's own client (not a cluster's)."""
+    if rq_url is None and redis_url.startswith(CLUSTER_SCHEME):
+        raise ValueError("RQ cannot use a Redis Cluster: set RQ_URL to a plain Redis for the job queues")
+    return redis.Redis.from_url(rq_url) if rq_url else client
+
+
+def embedded(server=None) -> redis.Redis:
+    """An in-process Redis (fakeredis) on ``server`` (a new one if None)."""
+    import fakeredis
+
+    return fakeredis.FakeRedis(server=server or fakeredis.FakeServer())

@@ -1,0 +1,60 @@
+"""The runtime of one process, and the holder jobs read it from.
+
+``Runtime`` bundles what the wiring (``burrow/runtime.py``) builds: the Redis clients, the store, the service, the
+projector, the job queue and the ratings. Web and workers receive it, or read it with ``current()``; they never build
+one. A process that nobody installed a runtime in (a bare ``rq worker`` running our jobs) gets one built from the
+environment by the composition root, imported by name on first use, as jobs are enqueued by name: services never
+import the packages above them.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from dataclasses import dataclass
+
+import redis
+import rq
+
+from services.config import Settings
+from services.games import GameService
+from services.jobs import RQJobs
+from services.projections import Projector
+from services.ratings import Ratings
+from services.store import EventStore
+
+ROOT = "burrow.runtime"  # the composition root's module: ``from_env()`` builds a runtime from the environment
+
+
+@dataclass
+class Runtime:
+    settings: Settings
+    redis: redis.Redis
+    rq_redis: redis.Redis
+    store: EventStore
+    service: GameService
+    projector: Projector
+    queue: rq.Queue
+    jobs: RQJobs
+    ratings: Ratings
+    embedded: bool = False
+    loaded_games: int = 0
+
+
+_current: Runtime | None = None
+_lock = threading.Lock()
+
+
+def install(runtime: Runtime) -> None:
+    """Make ``runtime`` the one job functions use in this process (``burrow`` commands, tests)."""
+    global _current
+    _current = runtime
+
+
+def current() -> Runtime:
+    """This process's runtime; built from the environment on first use (``rq worker`` processes)."""
+    global _current
+    with _lock:
+        if _current is None:
+            _current = importlib.import_module(ROOT).from_env()
+        return _current
