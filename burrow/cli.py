@@ -196,10 +196,10 @@ def cmd_import(args) -> int:
 
 
 def cmd_selfplay(args) -> int:
-    from domain.ai import LEVELS
-    from domain.registry import GAME_NAMES
     from burrow.progress import Progress
     from burrow.selfplay import run_match, summary, table
+    from domain.ai import LEVELS
+    from domain.registry import GAME_NAMES
 
     if args.game not in GAME_NAMES:
         raise UserError(f"unknown game {args.game!r} (known: {', '.join(GAME_NAMES)})")
@@ -252,7 +252,8 @@ def parser() -> argparse.ArgumentParser:
     s = with_store(sub.add_parser("serve", help="web + dispatcher + worker"))
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8000)
-    s.add_argument("--threads", type=int, default=32, help="web threads (each open game page holds one for its live stream)")
+    s.add_argument("--threads", type=int, default=32,
+                   help="web threads (each open game page holds one for its live stream)")
     s.add_argument("--workers", type=int, default=2,
                    help="AI worker threads (plus one for projections and one for analyses)")
     s.set_defaults(func=cmd_serve)

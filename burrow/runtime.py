@@ -7,7 +7,8 @@ by Flask, the dispatcher thread and the RQ worker thread, with a journal on disk
 from __future__ import annotations
 
 from services.config import Settings
-from services.connection import CLUSTER_SCHEME, connect, embedded as embedded_client, queue_client
+from services.connection import CLUSTER_SCHEME, connect, queue_client
+from services.connection import embedded as embedded_client
 from services.context import Runtime, current, install
 from services.games import GameService
 from services.jobs import RQJobs

@@ -1,10 +1,10 @@
 """The runtime of one process, and the holder jobs read it from.
 
-``Runtime`` bundles what the wiring (``burrow/runtime.py``) builds: the Redis clients, the store, the service, the
-projector, the job queue and the ratings. Web and workers receive it, or read it with ``current()``; they never build
-one. A process that nobody installed a runtime in (a bare ``rq worker`` running our jobs) gets one built from the
-environment by the composition root, imported by name on first use, as jobs are enqueued by name: services never
-import the packages above them.
+``Runtime`` bundles what the wiring (``burrow/runtime.py``) builds: the Redis clients, the store, the service,
+the projector, the job queues and the ratings. Web and workers receive it, or read it with ``current()``; they
+never build one. A process that nobody installed a runtime in (a bare ``rq worker`` running our jobs) gets one
+built from the environment by the composition root, imported by name on first use, as jobs are enqueued by name:
+services never import the packages above them.
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from burrow import cli
-from services.config import Settings
 from burrow.runtime import build
+from services.config import Settings
 
 
 @pytest.fixture
