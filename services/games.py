@@ -18,6 +18,7 @@ from domain.ai import LEVELS
 from domain.base import REVEAL_ALL, BadNotation, BadSetup, IllegalMove, Setup, Viewer
 from domain.registry import GAME_NAMES, game_module
 from services import codec, errors, tokens
+from services.clients import client_id
 from services.quota import OpenGames
 from services.store import ConcurrencyError, EventStore, StoreUnavailable, new_game_id
 
@@ -148,6 +149,9 @@ class GameService:
         gid = new_game_id()
         seat_tokens = {i: tokens.new_token() for i, p in enumerate(players) if not p.get("ai")}
         meta = {"id": gid, "game": game, "players": players, "seed": seed, "created": int(time.time() * 1000)}
+        client = client_id(client)
+        if client:
+            meta["client"] = client  # the creator, hashed: quotas and fair AI queues count by it
         self.open_games.reserve(client, gid, self._is_open)
         try:
             self.store.set_seat_hashes(gid, {s: tokens.token_hash(t) for s, t in seat_tokens.items()})

@@ -1,6 +1,26 @@
-"""Enqueueing work for the RQ workers. Jobs are named by dotted path: services never import workers."""
+"""Enqueueing work for the RQ workers. Jobs are named by dotted path: services never import workers.
+
+Three queues, each with workers of its own, so that one kind of work never waits behind another:
+
+``<prefix>:project``  projections (a game's views, lobby line, statistics) — short jobs, the page waits for them
+``<prefix>:ai``       AI turns — up to twice ``BURROW_AI_TIME`` each
+``<prefix>:analysis`` analyses of finished games — long, nobody is waiting at a board
+
+(``<prefix>`` is ``Settings.queue_name``, ``burrow`` by default.) ``RQJobs.enqueue(kind, job, *args)`` puts any job
+on one of them; ``project`` and ``ai_turn`` are the two the command path and the dispatcher use.
+
+AI turns are fair between clients (the creator of a game, ``meta["client"]``): a client has at most
+``ai_per_client`` turns in the ``ai`` queue or running at once; its further turns wait in a list of its own and
+enter the queue one by one as its earlier ones finish (``ai_done``). So a client flooding the service with AI games
+holds at most ``ai_per_client`` AI workers, and another client's turn waits behind at most that many jobs of it.
+A turn already queued or waiting is not queued again (the dispatcher pokes a waiting game on every claim); one
+whose slot is older than ``stale_ms`` (its worker died) is.
+"""
 
 from __future__ import annotations
+
+import json
+import time
 
 import rq
 
@@ -9,18 +29,123 @@ PROJECT_GAME = "workers.jobs.project_game"
 PROJECT_LOBBY = "workers.jobs.project_lobby"
 AI_TURN = "workers.jobs.ai_turn"
 
+KINDS = ("project", "ai", "analysis")
+ANONYMOUS = "-"  # games without a client (CLI imports, tests): one bucket, not capped
+
+# KEYS: 1 the client's active slots (zset job id → ms), 2 its waiting turns (list), 3 every known turn (hash
+# job id → "a" active | "w" waiting). ARGV: job id, payload, now ms, cap (0: none), stale ms.
+# Returns 1: enqueue it now; 0: waiting (or already known).
+SUBMIT = """
+local id, now, cap, stale = ARGV[1], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local known = redis.call('HGET', KEYS[3], id)
+if known == 'w' then return 0 end
+if known == 'a' then
+  local since = redis.call('ZSCORE', KEYS[1], id)
+  if since and now - tonumber(since) < stale then return 0 end
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - stale)
+if cap == 0 or redis.call('ZCARD', KEYS[1]) < cap then
+  redis.call('ZADD', KEYS[1], now, id)
+  redis.call('HSET', KEYS[3], id, 'a')
+  return 1
+end
+redis.call('RPUSH', KEYS[2], ARGV[2])
+redis.call('HSET', KEYS[3], id, 'w')
+return 0
+"""
+
+# KEYS as SUBMIT. ARGV: the finished job id, now ms, cap. Returns the payloads to enqueue now (oldest first).
+DONE = """
+local now, cap = tonumber(ARGV[2]), tonumber(ARGV[3])
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+local out = {}
+while (cap == 0 or redis.call('ZCARD', KEYS[1]) < cap) do
+  local payload = redis.call('LPOP', KEYS[2])
+  if not payload then break end
+  local id = cjson.decode(payload)['id']
+  redis.call('ZADD', KEYS[1], now, id)
+  redis.call('HSET', KEYS[3], id, 'a')
+  out[#out + 1] = payload
+end
+return out
+"""
+
+
+def queue_name(prefix: str, kind: str) -> str:
+    """The RQ queue of ``kind`` (one of ``KINDS``) under ``prefix``."""
+    if kind not in KINDS:
+        raise ValueError(f"no queue {kind!r} (known: {', '.join(KINDS)})")
+    return f"{prefix}:{kind}"
+
+
+def ai_job_id(gid: str, seat: int, version: int) -> str:
+    return f"ai-{gid}-{version}-{seat}"
+
 
 class RQJobs:
-    """The queue the command path and the dispatcher poke."""
+    """The queues the command path and the dispatcher poke (``connection``: the RQ Redis)."""
 
-    def __init__(self, queue: rq.Queue):
-        self.queue = queue
+    def __init__(self, connection, prefix: str = "burrow", ai_per_client: int = 1, stale_ms: int = 60_000):
+        self.connection = connection
+        self.prefix = prefix
+        self.queues = {kind: rq.Queue(queue_name(prefix, kind), connection=connection) for kind in KINDS}
+        self.ai_per_client = ai_per_client
+        self.stale_ms = stale_ms
+        self._submit = connection.register_script(SUBMIT)
+        self._done = connection.register_script(DONE)
+
+    def queue(self, kind: str) -> rq.Queue:
+        return self.queues[kind]
+
+    def enqueue(self, kind: str, job: str, *args, **options) -> rq.job.Job:
+        """Put ``job`` (a dotted path) on the ``kind`` queue; ``options`` as ``rq.Queue.enqueue`` takes them."""
+        options.setdefault("result_ttl", 0)
+        options.setdefault("failure_ttl", 3600)
+        return self.queues[kind].enqueue(job, *args, **options)
 
     def project(self, gid: str) -> None:
         # One job brings every read model of the game up to date: half the queue traffic of one job per model.
-        self.queue.enqueue(PROJECT, gid, result_ttl=0, failure_ttl=3600)
+        self.enqueue("project", PROJECT, gid)
 
-    def ai_turn(self, gid: str, seat: int, version: int) -> None:
-        # The job id makes a re-enqueue of the same turn (dispatcher retry) visible; the job itself is idempotent.
-        self.queue.enqueue(AI_TURN, gid, seat, version, job_id=f"ai-{gid}-{version}-{seat}", result_ttl=0,
-                           failure_ttl=3600, retry=rq.Retry(max=3, interval=[1, 2, 5]), job_timeout=120)
+    # -- AI turns, fair between clients -------------------------------------------------------------------
+
+    def _keys(self, client: str | None) -> list[str]:
+        client = client or ANONYMOUS
+        base = f"{self.prefix}:aifair"
+        return [f"{base}:active:{client}", f"{base}:waiting:{client}", f"{base}:known"]
+
+    def _cap(self, client: str | None) -> int:
+        return 0 if not client or client == ANONYMOUS else self.ai_per_client
+
+    def ai_turn(self, gid: str, seat: int, version: int, client: str | None = None) -> bool:
+        """Queue the AI turn of ``seat`` at ``version``, or let it wait its client's turn; True if queued now."""
+        job_id = ai_job_id(gid, seat, version)
+        payload = json.dumps({"id": job_id, "gid": gid, "seat": seat, "version": version, "client": client})
+        if not self._submit(keys=self._keys(client), args=[job_id, payload, _now(), self._cap(client),
+                                                            self.stale_ms]):
+            return False
+        self._enqueue_ai(gid, seat, version, client)
+        return True
+
+    def ai_done(self, gid: str, seat: int, version: int, client: str | None = None) -> int:
+        """A turn of ``client`` has finished: free its slot and queue its next waiting turns; returns how many."""
+        payloads = self._done(keys=self._keys(client), args=[ai_job_id(gid, seat, version), _now(),
+                                                              self._cap(client)])
+        for raw in payloads:
+            item = json.loads(raw)
+            self._enqueue_ai(item["gid"], item["seat"], item["version"], item["client"])
+        return len(payloads)
+
+    def ai_waiting(self, client: str | None) -> int:
+        """How many AI turns of ``client`` wait for a slot."""
+        return self.connection.llen(self._keys(client)[1])
+
+    def _enqueue_ai(self, gid: str, seat: int, version: int, client: str | None) -> None:
+        # The job id makes a re-enqueue of the same turn visible; the job itself is idempotent.
+        self.enqueue("ai", AI_TURN, gid, seat, version, client, job_id=ai_job_id(gid, seat, version),
+                     retry=rq.Retry(max=3, interval=[1, 2, 5]), job_timeout=120)
+
+
+def _now() -> int:
+    return int(time.time() * 1000)
