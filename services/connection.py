@@ -5,8 +5,12 @@ from __future__ import annotations
 import redis
 
 CLUSTER_SCHEME = "redis+cluster://"
-# What a command or a server treats as "Redis is unreachable".
-UNREACHABLE = (ConnectionError, redis.ConnectionError)
+# Redis did not answer (down, or too slow): nobody's fault, worth trying again.
+REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError)
+# What a command treats as "Redis is unreachable".
+UNREACHABLE = (ConnectionError, *REDIS_DOWN)
+# Any error Redis or the client reports.
+REDIS_ERROR = redis.RedisError
 
 
 def connect(url: str) -> redis.Redis:

@@ -5,6 +5,11 @@ acknowledged only once its effect is visible (the game's projections have reache
 still to act at it); until then it stays pending, and pending entries, of this consumer or of one that died, are
 claimed back (XAUTOCLAIM) after ``claim_idle_ms`` and their jobs enqueued again. So a job lost with a killed worker
 is redone. Jobs are idempotent: a batch handled twice changes nothing.
+
+Failures stay with their game: when a game's log cannot be handled (an event that does not decode or fold), only
+its entries fail; they are retried with a doubling backoff and, after ``dead_letter_after`` failures, moved to the
+partition's dead letters and acknowledged (``services/failures.py``). Every other game's entries are projected and
+acknowledged as usual. Redis being unreachable is nobody's failure: the batch is simply tried again.
 """
 
 from __future__ import annotations
@@ -14,14 +19,23 @@ import os
 import socket
 import threading
 
-import redis
-
+from services import errors
 from services.ai_turns import ai_seats_to_act
+from services.connection import REDIS_DOWN
 from services.context import Runtime
+from services.doctor import Heartbeats, now_ms
+from services.failures import LOG_GROUP, Failure, Failures
+from services.log_group import LogGroup
 
 log = logging.getLogger(__name__)
 
-GROUP = "dispatch"
+GROUP = LOG_GROUP
+# Not the entry's fault: the whole batch waits and is retried (``run``), nothing is counted against an entry.
+UNREACHABLE = (*REDIS_DOWN, errors.Unavailable)
+
+
+def _text(eid: bytes | str) -> str:
+    return eid.decode() if isinstance(eid, bytes) else eid
 
 
 class Dispatcher:
@@ -33,62 +47,106 @@ class Dispatcher:
         self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}-{threading.get_ident()}"
         self.claim_idle_ms = runtime.settings.claim_idle_ms if claim_idle_ms is None else claim_idle_ms
         self.batch = batch
+        settings = runtime.settings
+        self.failures = Failures(self.redis, self.keys, GROUP, settings.dead_letter_after, settings.retry_ms)
+        self.heartbeats = Heartbeats(self.redis, self.keys)
+        self.group = LogGroup(self.redis, self.keys, GROUP)
         self.stopping = threading.Event()
-        self._ensure_groups()
-
-    def _ensure_groups(self) -> None:
-        for p in range(self.keys.partitions):
-            try:
-                self.redis.xgroup_create(self.keys.log(p), GROUP, id="0", mkstream=True)
-            except redis.ResponseError as exc:
-                if "BUSYGROUP" not in str(exc):
-                    raise
+        self.group.ensure()
 
     def run_once(self, block_ms: int = 1000) -> int:
-        """Handle what is pending in every partition (claimed, then new); returns the number of log entries."""
+        """Handle what is pending in every partition (failed entries due again, claimed, then new); returns the
+        number of log entries handled."""
         handled = 0
         per_partition_block = max(1, block_ms // self.keys.partitions)
+        self.heartbeats.beat(self.consumer)
         for p in range(self.keys.partitions):
-            log_key = self.keys.log(p)
-            claimed = self.redis.xautoclaim(log_key, GROUP, self.consumer, self.claim_idle_ms, "0-0",
-                                            count=self.batch)[1]
-            handled += self._handle(log_key, claimed)
+            failing = self.failures.of(p)
+            now = now_ms()
+            due = [eid for eid, failure in failing.items() if failure.next_at <= now]
+            retried = self.group.claim(p, self.consumer, due)
+            gone = set(due) - {_text(eid) for eid, _ in retried}
+            self.failures.recovered(p, sorted(gone))  # acknowledged meanwhile, or deleted
+            claimed = self.group.autoclaim(p, self.consumer, self.claim_idle_ms, self.batch)
+            waiting = {eid for eid, failure in failing.items() if failure.next_at > now}  # backing off
+            again = {_text(eid): fields for eid, fields in [*retried, *claimed] if _text(eid) not in waiting}
+            handled += self._handle(p, list(again.items()), failing)
             block = per_partition_block if handled == 0 else None
-            fresh = self.redis.xreadgroup(GROUP, self.consumer, {log_key: ">"}, count=self.batch, block=block)
-            for _, entries in fresh or []:
-                handled += self._handle(log_key, entries)
+            handled += self._handle(p, self.group.read(p, self.consumer, self.batch, block), failing)
         return handled
 
-    def _handle(self, log_key: str, entries) -> int:
-        entries = [(eid, fields) for eid, fields in entries if fields]  # deleted entries come back empty
-        if not entries:
-            return 0
-        gids = list(dict.fromkeys(fields[b"gid"].decode() for _, fields in entries))
-        projected, ai_waits_at = {}, {}
-        for gid in gids:
-            game = self.runtime.service.load(gid)
-            projected[gid] = self.runtime.projector.projected(gid)
-            if projected[gid] < game.version:
-                self.runtime.jobs.project(gid)
-            ai_seats = ai_seats_to_act(game.meta, game.module.to_act(game.state))
-            for seat in ai_seats:
-                self.runtime.jobs.ai_turn(gid, seat, game.version, game.meta.get("client"))
-            ai_waits_at[gid] = game.version if ai_seats else None
-        done = []
+    def _handle(self, partition: int, entries, failing: dict[str, Failure]) -> int:
+        """Enqueue what the entries call for, game by game; acknowledge those whose effect is visible.
+
+        A game whose log cannot be handled (an event that does not decode or fold, say) fails alone: its entries
+        are counted as failures and retried with backoff, then dead-lettered; every other game goes on.
+        """
+        by_game: dict[str, list[tuple[str, int]]] = {}
+        count = 0
         for eid, fields in entries:
-            gid, version = fields[b"gid"].decode(), int(fields[b"v"])
-            if version <= projected[gid] and version != ai_waits_at[gid]:
-                done.append(eid)
-        if done:
-            self.redis.xack(log_key, GROUP, *done)
-        return len(entries)
+            if not fields:  # deleted entries come back empty
+                continue
+            count += 1
+            eid = _text(eid)
+            try:
+                gid, version = fields[b"gid"].decode(), int(fields[b"v"])
+            except (KeyError, ValueError, UnicodeDecodeError):
+                self._failed(partition, eid, fields, "a log entry without a game id and version", failing)
+                continue
+            by_game.setdefault(gid, []).append((eid, version))
+        done, recovered = [], []
+        for gid, items in by_game.items():
+            try:
+                projected, ai_waits_at = self._dispatch(gid)
+            except UNREACHABLE:
+                raise
+            except Exception as exc:  # noqa: BLE001 - this game's entries fail; the others go on
+                log.warning("dispatcher: game %s failed at %s: %s: %s", gid, [v for _, v in items],
+                            type(exc).__name__, exc)
+                for eid, version in items:
+                    self._failed(partition, eid, {b"gid": gid.encode(), b"v": str(version).encode()},
+                                 f"{type(exc).__name__}: {exc}", failing)
+                continue
+            for eid, version in items:
+                if eid in failing:
+                    recovered.append(eid)
+                if version <= projected and version != ai_waits_at:
+                    done.append(eid)
+        self.failures.recovered(partition, recovered)
+        for eid in recovered:
+            failing.pop(eid, None)
+        self.group.ack(partition, done)
+        return count
+
+    def _dispatch(self, gid: str) -> tuple[int, int | None]:
+        """Enqueue the game's projection and AI turns as needed: (projected version, version an AI must act at)."""
+        game = self.runtime.service.load(gid)
+        projected = self.runtime.projector.projected(gid)
+        if projected < game.version:
+            self.runtime.jobs.project(gid)
+        ai_seats = ai_seats_to_act(game.meta, game.module.to_act(game.state))
+        for seat in ai_seats:
+            self.runtime.jobs.ai_turn(gid, seat, game.version, game.meta.get("client"))
+        return projected, game.version if ai_seats else None
+
+    def _failed(self, partition: int, eid: str, fields: dict, error: str, failing: dict[str, Failure]) -> None:
+        text = {k.decode(): v.decode(errors="replace") for k, v in fields.items()}
+        text.setdefault("gid", "")
+        text.setdefault("v", "0")
+        dead = self.failures.failed(partition, eid, text, error, now_ms(), failing.get(eid))
+        if dead:
+            log.error("dispatcher: log entry %s (game %s, version %s) dead-lettered after %d failures: %s",
+                      eid, text["gid"], text["v"], self.failures.limit, error)
+            failing.pop(eid, None)
+        else:
+            failing[eid] = Failure((failing[eid].count if eid in failing else 0) + 1, 0, error)
 
     def run(self, block_ms: int = 1000) -> None:
         """Loop until ``stop()``; a Redis outage is logged and retried."""
         while not self.stopping.is_set():
             try:
                 self.run_once(block_ms)
-            except redis.ConnectionError as exc:
+            except REDIS_DOWN as exc:
                 log.warning("dispatcher: redis unreachable (%s); retrying", exc)
                 self.stopping.wait(1.0)
             except Exception:
