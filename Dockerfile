@@ -10,4 +10,4 @@ RUN pip install --no-cache-dir .
 RUN useradd --create-home burrow
 USER burrow
 EXPOSE 8000
-CMD ["gunicorn", "--worker-class", "gthread", "--workers", "2", "--threads", "16", "--bind", "0.0.0.0:8000", "web.wsgi:app"]
+CMD ["gunicorn", "--worker-class", "gthread", "--workers", "2", "--threads", "16", "--bind", "0.0.0.0:8000", "burrow.wsgi:app"]

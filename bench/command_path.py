@@ -8,7 +8,7 @@
   browser sends them), with the production job sink (two RQ jobs per command, queued, not run).
 * **service, no jobs** — the same without the job sink, to show what the RQ poke costs.
 * **http** — ``POST /api/games/<gid>/commands`` to gunicorn (gthread, 2 workers × 16 threads, as in
-  docker-compose) serving ``web.wsgi:app``, over keep-alive connections, each game from a loopback address of its
+  docker-compose) serving ``burrow.wsgi:app``, over keep-alive connections, each game from a loopback address of its
   own (a client each, for the per-client limit on open games).
 
 The game is Murus from a position where both sides shuffle two towers forever (``harness.MURUS_LOOP``), so one
@@ -154,7 +154,7 @@ def start_gunicorn(server: RedisServer) -> tuple[subprocess.Popen, int]:
     port = harness.free_port()
     env = {**os.environ, "REDIS_URL": server.url(0), "RQ_URL": server.url(1), "BURROW_PREFIX": "bench"}
     proc = subprocess.Popen([sys.executable, "-m", "gunicorn", *GUNICORN, "--bind", f"127.0.0.1:{port}",
-                             "web.wsgi:app"], cwd=harness.ROOT, env=env, stdout=subprocess.DEVNULL,
+                             "burrow.wsgi:app"], cwd=harness.ROOT, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     try:
         harness.wait_http(port)

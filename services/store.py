@@ -53,7 +53,7 @@ class StoredEvent:
 
 @dataclass(frozen=True)
 class AppendResult:
-    """``version`` after the append; ``duplicate`` when the command id had been seen (``stored`` = first result)."""
+    """``version`` after the append; ``duplicate`` when the command id had been seen (``stored``: first result)."""
 
     version: int
     duplicate: bool = False
@@ -95,6 +95,18 @@ class Keys:
 
     def log(self, partition: int) -> str:
         return f"{self._p(partition)}:log"
+
+    def failures(self, partition: int) -> str:
+        """Hash: log entry id → failures so far, next try, last error (the dispatcher's retries)."""
+        return f"{self._p(partition)}:failures"
+
+    def dead(self, partition: int) -> str:
+        """Stream: the partition's dead letters, log entries the dispatcher gave up on."""
+        return f"{self._p(partition)}:dead"
+
+    def dispatchers(self) -> str:
+        """Hash: dispatcher consumer name → when it last read the logs (ms)."""
+        return f"{self.prefix}:{{ops}}:dispatchers"
 
     def lobby(self, partition: int) -> str:
         return f"{self._p(partition)}:lobby"
@@ -199,6 +211,13 @@ class EventStore:
         if hashes:  # none yet: the game may be being created
             _keep(self._known_seats, gid, hashes)
         return hashes
+
+    def reachable(self) -> bool:
+        """Whether Redis answers a PING now (the health check)."""
+        try:
+            return bool(self.redis.ping())
+        except redis.RedisError:
+            return False
 
     def game_ids(self) -> Iterator[str]:
         """Every game id in the store (scans the keyspace; for rebuilds and exports)."""

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-import json
+import threading
 import time
 
-import redis
-from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from services import errors
 from services.config import public_url
+from services.connection import REDIS_DOWN
+from services.live import RETRY_MS
 from services.views import document
 from web import schemas
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
-SSE_SECONDS = 55  # a stream closes after this; EventSource reconnects with Last-Event-ID
+SSE_SECONDS = 55  # a stream served by Flask itself closes after this; EventSource reconnects with Last-Event-ID
+KEEPALIVE_SECONDS = 15  # a comment line on an idle stream, so proxies and clients see it alive
+SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 MAX_VERSION = 2**63 - 1  # stream IDs are 64-bit: a larger number is no version of any game (and Redis refuses it)
 
 
@@ -33,10 +36,12 @@ def service_error(exc: errors.ServiceError):
     return error(exc.status, exc.code, exc.message, **exc.details)
 
 
-@api.errorhandler(redis.ConnectionError)
-@api.errorhandler(redis.TimeoutError)
 def redis_down(exc):
     return error(503, "unavailable", "the event store is unreachable; try again in a moment")
+
+
+for _down in REDIS_DOWN:
+    api.register_error_handler(_down, redis_down)
 
 
 def bearer_token() -> str | None:
@@ -74,9 +79,7 @@ def openapi():
 @api.get("/health")
 def health():
     rt = runtime()
-    try:
-        rt.redis.ping()
-    except redis.RedisError:
+    if not rt.store.reachable():
         return error(503, "unavailable", "redis is unreachable")
     return jsonify({"ok": True, "redis": public_url(rt.settings.redis_url)})
 
@@ -149,48 +152,63 @@ def get_events(gid: str):
     return jsonify({"events": rt.service.events(gid, seat, after)})
 
 
+def last_event_id(header: str | None, after: str | None) -> int:
+    """The version a stream starts after: ``Last-Event-ID`` (a reconnect), else ``?after=``, else 0."""
+    raw = header or after or "0"
+    try:
+        version = int(raw)
+    except ValueError:
+        version = -1
+    if not 0 <= version <= MAX_VERSION:
+        raise errors.BadRequest("Last-Event-ID: must be a version number")
+    return version
+
+
+def live_hub(app=None):
+    """The live-update hub of this app's process (``services/live.py``), made on first use."""
+    from services.live import new_hub
+
+    app = app or current_app._get_current_object()
+    with _hub_lock:
+        if "burrow.live" not in app.extensions:
+            app.extensions["burrow.live"] = new_hub(app.config["RUNTIME"])
+        return app.extensions["burrow.live"]
+
+
+_hub_lock = threading.Lock()
+
+
 @api.get("/games/<gid>/stream")
 def stream(gid: str):
-    """Server-Sent Events: one message per new version, ``id`` = version, data = the event as a spectator sees it.
+    """Server-Sent Events: one message per new version, ``id`` = version; data: the event as a spectator sees it
+    and the spectator's document at that version (nothing secret: a seat's page fetches its own document).
 
-    Players fetch their own document on each message; the stream itself carries nothing secret.
+    Served here only when Flask serves streams itself (the test client, a plain WSGI server): each stream then
+    holds a thread, and closes after ``SSE_SECONDS``. ``burrow serve`` and the production server serve this path
+    with ``web/asgi.py`` instead, where an open stream costs no thread; both read the same hub.
     """
-    rt = runtime()
-    rt.service.load(gid)  # 404 before the stream starts
-    last = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
-    try:
-        last_version = int(last)
-    except ValueError:
-        last_version = -1
-    if not 0 <= last_version <= MAX_VERSION:
-        raise errors.BadRequest("Last-Event-ID: must be a version number")
+    after = last_event_id(request.headers.get("Last-Event-ID"), request.args.get("after"))
+    hub = live_hub()
+    wakeup = threading.Event()
+    sub = hub.subscribe(gid, after, request.remote_addr, wakeup.set)
 
     def messages():
-        nonlocal last_version
-        yield "retry: 1000\n\n"
-        end = time.monotonic() + SSE_SECONDS
-        while time.monotonic() < end:
-            try:
-                events = rt.service.events(gid, None, after=last_version, limit=100)
-            except errors.ServiceError:
-                return
-            for event in events:
-                last_version = event["version"]
-                yield f"id: {last_version}\nevent: version\ndata: {json.dumps(event)}\n\n"
-            if not events:
-                yield ": keep-alive\n\n"
-                _wait_for_change(rt, gid, last_version, timeout=min(10.0, max(0.0, end - time.monotonic())))
+        try:
+            yield f"retry: {RETRY_MS}\n\n".encode()
+            end = time.monotonic() + SSE_SECONDS
+            while True:
+                batch = sub.take()
+                if batch is None:
+                    return  # fell too far behind: the client reconnects from the last id it received
+                if batch:
+                    yield b"".join(batch)
+                left = end - time.monotonic()
+                if left <= 0:
+                    return
+                if not wakeup.wait(min(KEEPALIVE_SECONDS, left)):
+                    yield b": keep-alive\n\n"
+                wakeup.clear()
+        finally:
+            hub.unsubscribe(sub)
 
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return Response(stream_with_context(messages()), mimetype="text/event-stream", headers=headers)
-
-
-def _wait_for_change(rt, gid: str, version: int, timeout: float) -> None:
-    """Block until the game passes ``version`` or ``timeout`` elapses (XREAD BLOCK on real Redis)."""
-    key = rt.store.keys.game(gid)
-    if rt.embedded:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and rt.store.version(gid) <= version:
-            time.sleep(0.1)
-        return
-    rt.redis.xread({key: f"0-{version}"}, count=1, block=max(1, int(timeout * 1000)))
+    return Response(messages(), mimetype="text/event-stream", headers=SSE_HEADERS)

@@ -1,0 +1,72 @@
+"""The import rules of docs/architecture.md, checked over every module of ours (including imports inside
+functions): each arrow between our packages points the allowed way, and only services/ talks to Redis."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+OURS = ("burrow", "domain", "services", "web", "workers")
+# Which of our packages each package may import (itself included). burrow/, the composition root, may import all.
+ALLOWED = {
+    "domain": {"domain"},
+    "services": {"services", "domain"},
+    "web": {"web", "services", "domain"},
+    "workers": {"workers", "services", "domain"},
+    "burrow": set(OURS),
+}
+REDIS_CLIENTS = {"redis", "fakeredis"}  # only services/ may import these
+
+
+def modules() -> list[Path]:
+    return sorted(p for package in OURS for p in (ROOT / package).rglob("*.py"))
+
+
+def imported(path: Path) -> list[tuple[int, str]]:
+    """(line, top-level name) of every import in the module, at any depth; relative imports resolved."""
+    package = path.relative_to(ROOT).parts[0]
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, alias.name.split(".")[0]) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            out.append((node.lineno, package if node.level else (node.module or "").split(".")[0]))
+    return out
+
+
+def violations(path: Path) -> list[str]:
+    package = path.relative_to(ROOT).parts[0]
+    rel = path.relative_to(ROOT).as_posix()
+    bad = []
+    for line, name in imported(path):
+        if name in OURS and name not in ALLOWED[package]:
+            bad.append(f"{rel}:{line}: {package}/ imports {name}/")
+        if name in REDIS_CLIENTS and package != "services":
+            bad.append(f"{rel}:{line}: {package}/ imports {name} (only services/ talks to Redis)")
+    return bad
+
+
+def test_every_package_is_checked():
+    assert {p.relative_to(ROOT).parts[0] for p in modules()} == set(OURS)
+    assert len(modules()) > 50
+
+
+@pytest.mark.parametrize("package", OURS)
+def test_imports_point_the_allowed_way(package):
+    found = [v for p in modules() if p.relative_to(ROOT).parts[0] == package for v in violations(p)]
+    assert found == [], "\n".join(found)
+
+
+def test_the_check_catches_a_wrong_arrow(tmp_path, monkeypatch):
+    # The checker itself: a domain module importing services, a web module importing workers and redis.
+    for package, text in {"domain": "from services.games import Game\n",
+                          "web": "def f():\n    import workers.jobs\n    import redis\n"}.items():
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "bad.py").write_text(text)
+    monkeypatch.setattr(__import__(__name__, fromlist=["ROOT"]), "ROOT", tmp_path)
+    assert violations(tmp_path / "domain" / "bad.py") == ["domain/bad.py:1: domain/ imports services/"]
+    assert violations(tmp_path / "web" / "bad.py") == [
+        "web/bad.py:2: web/ imports workers/", "web/bad.py:3: web/ imports redis (only services/ talks to Redis)"]
