@@ -65,6 +65,13 @@ class IllegalMove(DomainError):
     """A well-formed command that the rules forbid now (HTTP 422)."""
 
 
+class BadEvent(DomainError):
+    """An event ``evolve`` cannot apply: not one of the game's event types, malformed (a field of the wrong type,
+    a cell or card that does not exist), or contradicting the state it is folded into (a card the hand does not
+    hold, a move from an empty cell). Every game's ``evolve`` raises this and nothing else for a bad event; the
+    events a ``decide`` returns never raise it. A stored stream that raises it is corrupt or from another game."""
+
+
 class BadSetup(DomainError):
     """Bad seat count, option or position (HTTP 422); ``field`` names the culprit."""
 

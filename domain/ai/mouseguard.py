@@ -17,7 +17,7 @@ side's), which stops it gambling on the opponent lacking a Stronghold when it is
 corner count three steps a turn for a side holding a Sword (``_turns``). Measurements in ``docs/ai.md``.
 
 Every level generates a position's whole turns with ``mouseguard_moves.Generator``, made for the search: the
-same turns as the rules' ``turn_options`` (a test compares them on random games and crowded boards), without
+same turns as ``turns.turn_options`` (a test compares them on random games and crowded boards), without
 validating through exceptions or building event lists, about four times faster; with the prior's corner tables
 (``GameRules.spots``, ``turns_to_build`` scanning outwards from a free corner) hard runs about 2.5 times as many
 iterations a second as before, and every level decides exactly as it did with the rules' generator.
@@ -31,7 +31,7 @@ from collections.abc import Callable
 from itertools import combinations
 
 from domain.ai.mouseguard_moves import MOVE, PASS, RESCUE, Generator
-from domain.mouseguard import rules
+from domain.mouseguard import turns
 from domain.mouseguard.board import (
     CORNERS,
     EMPTY,
@@ -99,7 +99,7 @@ class Sim:
 
 def board_moves(game: GameRules, board: tuple[int, ...], colour: int) -> list[tuple]:
     """The board-level turns of ``colour``: (text, MOVE, card index or -1, board, captured per colour, won)."""
-    return game.gen.turns(board, colour)  # the same turns as rules.turn_options, made for speed
+    return game.gen.turns(board, colour)  # the same turns as turns.turn_options, made for speed
 
 
 def available(sim: Sim, moves: list[tuple], rescue_spots: list[int]) -> list[tuple]:
@@ -267,7 +267,7 @@ class Node:
             self.moves = board_moves(game, sim.board, sim.turn)
             if ordered:
                 self.moves.sort(key=lambda move: prior(game, move, sim.turn), reverse=True)
-            self.rescue_spots = rules.rescue_points(game.geo, sim.board, sim.turn)
+            self.rescue_spots = turns.rescue_points(game.geo, sim.board, sim.turn)
 
 
 def _determinise(root: Sim, me: int, opponent_count: int, unseen: list[int], rng: random.Random) -> Sim:

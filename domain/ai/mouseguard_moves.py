@@ -1,6 +1,6 @@
 """The board-level turns of Mouse Guard, generated for the search: the same turns as the rules, much faster.
 
-``rules.turn_options`` (``domain/mouseguard/rules.py``) enumerates a turn by trying every candidate through the
+``turns.turn_options`` (``domain/mouseguard/turns.py``) enumerates a turn by trying every candidate through the
 ``resolve_*`` functions, which validate by raising ``IllegalMove`` and describe the turn as a list of events:
 right for the game, but 2–4 ms for a position's hundred-odd turns, most of a search iteration. ``Generator``
 makes the same turns (MG-6 a: a step onto an open point, with or without one card on the moved mouse; MG-13:
@@ -19,7 +19,7 @@ an exit) directly on a list copy of the board, with the geometry tabled once per
 
 A turn is the tuple ``(text, MOVE, card index or -1, board after, captured per colour, won)`` used by
 ``domain/ai/mouseguard.py``; ``text`` is the canonical notation (``notation.format``). A test compares the
-generator with ``rules.turn_options`` on many positions (``tests/domain/test_ai_mouseguard.py``).
+generator with ``turns.turn_options`` on many positions (``tests/domain/test_ai_mouseguard.py``).
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ class Generator:
 
     def turns(self, board: tuple[int, ...], colour: int) -> list[tuple]:
         """Every normal turn (MG-6 a) and exit turn (MG-13) of ``colour``, in the order of
-        ``rules.turn_options``."""
+        ``turns.turn_options``."""
         playable, dist = self.playable, self.dist
         enemy = 1 - colour
         closed = self.closed(board)

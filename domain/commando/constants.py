@@ -51,14 +51,3 @@ CARD_NAMES = tuple(sorted(CAUTION_DECK))
 
 FULL_DECK = tuple(card for card, count in CAUTION_DECK.items() for _ in range(count))
 """The ten caution cards in a fixed order (shuffled by ``deck_shuffled`` events)."""
-
-OPTION_DEFAULTS = {
-    "max_plies": None,
-    "start_money": START_MONEY,
-    "start_maps": START_MAPS,
-    "accessory_price": ACCESSORY_PRICE,
-    "weapon_price": WEAPON_PRICE,
-    "accessory_limit": ACCESSORY_LIMIT,
-    "fine": FINE,
-}
-"""Integer options and their defaults; ``board`` (None or a board object) is checked apart."""

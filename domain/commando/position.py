@@ -5,31 +5,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from domain.base import BadSetup, Setup, check_options
+from domain.base import BadSetup, Setup
 from domain.commando import events as ev
 from domain.commando.board import DEFAULT_BOARD, DEFAULT_BOARD_SPEC, Board, load_board
-from domain.commando.constants import CARD_NAMES, CAUTION_DECK, FULL_DECK, OPTION_DEFAULTS
+from domain.commando.constants import CARD_NAMES, CAUTION_DECK, FULL_DECK
 from domain.commando.state import State, full_deck_minus
-
-SEATS = (2, 5)
-"""MC-1: "2–5 players (any number allowed)" — we accept 2 to 5 agents."""
 
 POSITION_KEYS = ("turn", "agents", "caution_deck", "board")
 AGENT_KEYS = ("square", "path", "money", "weapons", "accessories", "maps", "skip")
-
-
-def check_game_options(options: dict[str, Any]) -> dict[str, Any]:
-    """Options merged over their defaults; ``board`` is None (the shipped board) or a board object."""
-    rest = {name: value for name, value in options.items() if name != "board"}
-    merged = check_options(rest, OPTION_DEFAULTS)
-    for name in OPTION_DEFAULTS:
-        value = merged[name]
-        if name != "max_plies" and (not isinstance(value, int) or value < 0):
-            raise BadSetup(f"options.{name}", f"must be a whole number of 0 or more, not {value!r}")
-    merged["board"] = options.get("board")
-    if merged["board"] is not None:
-        load_board(merged["board"], "options.board")
-    return merged
 
 
 def _board(options: dict[str, Any], position: dict[str, Any]) -> tuple[Board, dict[str, Any] | None]:
@@ -117,12 +100,10 @@ def _deck(raw: Any, rng: random.Random) -> list[str]:
     return list(raw)
 
 
-def initial_events(setup: Setup, rng: random.Random) -> list[ev.Event]:
-    """``game_created`` and the caution deck's ``deck_shuffled``; ``BadSetup`` names a faulty field."""
+def initial_events(setup: Setup, options: dict[str, Any], rng: random.Random) -> list[ev.Event]:
+    """``game_created`` and the caution deck's ``deck_shuffled`` for ``setup`` (its seat count checked) with
+    ``options`` (checked by ``rules.checked_options``); ``BadSetup`` names a faulty field of the position."""
     seats = setup.seats
-    if not isinstance(seats, int) or not SEATS[0] <= seats <= SEATS[1]:
-        raise BadSetup("seats", f"Mission commando takes {SEATS[0]} to {SEATS[1]} players, not {seats}")
-    options = check_game_options(dict(setup.options or {}))
     position = setup.position
     if position is not None and not isinstance(position, dict):
         raise BadSetup("position", "must be an object")

@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import random
+from functools import reduce
 from typing import Any
 
-from domain.base import IllegalMove
+from domain.base import BadSetup, IllegalMove, Setup, check_options
 from domain.commando import events as ev
 from domain.commando import fights
-from domain.commando.constants import DIE_FACES, MAP_STEPS
+from domain.commando.board import load_board
+from domain.commando.constants import (
+    ACCESSORY_LIMIT,
+    ACCESSORY_PRICE,
+    DIE_FACES,
+    FINE,
+    MAP_STEPS,
+    START_MAPS,
+    START_MONEY,
+    WEAPON_PRICE,
+)
 from domain.commando.flow import (
     Flow,
     challenge_targets,
@@ -25,7 +36,61 @@ from domain.commando.flow import (
 )
 from domain.commando.notation import Command
 from domain.commando.notation import format as format_command
-from domain.commando.state import State
+from domain.commando.position import initial_events
+from domain.commando.state import State, evolve
+
+NAME = "commando"
+SEATS = (2, 5)
+"""MC-1: "2–5 players (any number allowed)" — we accept 2 to 5 agents."""
+INT_OPTIONS: dict[str, Any] = {
+    "max_plies": None,
+    "start_money": START_MONEY,
+    "start_maps": START_MAPS,
+    "accessory_price": ACCESSORY_PRICE,
+    "weapon_price": WEAPON_PRICE,
+    "accessory_limit": ACCESSORY_LIMIT,
+    "fine": FINE,
+}
+OPTIONS: dict[str, Any] = {**INT_OPTIONS, "board": None}
+"""Every option and its default; ``board`` (None: the shipped board, or a board object) is checked apart."""
+
+
+def checked_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Options merged over their defaults; ``board`` is None (the shipped board) or a board object."""
+    rest = {name: value for name, value in options.items() if name != "board"}
+    merged = check_options(rest, INT_OPTIONS)
+    for name in INT_OPTIONS:
+        value = merged[name]
+        if name != "max_plies" and (not isinstance(value, int) or value < 0):
+            raise BadSetup(f"options.{name}", f"must be a whole number of 0 or more, not {value!r}")
+    merged["board"] = options.get("board")
+    if merged["board"] is not None:
+        load_board(merged["board"], "options.board")
+    return merged
+
+
+def initial(setup: Setup, rng: random.Random) -> list[ev.Event]:
+    """The events that create a game: ``game_created``, the shuffled caution deck, any lost first turn."""
+    seats = setup.seats
+    if not isinstance(seats, int) or not SEATS[0] <= seats <= SEATS[1]:
+        raise BadSetup("seats", f"Mission commando takes {SEATS[0]} to {SEATS[1]} players, not {seats}")
+    options = checked_options(dict(setup.options or {}))
+    events = initial_events(setup, options, rng)
+    state = reduce(evolve, events, None)
+    assert state is not None
+    return [*events, *start_events(state, rng)]
+
+
+def status(state: State) -> str:
+    """"playing" or "finished" (no setup phase)."""
+    return "finished" if state.phase == "finished" else "playing"
+
+
+def result(state: State) -> dict[str, Any] | None:
+    """The winners and why, once finished; a turn-limit draw has no winners."""
+    if state.winners is None:
+        return None
+    return {"winners": list(state.winners), "reason": state.reason}
 
 EXPECTED = {
     "turn": "roll the die or use a map",

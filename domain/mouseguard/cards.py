@@ -38,7 +38,7 @@ def is_rescue_hand(hand: tuple[str, ...]) -> bool:
 
 def remainder(*used: Iterable[str]) -> Counter[str]:
     """How many of each card are not in ``used`` (negative counts mean too many were used)."""
-    counts = Counter({card: COPIES for card in CARDS})
+    counts = Counter(dict.fromkeys(CARDS, COPIES))
     for cards in used:
         counts.subtract(cards)
     return counts

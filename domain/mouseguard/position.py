@@ -28,8 +28,8 @@ from domain.mouseguard.board import (
     name,
 )
 from domain.mouseguard.cards import CARDS, COPIES, HAND_SIZE, remainder
-from domain.mouseguard.rules import stronghold_touching
 from domain.mouseguard.state import State, board_from_mice
+from domain.mouseguard.turns import stronghold_touching
 
 FIELDS = ("turn", "mice", "hands", "deck", "discard", "captured")
 MICE_PER_COLOUR = 4

@@ -1,314 +1,240 @@
-"""The board rules of a turn (MG-5…MG-19) on a board tuple: what each action does, or why it cannot be done.
+"""The Mouse Guard decider: ``initial``, ``decide``, ``legal``, ``to_act``, ``status``, ``result``.
 
-Every ``resolve_*`` function returns the effects (``Moved``/``Swapped``/``Captured`` events) and the board after
-them, or raises ``IllegalMove`` with the reason. ``turn_options`` enumerates every board-level turn by trying
-the candidates through those same functions, so the list of legal turns and ``decide`` cannot disagree.
-"""
+What one action does on the board (``resolve_*``, ``turn_options``) lives in ``turns``."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import NamedTuple
+from functools import reduce
+from itertools import combinations
+from typing import Any
 
-from domain.base import IllegalMove
-from domain.mouseguard.board import (
-    BACK,
-    COLOURS,
-    CORNERS,
-    EAST,
-    EMPTY,
-    N_LOCATIONS,
-    N_POINTS,
-    NEIGHBOURS,
-    NORTH,
-    SOUTH,
-    SQUARES_AROUND,
-    WEST,
-    WINNING_SQUARES,
-    Geometry,
-    coords,
-    direction_between,
-    distances,
-    is_point,
-    name,
+from domain.base import BadSetup, IllegalMove, Rng, Setup, check_options
+from domain.mouseguard import turns
+from domain.mouseguard.board import BLACK, COLOURS, LOCATIONS, WHITE, geometry, name
+from domain.mouseguard.cards import HAND_SIZE, full_deck, is_rescue_hand, refill
+from domain.mouseguard.events import (
+    CardDrawn,
+    CardPlayed,
+    ColoursDrawn,
+    DeckSet,
+    DeckShuffled,
+    Event,
+    GameCreated,
+    GameEnded,
+    HandSet,
+    MicePlaced,
+    PlacementsRevealed,
+    Rescued,
+    TurnEnded,
+    TurnPassed,
 )
-from domain.mouseguard.events import Captured, Event, Moved, Swapped
-from domain.mouseguard.notation import Command, Exit, Turn
+from domain.mouseguard.notation import Command, Exit, Pass, Place, Rescue, Turn, format
+from domain.mouseguard.position import load_position
+from domain.mouseguard.state import State, evolve
 
-Board = tuple[int, ...]
-Effects = list[Event]
-
-
-class Option(NamedTuple):
-    """One way to play a turn on this board: the command, the card it needs (or None), its effects."""
-
-    cmd: Command
-    card: str | None
-    effects: Effects
-    board: Board
-
-
-def stronghold_touching(board: Sequence[int], point: int, ignore: int = -1) -> int:
-    """A stronghold (square) having ``point`` as a corner, other than ``ignore``; -1 if none (MG-5)."""
-    for square in SQUARES_AROUND[point]:
-        if board[square] != EMPTY and square != ignore:
-            return square
-    return -1
+NAME = "mouseguard"
+SEATS = (2, 2)
+OPTIONS: dict[str, Any] = {
+    "edge_points": False,
+    "exit_extra_step": False,
+    "diplomacy_metric": "squares",
+    "max_plies": None,
+}
+METRICS = ("squares", "chebyshev")
+MICE = 4
 
 
-def why_not_open(geo: Geometry, board: Board, point: int, ignore: int = -1) -> str | None:
-    """Why ``point`` is not open (MG-5), or None when it is. ``ignore``: a stronghold being left."""
-    if not geo.playable[point]:
-        return f"{name(point)} is on the board edge, which is not playable"
-    if board[point] != EMPTY:
-        return f"{name(point)} is occupied"
-    square = stronghold_touching(board, point, ignore)
-    if square >= 0:
-        return f"{name(point)} is a corner of the stronghold on {name(square)}"
-    return None
+def _deal(hands: tuple[list[str] | None, ...], deck: list[str] | tuple[str, ...], black: int) -> list[Event]:
+    """MG-4: 3 cards to each colour without a hand, one at a time, Black first, from the top of ``deck``."""
+    events: list[Event] = []
+    deck = list(deck)
+    for _ in range(HAND_SIZE):
+        for colour in (BLACK, WHITE):
+            if hands[colour] is None:
+                events.append(CardDrawn(seat=black if colour == BLACK else 1 - black, card=deck.pop(0)))
+    return events
 
 
-def is_open(geo: Geometry, board: Sequence[int], point: int, ignore: int = -1) -> bool:
-    """MG-5: playable, empty and not a corner of a stronghold (other than ``ignore``)."""
-    return geo.playable[point] and board[point] == EMPTY and stronghold_touching(board, point, ignore) < 0
+def initial(setup: Setup, rng: Rng) -> list[Event]:
+    """The events that create a game: options, colours drawn at random (MG-3), the deck, the hands.
+
+    A game that starts with the secret setup deals no card here: MG-4 deals once both placements are revealed
+    (see ``_place``); a game from a position with mice deals the missing hands at once."""
+    if setup.seats != 2:
+        raise BadSetup("seats", f"Mouse Guard is played by 2 seats, not {setup.seats}")
+    options = check_options(setup.options, OPTIONS)
+    if options["diplomacy_metric"] not in METRICS:
+        raise BadSetup("options.diplomacy_metric",
+                       f"must be \"squares\" or \"chebyshev\", not {options['diplomacy_metric']!r}")
+    geo = geometry(options["edge_points"])
+    loaded = load_position(setup.position, geo) if setup.position is not None else None
+    black = rng.randrange(2)
+    public = None if loaded is None else loaded.public
+    events: list[Event] = [GameCreated(seats=2, options=options, position=public),
+                           ColoursDrawn(black=black)]
+    if loaded is not None and loaded.deck is not None:
+        deck = list(loaded.deck)
+        events.append(DeckSet(count=len(deck), order=list(deck)))
+    else:
+        deck = full_deck() if loaded is None else list(loaded.remaining)
+        rng.shuffle(deck)
+        events.append(DeckShuffled(count=len(deck), source="fresh" if loaded is None else "remainder",
+                                   order=list(deck)))
+    if loaded is None or loaded.public["mice"] is None:
+        return events  # the setup comes first: the cards are dealt when the placements are revealed
+    for colour, hand in enumerate(loaded.hands):
+        if hand is not None:
+            events.append(HandSet(seat=black if colour == BLACK else 1 - black, count=len(hand), cards=list(hand)))
+    return events + _deal(loaded.hands, deck, black)
 
 
-def _with(board: Board, changes: dict[int, int]) -> Board:
-    cells = list(board)
-    for loc, colour in changes.items():
-        cells[loc] = colour
-    return tuple(cells)
+def to_act(state: State) -> list[int]:
+    """The seats that may send a command: both during the secret setup until they have placed."""
+    if state.phase == "setup":
+        return sorted(state.seat_of(c) for c in (BLACK, WHITE) if state.placements[c] is None)
+    if state.phase == "playing":
+        return [state.seat_of(state.turn)]
+    return []
 
 
-def resolve_step(geo: Geometry, board: Board, colour: int, frm: int, to: int) -> tuple[Effects, Board]:
-    """MG-6 (a): one orthogonal step onto an open point; a normal move never pushes."""
-    if board[frm] == EMPTY:
-        raise IllegalMove(f"there is no mouse on {name(frm)}")
-    if board[frm] != colour:
-        raise IllegalMove(f"the mouse on {name(frm)} is not yours")
-    if direction_between(frm, to) is None:
-        raise IllegalMove(f"{name(to)} is not one orthogonal step from {name(frm)}")
-    reason = why_not_open(geo, board, to)
-    if reason:
-        raise IllegalMove(f"the mouse on {name(frm)} cannot step to {name(to)}: {reason}")
-    return [Moved(COLOURS[colour], name(frm), name(to))], _with(board, {frm: EMPTY, to: colour})
+def status(state: State) -> str:
+    """``"setup"``, ``"playing"`` or ``"finished"``."""
+    return state.phase
 
 
-def _push(geo: Geometry, cells: list[int], colour: int, start: int, direction: int, effects: Effects) -> None:
-    """MG-8: push the contiguous run from ``start`` one step; the front mouse is captured if it is blocked."""
-    run = [start]
-    after = NEIGHBOURS[start][direction]
-    while after >= 0 and cells[after] != EMPTY:
-        run.append(after)
-        after = NEIGHBOURS[after][direction]
-    front = run[-1]
-    blocked = after < 0 or not geo.playable[after] or stronghold_touching(cells, after) >= 0
-    if blocked:
-        if cells[front] == colour:
-            where = "off the playable points" if after < 0 or not geo.playable[after] else \
-                f"onto a corner of the stronghold on {name(stronghold_touching(cells, after))}"
-            raise IllegalMove(f"the sword would push your own mouse on {name(front)} {where}: "
-                              "you may not capture your own mice")
-        effects.append(Captured(COLOURS[cells[front]], name(front)))
-        cells[front] = EMPTY
-        after = front
-        run.pop()
-    for loc in reversed(run):
-        effects.append(Moved(COLOURS[cells[loc]], name(loc), name(after), "push"))
-        cells[after], cells[loc] = cells[loc], EMPTY
-        after = loc
+def result(state: State) -> dict[str, Any] | None:
+    """None while the game runs, then ``{"winners": [...], "reason": "..."}`` (a copy)."""
+    if state.result is None:
+        return None
+    return {"winners": list(state.result["winners"]), "reason": state.result["reason"]}
 
 
-def resolve_sword(geo: Geometry, board: Board, colour: int, mover: int, first: int, second: int
-                  ) -> tuple[Effects, Board]:
-    """MG-8: the moved mouse steps to ``first`` then turns to ``second``, pushing runs of mice."""
-    d1 = direction_between(mover, first)
-    if d1 is None:
-        raise IllegalMove(f"the sword's first step goes from {name(mover)} to a neighbouring point, "
-                          f"not {name(first)}")
-    d2 = direction_between(first, second)
-    if d2 is None or d2 // 2 == d1 // 2:
-        raise IllegalMove(f"the sword's second step turns at a right angle from {name(first)}, "
-                          f"so {name(second)} is not on an L")
-    cells, effects, at = list(board), [], mover
-    for direction, target in ((d1, first), (d2, second)):
-        if not geo.playable[target]:
-            raise IllegalMove(f"the sword cannot step onto {name(target)}: it is on the board edge, "
-                              "which is not playable")
-        square = stronghold_touching(cells, target)
-        if square >= 0:
-            raise IllegalMove(f"the sword cannot step onto {name(target)}: it is a corner of the stronghold "
-                              f"on {name(square)}")
-        if cells[target] != EMPTY:
-            _push(geo, cells, colour, target, direction, effects)
-        effects.append(Moved(COLOURS[colour], name(at), name(target), "sword"))
-        cells[target], cells[at] = colour, EMPTY
-        at = target
-    return effects, tuple(cells)
+def _fold(state: State, events: list[Event]) -> State:
+    return reduce(evolve, events, state)
 
 
-def resolve_stronghold(geo: Geometry, board: Board, colour: int, mover: int, square: int
-                       ) -> tuple[Effects, Board]:
-    """MG-9, MG-10: leap into ``square``, displacing every other mouse on its corners (back, else sideways)."""
-    if mover not in CORNERS[square - N_POINTS]:
-        around = ", ".join(name(s) for s in SQUARES_AROUND[mover])
-        raise IllegalMove(f"a stronghold is built on a square with {name(mover)} as a corner ({around}), "
-                          f"not {name(square)}")
-    if board[square] != EMPTY:
-        raise IllegalMove(f"{name(square)} already holds a stronghold")
-    corner_set = CORNERS[square - N_POINTS]
-    cells = list(board)
-    cells[mover], cells[square] = EMPTY, colour
-    effects: Effects = [Moved(COLOURS[colour], name(mover), name(square), "leap")]
-    square_col = coords(square)[0]
-    for corner in corner_set:
-        owner = cells[corner]
-        if owner == EMPTY:
-            continue
-        sideways = WEST if coords(corner)[0] == square_col else EAST
-        targets = (NEIGHBOURS[corner][BACK[owner]], NEIGHBOURS[corner][sideways])
-        target = next((t for t in targets if t >= 0 and t not in corner_set and is_open(geo, cells, t)), -1)
-        if target < 0:
-            tried = " and ".join(name(t) for t in targets if t >= 0 and t not in corner_set) or "no point"
-            raise IllegalMove(f"the stronghold cannot be built on {name(square)}: the mouse on {name(corner)} "
-                              f"cannot be displaced ({tried} not open)")
-        effects.append(Moved(COLOURS[owner], name(corner), name(target), "displace"))
-        cells[target], cells[corner] = owner, EMPTY
-    return effects, tuple(cells)
+def _place(state: State, seat: int, colour: int, cmd: Place) -> list[Event]:
+    """MG-4: a secret placement; the second one reveals both, then 3 cards are dealt to each."""
+    geo = geometry(state.options.edge_points)
+    if state.placements[colour] is not None:
+        raise IllegalMove("you have already placed your mice")
+    if len(cmd.points) != MICE:
+        raise IllegalMove(f"place exactly {MICE} mice, not {len(cmd.points)}")
+    for point in cmd.points:
+        if cmd.points.count(point) > 1:
+            raise IllegalMove(f"{point} is named twice")
+        if LOCATIONS[point] not in geo.setup_points[colour]:
+            rows = geo.setup_rows_text(colour)
+            raise IllegalMove(f"{point} is not a playable point of your setup rows ({rows})")
+    events: list[Event] = [MicePlaced(seat=seat, points=list(cmd.points))]
+    other = state.placements[1 - colour]
+    if other is not None:
+        black, white = (cmd.points, other) if colour == BLACK else (other, cmd.points)
+        events.append(PlacementsRevealed(black=list(black), white=list(white)))
+        # From the deck shuffled at the start; a hand already dealt (a game created before MG-4 dealt after the
+        # setup) is kept as it is.
+        events += _deal(tuple(list(hand) if hand else None for hand in state.hands), state.deck, state.black)
+    return events
 
 
-def nearest_enemies(board: Board, colour: int, mover: int, metric: str) -> list[int]:
-    """MG-14, MG-16: the enemy mice nearest to the moved mouse (several when tied)."""
-    row = distances(metric)[mover]
-    enemy = 1 - colour
-    enemies = [loc for loc in range(N_LOCATIONS) if board[loc] == enemy]
-    if not enemies:
+def _play_card(state: State, board: turns.Board, colour: int, cmd: Turn) -> tuple[turns.Effects, turns.Board]:
+    geo, mover = geometry(state.options.edge_points), LOCATIONS[cmd.to]
+    args = [LOCATIONS[a] for a in cmd.args]
+    if cmd.card == "sword":
+        return turns.resolve_sword(geo, board, colour, mover, args[0], args[1])
+    if cmd.card == "stronghold":
+        return turns.resolve_stronghold(geo, board, colour, mover, args[0])
+    return turns.resolve_diplomacy(geo, board, colour, mover, args[0], args[1] if len(args) > 1 else None,
+                                   state.options.diplomacy_metric)
+
+
+def _action(state: State, seat: int, colour: int, cmd: Command) -> tuple[list[Event], turns.Board]:
+    """The events of one turn's action (MG-6), before the draw, and the board after it."""
+    geo, hand = geometry(state.options.edge_points), state.hands[colour]
+    match cmd:
+        case Turn():
+            effects, board = turns.resolve_step(geo, state.board, colour, LOCATIONS[cmd.frm], LOCATIONS[cmd.to])
+            if cmd.card is None:
+                return effects, board
+            if cmd.card not in hand:
+                raise IllegalMove(f"you hold no {cmd.card}")
+            card_effects, board = _play_card(state, board, colour, cmd)
+            played = CardPlayed(seat=seat, colour=COLOURS[colour], card=cmd.card, args=list(cmd.args))
+            return effects + [played] + card_effects, board
+        case Exit():
+            return turns.resolve_exit(geo, state.board, colour, LOCATIONS[cmd.square], LOCATIONS[cmd.to],
+                                      None if cmd.step is None else LOCATIONS[cmd.step],
+                                      state.options.exit_extra_step)
+        case Rescue():
+            if not is_rescue_hand(hand):
+                raise IllegalMove("a rescue needs exactly one sword, one stronghold and one diplomacy "
+                                  "in your hand")
+            if state.captured[colour] == 0:
+                raise IllegalMove("none of your mice is captured")
+            board = turns.resolve_rescue(geo, state.board, colour, LOCATIONS[cmd.at])
+            return [Rescued(seat=seat, colour=COLOURS[colour], at=cmd.at)], board
+        case Pass():
+            options = turns.turn_options(geo, state.board, colour, state.options.diplomacy_metric,
+                                         state.options.exit_extra_step)
+            if options:
+                raise IllegalMove(f"you cannot pass while you can play (e.g. {format(options[0].cmd)})")
+            if _can_rescue(state, colour):
+                raise IllegalMove("you cannot pass while you can rescue a mouse")
+            if cmd.card not in hand:
+                raise IllegalMove(f"you hold no {cmd.card}")
+            return [TurnPassed(seat=seat, colour=COLOURS[colour], card=cmd.card)], state.board
+    raise IllegalMove("the setup is over: a turn is a move, an exit, a rescue or a pass")
+
+
+def _can_rescue(state: State, colour: int) -> bool:
+    geo = geometry(state.options.edge_points)
+    return (is_rescue_hand(state.hands[colour]) and state.captured[colour] > 0
+            and bool(turns.rescue_points(geo, state.board, colour)))
+
+
+def decide(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    """The events of ``seat`` playing ``cmd``; ``IllegalMove`` says why it cannot."""
+    if state.phase == "finished":
+        raise IllegalMove("the game is over")
+    if seat not in (0, 1):
+        raise IllegalMove(f"there is no seat {seat}")
+    colour = state.colour_of(seat)
+    if state.phase == "setup":
+        if not isinstance(cmd, Place):
+            raise IllegalMove("the mice are being placed: send 'place' and four points of your setup rows")
+        return _place(state, seat, colour, cmd)
+    if seat not in to_act(state):
+        raise IllegalMove("it is not your turn")
+    events, board = _action(state, seat, colour, cmd)
+    effects = [e for e in events if not isinstance(e, CardPlayed)]
+    won = turns.victory(board, colour, effects)
+    if won:
+        return events + [GameEnded(winners=[seat], reason=won)]
+    after = _fold(state, events)
+    events += refill(seat, len(after.hands[colour]), after.deck, after.discard, rng)
+    ply = state.plies + 1
+    events.append(TurnEnded(seat=seat, ply=ply))
+    limit = state.options.max_plies
+    if limit is not None and ply >= limit:
+        events.append(GameEnded(winners=[], reason=f"a draw: the limit of {limit} plies was reached"))
+    return events
+
+
+def legal(state: State, seat: int) -> list[str]:
+    """Every legal whole turn of ``seat`` in canonical notation (empty when it need not act)."""
+    if seat not in to_act(state):
         return []
-    best = min(row[loc] for loc in enemies)
-    return [loc for loc in enemies if row[loc] == best]
-
-
-def resolve_diplomacy(geo: Geometry, board: Board, colour: int, mover: int, target: int, corner: int | None,
-                      metric: str) -> tuple[Effects, Board]:
-    """MG-14: swap with the nearest enemy on a point, or pull it out of its stronghold onto ``corner``."""
-    enemy = 1 - colour
-    if board[target] != enemy:
-        raise IllegalMove(f"there is no enemy mouse on {name(target)}")
-    nearest = nearest_enemies(board, colour, mover, metric)
-    if target not in nearest:
-        listed = ", ".join(name(loc) for loc in nearest)
-        raise IllegalMove(f"diplomacy targets the enemy mouse nearest to {name(mover)} ({listed}), "
-                          f"not {name(target)}")
-    if is_point(target):
-        return [Swapped(name(mover), name(target))], _with(board, {mover: enemy, target: colour})
-    assert corner is not None, "the notation names the corner of a pull-out"
-    if corner not in CORNERS[target - N_POINTS]:
-        raise IllegalMove(f"{name(corner)} is not a corner of {name(target)}")
-    reason = why_not_open(geo, board, corner, ignore=target)
-    if reason:
-        raise IllegalMove(f"the mouse in {name(target)} cannot be pulled out onto {name(corner)}: {reason}")
-    return ([Moved(COLOURS[enemy], name(target), name(corner), "pull")],
-            _with(board, {target: EMPTY, corner: enemy}))
-
-
-def resolve_exit(geo: Geometry, board: Board, colour: int, square: int, corner: int, step: int | None,
-                 extra_step: bool) -> tuple[Effects, Board]:
-    """MG-13: leave a stronghold onto an open corner (then step once with option ``exit_extra_step``)."""
-    if board[square] == EMPTY:
-        raise IllegalMove(f"there is no stronghold on {name(square)}")
-    if board[square] != colour:
-        raise IllegalMove(f"the stronghold on {name(square)} is not yours")
-    if corner not in CORNERS[square - N_POINTS]:
-        raise IllegalMove(f"{name(corner)} is not a corner of {name(square)}")
-    reason = why_not_open(geo, board, corner, ignore=square)
-    if reason:
-        raise IllegalMove(f"the mouse in {name(square)} cannot exit onto {name(corner)}: {reason}")
-    effects: Effects = [Moved(COLOURS[colour], name(square), name(corner), "exit")]
-    after = _with(board, {square: EMPTY, corner: colour})
-    if not extra_step:
-        if step is not None:
-            raise IllegalMove("an exit takes no extra step (option exit_extra_step is off)")
-        return effects, after
-    if step is None:
-        raise IllegalMove(f"with option exit_extra_step the exit also steps once: 'exit {name(square)} "
-                          f"{name(corner)} <point>'")
-    step_effects, after = resolve_step(geo, after, colour, corner, step)
-    return effects + step_effects, after
-
-
-def resolve_rescue(geo: Geometry, board: Board, colour: int, at: int) -> Board:
-    """MG-18 (the board part): the captured mouse goes back on an open point of the setup rows."""
-    if not is_point(at) or coords(at)[1] not in geo.setup_rows[colour] or not geo.playable[at]:
-        raise IllegalMove(f"a rescued mouse goes on your setup rows ({geo.setup_rows_text(colour)}), "
-                          f"not {name(at)}")
-    reason = why_not_open(geo, board, at)
-    if reason:
-        raise IllegalMove(f"the rescued mouse cannot go on {name(at)}: {reason}")
-    return _with(board, {at: colour})
-
-
-def _attempts(geo: Geometry, board: Board, colour: int, mover: int, metric: str):
-    """Every card candidate for the moved mouse: (card, args, thunk resolving it)."""
-    for d1, first in enumerate(NEIGHBOURS[mover]):
-        if first < 0:
-            continue
-        for d2 in ((EAST, WEST) if d1 in (NORTH, SOUTH) else (NORTH, SOUTH)):  # the L turns
-            second = NEIGHBOURS[first][d2]
-            if second >= 0:
-                yield "sword", (first, second), lambda f=first, s=second: resolve_sword(geo, board, colour,
-                                                                                         mover, f, s)
-    for square in SQUARES_AROUND[mover]:
-        yield "stronghold", (square,), lambda s=square: resolve_stronghold(geo, board, colour, mover, s)
-    for target in nearest_enemies(board, colour, mover, metric):
-        for corner in ((None,) if is_point(target) else CORNERS[target - N_POINTS]):
-            args = (target,) if corner is None else (target, corner)
-            yield "diplomacy", args, lambda t=target, c=corner: resolve_diplomacy(geo, board, colour, mover,
-                                                                                   t, c, metric)
-
-
-def turn_options(geo: Geometry, board: Board, colour: int, metric: str, extra_step: bool) -> list[Option]:
-    """Every normal turn (MG-6 a, with or without a card) and exit turn (MG-13) of ``colour`` on ``board``."""
-    options: list[Option] = []
-    for frm in range(N_POINTS):
-        if board[frm] != colour:
-            continue
-        for to in NEIGHBOURS[frm]:
-            if to < 0 or not is_open(geo, board, to):
-                continue
-            step_effects, stepped = resolve_step(geo, board, colour, frm, to)
-            options.append(Option(Turn(name(frm), name(to)), None, step_effects, stepped))
-            for card, args, attempt in _attempts(geo, stepped, colour, to, metric):
-                try:
-                    effects, after = attempt()
-                except IllegalMove:
-                    continue
-                cmd = Turn(name(frm), name(to), card, tuple(name(a) for a in args))
-                options.append(Option(cmd, card, step_effects + effects, after))
-    for square in range(N_POINTS, N_LOCATIONS):
-        if board[square] != colour:
-            continue
-        for corner in CORNERS[square - N_POINTS]:
-            steps = [s for s in NEIGHBOURS[corner] if s >= 0] if extra_step else [None]
-            for step in steps:
-                try:
-                    effects, after = resolve_exit(geo, board, colour, square, corner, step, extra_step)
-                except IllegalMove:
-                    continue
-                options.append(Option(Exit(name(square), name(corner), None if step is None else name(step)),
-                                      None, effects, after))
-    return options
-
-
-def rescue_points(geo: Geometry, board: Board, colour: int) -> list[int]:
-    """The open points of ``colour``'s setup rows, where a rescued mouse may go (MG-18)."""
-    return [p for p in geo.setup_points[colour] if is_open(geo, board, p)]
-
-
-def victory(board: Board, colour: int, effects: Effects) -> str | None:
-    """MG-19, checked right after ``colour``'s action: the reason it wins, or None."""
-    for effect in effects:
-        if isinstance(effect, Moved) and effect.cause == "leap" and effect.to in WINNING_SQUARES[colour]:
-            return f"{COLOURS[colour].capitalize()} built a stronghold on {effect.to}, in the enemy's corner"
-    if (1 - colour) not in board:
-        return f"{COLOURS[colour].capitalize()} captured every {COLOURS[1 - colour]} mouse"
-    return None
+    colour = state.colour_of(seat)
+    geo = geometry(state.options.edge_points)
+    if state.phase == "setup":
+        return [format(Place(tuple(name(p) for p in points)))
+                for points in combinations(geo.setup_points[colour], MICE)]
+    hand = state.hands[colour]
+    options = turns.turn_options(geo, state.board, colour, state.options.diplomacy_metric,
+                                 state.options.exit_extra_step)
+    moves = [format(o.cmd) for o in options if o.card is None or o.card in hand]
+    rescues = [f"rescue {name(p)}" for p in turns.rescue_points(geo, state.board, colour)] \
+        if is_rescue_hand(hand) and state.captured[colour] > 0 else []
+    if moves or rescues:
+        return moves + rescues
+    return [format(Pass(card)) for card in dict.fromkeys(hand)]

@@ -11,14 +11,6 @@ from domain.mouseguard import events as ev
 from domain.mouseguard.board import BLACK, COLOURS, EMPTY, EMPTY_BOARD, LOCATIONS, WHITE
 from domain.mouseguard.cards import CARDS, sort_hand, without
 
-OPTION_DEFAULTS: dict[str, Any] = {
-    "edge_points": False,
-    "exit_extra_step": False,
-    "diplomacy_metric": "squares",
-    "max_plies": None,
-}
-METRICS = ("squares", "chebyshev")
-
 
 class Options(msgspec.Struct, frozen=True):
     """The options of RULES.md §2 (MG-1, MG-13, MG-16, MG-20)."""
@@ -134,7 +126,7 @@ def evolve(state: State | None, event: ev.Event) -> State:
         case ev.MicePlaced(seat=seat, points=points):
             return replace(state, placements=_pair(state.placements, state.colour_of(seat), tuple(points or ())))
         case ev.PlacementsRevealed(black=black, white=white):
-            mice = {point: "black" for point in black} | {point: "white" for point in white}
+            mice = dict.fromkeys(black, "black") | dict.fromkeys(white, "white")
             return replace(state, phase="playing", board=board_from_mice(mice), placements=(None, None),
                            turn=BLACK)
         case ev.GameEnded(winners=winners, reason=reason):

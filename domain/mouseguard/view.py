@@ -20,9 +20,9 @@ from domain.mouseguard.board import (
     square_id,
 )
 from domain.mouseguard.cards import HAND_SIZE
-from domain.mouseguard.game import result, to_act
 from domain.mouseguard.position import closed_points, public_mice, strongholds
-from domain.mouseguard.state import OPTION_DEFAULTS, State
+from domain.mouseguard.rules import OPTIONS, result, to_act
+from domain.mouseguard.state import State
 
 
 def _seat(viewer: Viewer) -> int | None:
@@ -116,7 +116,7 @@ def describe(event: ev.Event) -> str:
     match event:
         case ev.GameCreated(options=options, position=position):
             start = "from a position" if position else "from the start"
-            chosen = ", ".join(f"{k}={v}" for k, v in sorted(options.items()) if OPTION_DEFAULTS.get(k) != v)
+            chosen = ", ".join(f"{k}={v}" for k, v in sorted(options.items()) if OPTIONS.get(k) != v)
             return f"New game of Mouse Guard {start}" + (f" ({chosen})" if chosen else "")
         case ev.ColoursDrawn(black=black):
             return f"Seat {black} plays Black and moves first; seat {1 - black} plays White"

@@ -2,7 +2,10 @@
 
 Seat 0 plays the Romans (home row 1, moving first), seat 1 the Gauls (home row 7). Options: ``variant``
 ("basic" | "advanced": catapults, delayed breakthrough) and ``max_plies`` (a draw after that many plies).
-The board lives in bitboards (``board``); notation in ``notation``; the position JSON in ``position``.
+The layout of every game package: ``events``, ``state`` (state and ``evolve``), ``rules`` (``initial``,
+``decide``, ``legal``, ``to_act``, ``status``, ``result``), ``notation``, ``position``, ``view`` (``view``,
+``redact``, ``describe``, ``render``); beside them the bitboards (``board``) and ``explain`` (why a move is
+illegal).
 
 ``view(state, viewer)`` is the same for every viewer (perfect information)::
 
@@ -13,29 +16,16 @@ The board lives in bitboards (``board``); notation in ``notation``; the position
 """
 
 from domain.murus.events import EVENTS, Captured, GameCreated, GameEnded, Moved
-from domain.murus.game import (
-    NAME,
-    SEATS,
-    MurusState,
-    decide,
-    describe,
-    dump_position,
-    evolve,
-    initial,
-    legal,
-    perft,
-    redact,
-    render,
-    result,
-    status,
-    to_act,
-    view,
-)
 from domain.murus.notation import Command, format, parse
+from domain.murus.position import dump_position
+from domain.murus.rules import NAME, OPTIONS, SEATS, decide, initial, legal, perft, result, status, to_act
+from domain.murus.state import MurusState, State, evolve
+from domain.murus.view import describe, redact, render, view
 
 __all__ = [
     "EVENTS",
     "NAME",
+    "OPTIONS",
     "SEATS",
     "Captured",
     "Command",
@@ -43,6 +33,7 @@ __all__ = [
     "GameEnded",
     "Moved",
     "MurusState",
+    "State",
     "decide",
     "describe",
     "dump_position",

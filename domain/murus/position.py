@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.base import BadSetup
 from domain.murus.board import COLS, GOAL_ROW, ROMANS, ROWS, Position, from_stacks, stacks, start_position
 from domain.murus.notation import CELL_INDEX, CELL_NAMES, PLAYER_NAMES, SIDE_NAMES
+
+if TYPE_CHECKING:
+    from domain.murus.state import State
 
 STONE_LETTERS = "RG"
 """Letter of a stone, by side."""
@@ -93,3 +96,8 @@ def board_text(pos: Position) -> str:
     lines.append("   " + "   ".join("abcdefgh"))
     lines.append(f"{PLAYER_NAMES[pos[6]]} to move")
     return "\n".join(lines)
+
+
+def dump_position(state: State) -> dict[str, Any]:
+    """The RULES.md position JSON of the current position (loading it back gives the same board and turn)."""
+    return position_json(state.pos)

@@ -1,10 +1,13 @@
-"""The game state and the 5 × 5 grid: cells, colour matching (FS-5), the scan of a turn (FS-4), the end (FS-8)."""
+"""The 5 × 5 grid and its cards: cells, colour matching (FS-5), the scan of a turn (FS-4), the end (FS-8)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
+
+if TYPE_CHECKING:
+    from domain.squirrels.state import State
 
 SQUIRREL = "squirrel"
 COLUMNS = "abcde"
@@ -32,26 +35,6 @@ class Card(msgspec.Struct, frozen=True):
         """The card as position/view JSON."""
         return {"number": self.number, "name": self.name, "rarity": self.rarity, "colors": self.colors,
                 "foil": self.foil, "squirrel": self.squirrel, "land": self.land}
-
-
-class State(msgspec.Struct, frozen=True):
-    """Everything about a game at one version; built only by ``evolve``."""
-
-    seats: int
-    options: dict[str, Any]
-    cards: dict[int, Card] = {}
-    grid: Grid = (None,) * 25
-    piles: tuple[tuple[int, ...], ...] = ()
-    set_aside: tuple[int, ...] = ()
-    dug: tuple[bool, ...] = ()
-    first: int | None = None
-    turn: int | None = None
-    opened: bool = False
-    """The first player's first turn is over (FS-7)."""
-    plies: int = 0
-    squirrel_art: dict[str, Any] | None = None
-    phase: str = "setup"
-    result: dict[str, Any] | None = None
 
 
 def matches(card: Card, color: str) -> bool:

@@ -9,11 +9,14 @@ and dealt afresh (then ``cards``, ``piles`` and ``set_aside`` must be omitted to
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain.base import BadSetup
-from domain.squirrels.board import CELL_INDEX, CELLS, SQUIRREL, Card, State
+from domain.squirrels.board import CELL_INDEX, CELLS, SQUIRREL, Card
 from domain.squirrels.cards import RARITIES, normalize_colors
+
+if TYPE_CHECKING:
+    from domain.squirrels.state import State
 
 FIELDS = ("turn", "grid", "cards", "piles", "dug", "first", "set_aside")
 

@@ -13,7 +13,7 @@ from domain import mouseguard as mg
 from domain.ai import mouseguard as ai
 from domain.ai.mouseguard_moves import MOVE, Generator
 from domain.base import Setup
-from domain.mouseguard import rules
+from domain.mouseguard import turns as mg_turns
 from domain.mouseguard.board import CORNERS, EMPTY, EMPTY_BOARD, N_LOCATIONS, N_POINTS, geometry
 from domain.mouseguard.cards import CARDS
 from domain.mouseguard.events import Captured
@@ -151,15 +151,16 @@ OPTION_SETS = [{"edge_points": edge, "exit_extra_step": extra, "diplomacy_metric
 
 
 def rules_turns(options: dict, board: tuple[int, ...], colour: int) -> dict[str, tuple]:
-    """``rules.turn_options`` in the generator's terms: text → (kind, card, board after, captured, won)."""
+    """``turns.turn_options`` in the generator's terms: text → (kind, card, board after, captured, won)."""
     geo = geometry(options["edge_points"])
     turns = {}
-    for option in rules.turn_options(geo, board, colour, options["diplomacy_metric"], options["exit_extra_step"]):
+    metric, extra_step = options["diplomacy_metric"], options["exit_extra_step"]
+    for option in mg_turns.turn_options(geo, board, colour, metric, extra_step):
         captured = [0, 0]
         for effect in option.effects:
             if isinstance(effect, Captured):
                 captured[0 if effect.colour == "black" else 1] += 1
-        won = rules.victory(option.board, colour, option.effects) is not None
+        won = mg_turns.victory(option.board, colour, option.effects) is not None
         card = CARDS.index(option.card) if option.card else -1
         turns[format(option.cmd)] = (MOVE, card, option.board, tuple(captured), won)
     return turns
@@ -180,7 +181,7 @@ def assert_same_turns(options: dict, board: tuple[int, ...], colour: int) -> int
 @pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
 def test_fast_generator_makes_the_rules_turns_along_seeded_random_games(options):
     """MG-6 (a), MG-8…MG-14, MG-16, MG-19: along random games (every option), for both colours, the search's
-    generator and ``rules.turn_options`` agree turn for turn (boards after, captures, wins)."""
+    generator and ``turns.turn_options`` agree turn for turn (boards after, captures, wins)."""
     positions = turns = 0
     for seed in range(6):
         rng = random.Random(seed)

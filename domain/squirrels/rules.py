@@ -1,14 +1,13 @@
-"""The decider core: ``initial``, ``evolve``, ``decide`` and ``legal`` (FS-1 … FS-11)."""
+"""The Foraging Squirrels decider: ``initial``, ``decide``, ``legal``, ``to_act``, ``status``, ``result``
+(FS-1 … FS-11)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from msgspec.structs import replace
-
 from domain.base import BadSetup, Event, IllegalMove, Rng, Setup, check_options
 from domain.squirrels import board
-from domain.squirrels.board import CELL_INDEX, CELLS, COLORS, DIRECTIONS, SQUIRREL, Card, State
+from domain.squirrels.board import CELL_INDEX, CELLS, COLORS, DIRECTIONS, SQUIRREL, Card
 from domain.squirrels.boosters import KINDS, open_boosters
 from domain.squirrels.cards import CardFact, CardPoolError, mh2_cards, parse_card_pool
 from domain.squirrels.events import (
@@ -24,7 +23,9 @@ from domain.squirrels.events import (
 from domain.squirrels.notation import Turn
 from domain.squirrels.position import load_position
 from domain.squirrels.scoring import score, verdict, winners
+from domain.squirrels.state import State, evolve
 
+NAME = "squirrels"
 SEATS = (2, 4)
 OPTIONS = {"bonus_needs_one": False, "packs": "set", "card_pool": None, "max_plies": None}
 FOOD = 24
@@ -74,15 +75,13 @@ def initial(setup: Setup, rng: Rng) -> list[Event]:
     if not isinstance(setup.seats, int) or not SEATS[0] <= setup.seats <= SEATS[1]:
         raise BadSetup("seats", f"Foraging Squirrels is for 2 to 4 players, not {setup.seats!r}")
     options, pool = checked_options(setup.options)
+    fields = None if setup.position is None else load_position(setup.position, setup.seats)  # BadSetup
     created = GameCreated(seats=setup.seats, options=options, position=setup.position)
     state = evolve(None, created)
     if state.phase == "playing":
         return [created, *_ending(state)]
     events: list[Event] = [created, *_deal(rng, pool, options["packs"])]
-    if setup.position is None:
-        first = rng.randrange(setup.seats)
-    else:
-        first = load_position(setup.position, setup.seats)["first"]
+    first = rng.randrange(setup.seats) if fields is None else fields["first"]
     return [*events, FirstPlayerChosen(seat=first)]
 
 
@@ -96,48 +95,6 @@ def _ending(state: State) -> list[Event]:
     if board.line_has_food(state.grid):
         why = f"The turn limit of {limit} was reached. {why}"
     return [GameEnded(winners=winners(scores), reason=why, scores=scores)]
-
-
-def _created(event: GameCreated) -> State:
-    seats = event.seats
-    state = State(seats=seats, options=event.options, piles=((),) * seats, dug=(False,) * seats)
-    if event.position is None:
-        return state
-    fields = load_position(event.position, seats)
-    if "grid" not in fields:
-        return replace(state, dug=fields["dug"], turn=fields["turn"])
-    return replace(state, phase="playing", **fields)
-
-
-def evolve(state: State | None, event: Event) -> State:
-    """The state after ``event``; never mutates ``state``."""
-    if isinstance(event, GameCreated):
-        return _created(event)
-    assert state is not None, "the first event is game_created"
-    match event:
-        case BoostersOpened(packs=packs):
-            cards = {r["id"]: Card(r["name"], r["rarity"], r["colors"], r["foil"], r["squirrel"], r["land"],
-                                   r["number"]) for pack in packs for r in pack if r["slot"] != "art"}
-            return replace(state, cards=cards)
-        case CardsDealt():
-            grid = tuple(event.cells.get(cell) for cell in CELLS)
-            return replace(state, grid=grid, set_aside=tuple(event.set_aside), squirrel_art=event.squirrel_art)
-        case FirstPlayerChosen(seat=seat):
-            turn = state.turn if state.turn is not None else seat
-            return replace(state, first=seat, turn=turn, opened=bool(state.piles[seat]), phase="playing")
-        case Dug(seat=seat, frm=frm, to=to):
-            dug = tuple(d or s == seat for s, d in enumerate(state.dug))
-            return replace(state, grid=board.dig(state.grid, CELL_INDEX[frm], CELL_INDEX[to]), dug=dug)
-        case Moved(seat=seat, collected=collected, cells=cells):
-            piles = tuple(pile + tuple(collected) if s == seat else pile for s, pile in enumerate(state.piles))
-            grid = board.move_squirrel(state.grid, [CELL_INDEX[c] for c in cells])
-            return replace(state, grid=grid, piles=piles, plies=state.plies + 1,
-                                     opened=state.opened or seat == state.first)
-        case TurnPassed(seat=seat):
-            return replace(state, turn=seat)
-        case GameEnded(winners=won, reason=reason):
-            return replace(state, phase="finished", result={"winners": list(won), "reason": reason})
-    raise ValueError(f"not a Foraging Squirrels event: {event!r}")
 
 
 def _dig_event(state: State, seat: int, frm: str, to: str) -> Dug:
@@ -214,3 +171,11 @@ def to_act(state: State) -> list[int]:
     return [state.turn] if state.phase == "playing" else []
 
 
+def status(state: State) -> str:
+    """"setup" until the grid is dealt, then "playing", then "finished"."""
+    return state.phase
+
+
+def result(state: State) -> dict[str, Any] | None:
+    """``{"winners": [...], "reason": ...}`` once the game is over."""
+    return state.result

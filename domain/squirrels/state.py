@@ -1,0 +1,94 @@
+"""The state of a Foraging Squirrels game and ``evolve``, which folds one event into it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from msgspec.structs import replace
+
+from domain.base import BadEvent, BadSetup, Event
+from domain.squirrels import board
+from domain.squirrels.board import CELL_INDEX, CELLS, Card, Grid
+from domain.squirrels.events import (
+    BoostersOpened,
+    CardsDealt,
+    Dug,
+    FirstPlayerChosen,
+    GameCreated,
+    GameEnded,
+    Moved,
+    TurnPassed,
+)
+from domain.squirrels.position import load_position
+
+
+class State(msgspec.Struct, frozen=True):
+    """Everything about a game at one version; built only by ``evolve``."""
+
+    seats: int
+    options: dict[str, Any]
+    cards: dict[int, Card] = {}
+    grid: Grid = (None,) * 25
+    piles: tuple[tuple[int, ...], ...] = ()
+    set_aside: tuple[int, ...] = ()
+    dug: tuple[bool, ...] = ()
+    first: int | None = None
+    turn: int | None = None
+    opened: bool = False
+    """The first player's first turn is over (FS-7)."""
+    plies: int = 0
+    squirrel_art: dict[str, Any] | None = None
+    phase: str = "setup"
+    result: dict[str, Any] | None = None
+
+
+def _created(event: GameCreated) -> State:
+    seats = event.seats
+    state = State(seats=seats, options=event.options, piles=((),) * seats, dug=(False,) * seats)
+    if event.position is None:
+        return state
+    fields = load_position(event.position, seats)
+    if "grid" not in fields:
+        return replace(state, dug=fields["dug"], turn=fields["turn"])
+    return replace(state, phase="playing", **fields)
+
+
+def evolve(state: State | None, event: Event) -> State:
+    """The state after ``event``; never mutates ``state``. ``BadEvent`` for an event that is not Foraging
+    Squirrels', malformed or out of place."""
+    try:
+        return _apply(state, event)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, BadSetup) as exc:
+        raise BadEvent(f"{type(event).__name__} cannot be applied: {exc}") from None
+
+
+def _apply(state: State | None, event: Event) -> State:
+    if isinstance(event, GameCreated):
+        return _created(event)
+    if state is None:
+        raise BadEvent("the first event of a game is game_created")
+    match event:
+        case BoostersOpened(packs=packs):
+            cards = {r["id"]: Card(r["name"], r["rarity"], r["colors"], r["foil"], r["squirrel"], r["land"],
+                                   r["number"]) for pack in packs for r in pack if r["slot"] != "art"}
+            return replace(state, cards=cards)
+        case CardsDealt():
+            grid = tuple(event.cells.get(cell) for cell in CELLS)
+            return replace(state, grid=grid, set_aside=tuple(event.set_aside), squirrel_art=event.squirrel_art)
+        case FirstPlayerChosen(seat=seat):
+            turn = state.turn if state.turn is not None else seat
+            return replace(state, first=seat, turn=turn, opened=bool(state.piles[seat]), phase="playing")
+        case Dug(seat=seat, frm=frm, to=to):
+            dug = tuple(d or s == seat for s, d in enumerate(state.dug))
+            return replace(state, grid=board.dig(state.grid, CELL_INDEX[frm], CELL_INDEX[to]), dug=dug)
+        case Moved(seat=seat, collected=collected, cells=cells):
+            piles = tuple(pile + tuple(collected) if s == seat else pile for s, pile in enumerate(state.piles))
+            grid = board.move_squirrel(state.grid, [CELL_INDEX[c] for c in cells])
+            return replace(state, grid=grid, piles=piles, plies=state.plies + 1,
+                           opened=state.opened or seat == state.first)
+        case TurnPassed(seat=seat):
+            return replace(state, turn=seat)
+        case GameEnded(winners=won, reason=reason):
+            return replace(state, phase="finished", result={"winners": list(won), "reason": reason})
+    raise BadEvent(f"not a Foraging Squirrels event: {event!r}")
