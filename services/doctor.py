@@ -1,0 +1,128 @@
+"""Is the pipeline healthy? Pending entries, retries and dead letters per partition, projection lag, dispatchers,
+workers and queues: the summary ``burrow doctor`` prints and ``GET /api/stats`` carries under ``"doctor"``.
+
+Dispatchers say they are alive in ``P:{ops}:dispatchers`` (consumer → last read, ms) every time they read the
+logs (about once a second); one seen within ``ALIVE_MS`` counts as alive. RQ workers keep their own registry.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import redis
+import rq
+
+from services.failures import Failures
+from services.log_group import LOG_GROUP as GROUP
+from services.store import Keys
+
+ALIVE_MS = 15_000  # a dispatcher silent for longer is taken for dead
+FORGET_MS = 24 * 3600 * 1000  # dispatchers silent for a day are dropped from the list
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class Heartbeats:
+    """Dispatchers' last reads of the logs."""
+
+    def __init__(self, client: redis.Redis, keys: Keys):
+        self.redis = client
+        self.keys = keys
+
+    def beat(self, consumer: str, at: int | None = None) -> None:
+        self.redis.hset(self.keys.dispatchers(), consumer, at if at is not None else now_ms())
+
+    def seen(self) -> dict[str, int]:
+        """Each dispatcher's last read (ms); forgets those silent for a day."""
+        raw = {k.decode(): int(v) for k, v in self.redis.hgetall(self.keys.dispatchers()).items()}
+        old = [k for k, at in raw.items() if now_ms() - at > FORGET_MS]
+        if old:
+            self.redis.hdel(self.keys.dispatchers(), *old)
+        return {k: at for k, at in raw.items() if k not in old}
+
+
+def _id_ms(entry_id: bytes | str) -> int:
+    """The time part (ms) of a stream entry id."""
+    text = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
+    return int(text.split("-")[0])
+
+
+def partition_summary(client: redis.Redis, keys: Keys, failures: Failures, partition: int, now: int) -> dict:
+    """One partition: log length, entries pending (delivered, not acknowledged) and not yet delivered, failing
+    entries, dead letters, and the lag: age of the oldest log entry whose effect is not yet visible."""
+    log_key = keys.log(partition)
+    length = client.xlen(log_key)
+    pending = undelivered = 0
+    oldest = None
+    if length:
+        try:
+            summary = client.xpending(log_key, GROUP)
+        except redis.ResponseError:  # no consumer group yet: no dispatcher ever ran
+            summary = None
+        if summary is None:
+            undelivered = length
+            first = client.xrange(log_key, count=1)
+            oldest = _id_ms(first[0][0]) if first else None
+        else:
+            pending = summary["pending"]
+            if pending:
+                oldest = _id_ms(summary["min"])
+            group = next((g for g in client.xinfo_groups(log_key) if g["name"] in (GROUP, GROUP.encode())), None)
+            last = group["last-delivered-id"] if group else b"0-0"
+            last = last.decode() if isinstance(last, bytes) else last
+            after = client.xrange(log_key, min=f"({last}", count=1)
+            if after:
+                undelivered = group.get("lag") if group and group.get("lag") is not None else None
+                if undelivered is None:  # Redis could not tell: count them
+                    undelivered = len(client.xrange(log_key, min=f"({last}"))
+                first_new = _id_ms(after[0][0])
+                oldest = first_new if oldest is None else min(oldest, first_new)
+    return {
+        "partition": partition,
+        "log": length,
+        "pending": pending,
+        "undelivered": undelivered,
+        "retrying": len(failures.of(partition)),
+        "dead_letters": failures.dead_count(partition),
+        "lag_ms": max(0, now - oldest) if oldest is not None else 0,
+    }
+
+
+def summary(client: redis.Redis, keys: Keys, failures: Failures, queues: list[rq.Queue],
+            rq_client: redis.Redis, lag_limit_ms: int) -> dict[str, Any]:
+    """The whole pipeline, and ``problems``: a sentence for each thing that is wrong (empty when healthy)."""
+    now = now_ms()
+    partitions = [partition_summary(client, keys, failures, p, now) for p in range(keys.partitions)]
+    seen = Heartbeats(client, keys).seen()
+    alive = sorted(name for name, at in seen.items() if now - at <= ALIVE_MS)
+    workers = rq.Worker.all(connection=rq_client)
+    names = {q.name for q in queues}
+    serving = [w for w in workers if names & set(w.queue_names())]
+    queue_lengths = {q.name: q.count for q in queues}
+    problems = []
+    for p in partitions:
+        if p["dead_letters"]:
+            problems.append(f"partition {p['partition']}: {p['dead_letters']} dead letter(s) "
+                            "(see 'burrow doctor --dead')")
+        if p["lag_ms"] > lag_limit_ms:
+            problems.append(f"partition {p['partition']}: projections lag {p['lag_ms'] / 1000:.1f} s behind the "
+                            f"log ({p['pending']} pending, {p['undelivered']} not yet read)")
+        if p["retrying"]:
+            problems.append(f"partition {p['partition']}: {p['retrying']} log entr"
+                            f"{'y is' if p['retrying'] == 1 else 'ies are'} failing and being retried")
+    if not alive:
+        problems.append("no dispatcher has read the logs in the last "
+                        f"{ALIVE_MS // 1000} s: start 'burrow dispatch'")
+    if not serving:
+        problems.append(f"no RQ worker serves the queues ({', '.join(sorted(names))}): start 'burrow worker'")
+    return {
+        "ok": not problems,
+        "problems": problems,
+        "partitions": partitions,
+        "dispatchers": len(alive),
+        "workers": len(serving),
+        "queues": queue_lengths,
+    }
