@@ -14,11 +14,14 @@ AI turns are fair between clients (the creator of a game, ``meta["client"]``): a
 enter the queue one by one as its earlier ones finish (``ai_done``). So a client flooding the service with AI games
 holds at most ``ai_per_client`` AI workers, and another client's turn waits behind at most that many jobs of it.
 A turn already queued or waiting is not queued again (the dispatcher pokes a waiting game on every claim); one
-whose slot is older than ``stale_ms`` (its worker died) is.
+whose slot is older than ``stale_ms`` (its worker died) is. Nor is a turn that finished less than ``stale_ms`` ago:
+the dispatcher may have read the game just before that turn was played, and RQ breaks when a job id is enqueued
+again while its first run is still ending (``InvalidJobOperation: Failed to retrieve status``).
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 import time
 
@@ -28,15 +31,18 @@ PROJECT = "workers.jobs.project"
 PROJECT_GAME = "workers.jobs.project_game"
 PROJECT_LOBBY = "workers.jobs.project_lobby"
 AI_TURN = "workers.jobs.ai_turn"
+CHECK_CLOCK = "workers.jobs.check_clock"
 
 KINDS = ("project", "ai", "analysis")
 ANONYMOUS = "-"  # games without a client (CLI imports, tests): one bucket, not capped
 
 # KEYS: 1 the client's active slots (zset job id → ms), 2 its waiting turns (list), 3 every known turn (hash
-# job id → "a" active | "w" waiting). ARGV: job id, payload, now ms, cap (0: none), stale ms.
-# Returns 1: enqueue it now; 0: waiting (or already known).
+# job id → "a" active | "w" waiting), 4 the turns finished lately (zset job id → ms). ARGV: job id, payload,
+# now ms, cap (0: none), stale ms. Returns 1: enqueue it now; 0: waiting (or already known, or just finished).
 SUBMIT = """
 local id, now, cap, stale = ARGV[1], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local finished = redis.call('ZSCORE', KEYS[4], id)
+if finished and now - tonumber(finished) < stale then return 0 end
 local known = redis.call('HGET', KEYS[3], id)
 if known == 'w' then return 0 end
 if known == 'a' then
@@ -54,11 +60,14 @@ redis.call('HSET', KEYS[3], id, 'w')
 return 0
 """
 
-# KEYS as SUBMIT. ARGV: the finished job id, now ms, cap. Returns the payloads to enqueue now (oldest first).
+# KEYS as SUBMIT. ARGV: the finished job id, now ms, cap, stale ms. Returns the payloads to enqueue now (oldest
+# first).
 DONE = """
 local now, cap = tonumber(ARGV[2]), tonumber(ARGV[3])
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now - tonumber(ARGV[4]))
+redis.call('ZADD', KEYS[4], now, ARGV[1])
 local out = {}
 while (cap == 0 or redis.call('ZCARD', KEYS[1]) < cap) do
   local payload = redis.call('LPOP', KEYS[2])
@@ -108,12 +117,19 @@ class RQJobs:
         # One job brings every read model of the game up to date: half the queue traffic of one job per model.
         self.enqueue("project", PROJECT, gid)
 
+    def clock(self, gid: str, version: int, deadline_ms: int) -> None:
+        """Check the game's clocks just after ``deadline_ms``: a job scheduled on RQ's scheduler (the workers run
+        ``with_scheduler``), so a seat whose time runs out loses with no client connected."""
+        when = datetime.datetime.fromtimestamp(deadline_ms / 1000 + 0.05, datetime.UTC)
+        self.queues["project"].enqueue_at(when, CHECK_CLOCK, gid, job_id=f"clock-{gid}-{version}", result_ttl=0,
+                                          failure_ttl=3600)
+
     # -- AI turns, fair between clients -------------------------------------------------------------------
 
     def _keys(self, client: str | None) -> list[str]:
         client = client or ANONYMOUS
         base = f"{self.prefix}:aifair"
-        return [f"{base}:active:{client}", f"{base}:waiting:{client}", f"{base}:known"]
+        return [f"{base}:active:{client}", f"{base}:waiting:{client}", f"{base}:known", f"{base}:finished"]
 
     def _cap(self, client: str | None) -> int:
         return 0 if not client or client == ANONYMOUS else self.ai_per_client
@@ -131,7 +147,7 @@ class RQJobs:
     def ai_done(self, gid: str, seat: int, version: int, client: str | None = None) -> int:
         """A turn of ``client`` has finished: free its slot and queue its next waiting turns; returns how many."""
         payloads = self._done(keys=self._keys(client), args=[ai_job_id(gid, seat, version), _now(),
-                                                              self._cap(client)])
+                                                              self._cap(client), self.stale_ms])
         for raw in payloads:
             item = json.loads(raw)
             self._enqueue_ai(item["gid"], item["seat"], item["version"], item["client"])
