@@ -9,6 +9,7 @@ from typing import Any, Union
 import msgspec
 
 from domain.base import Event, event_data, event_type
+from domain.table import name_seats
 
 _encoder = msgspec.msgpack.Encoder()
 
@@ -29,11 +30,13 @@ def decode(module: ModuleType, data: bytes) -> Event:
     return _decoder(module).decode(data)
 
 
-def to_client(module: ModuleType, event: Event, version: int, at: int) -> dict[str, Any]:
+def to_client(module: ModuleType, event: Event, version: int, at: int,
+              names: list[str] | None = None) -> dict[str, Any]:
     """The feed shape of one (already redacted) event: version, type, data, at (ISO-8601 UTC), and ``text``,
-    a readable line for the move list."""
+    a readable line for the move list (with the players' ``names`` for "Seat N")."""
+    text = module.describe(event)
     return {"version": version, "type": event_type(event), "data": event_data(event), "at": iso_time(at),
-            "text": module.describe(event)}
+            "text": name_seats(text, names) if names else text}
 
 
 def iso_time(ms: int) -> str:

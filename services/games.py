@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import secrets
@@ -17,8 +18,10 @@ import redis
 from domain.ai import LEVELS
 from domain.base import REVEAL_ALL, BadNotation, BadSetup, IllegalMove, Setup, Viewer
 from domain.registry import GAME_NAMES, game_module
+from domain.table import TABLE_COMMANDS, TableCommand, TableSet, check_clock, table_of
 from services import codec, errors, tokens
 from services.clients import client_id
+from services.fairness import setup_meta
 from services.quota import OpenGames
 from services.store import ConcurrencyError, EventStore, StoreUnavailable, new_game_id
 
@@ -44,6 +47,12 @@ class Game:
     @property
     def seats(self) -> int:
         return len(self.meta["players"])
+
+    @property
+    def names(self) -> list[str]:
+        """Each seat's player name ("" for a seat still open)."""
+        taken = dict(getattr(self.state, "names", ()))
+        return [taken.get(i) or p.get("name", "") for i, p in enumerate(self.meta["players"])]
 
     def viewer(self, seat: int | None) -> Viewer:
         """Who ``seat`` sees as: everything once the game is finished."""
@@ -81,7 +90,7 @@ class GameService:
                 meta = self.store.meta(gid)
                 if meta is None:
                     raise errors.NotFound(f"no game {gid!r}")
-                game = Game(gid, meta, game_module(meta["game"]), 0, None)
+                game = Game(gid, meta, table_of(meta["game"]), 0, None)
             game = self._fold(game, self.store.read(gid, after=game.version))
         except (redis.ConnectionError, StoreUnavailable) as exc:
             raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
@@ -93,7 +102,7 @@ class GameService:
         meta = self.store.meta(gid)
         if meta is None:
             raise errors.NotFound(f"no game {gid!r}")
-        game = Game(gid, meta, game_module(meta["game"]), 0, None)
+        game = Game(gid, meta, table_of(meta["game"]), 0, None)
         game = self._fold(game, self.store.read(gid, to=version))
         if game.version < version:
             raise errors.NotFound(f"game {gid} has no version {version} (it is at version {game.version})")
@@ -102,7 +111,7 @@ class GameService:
     def _fold(self, game: Game, stored) -> Game:
         state, version = game.state, game.version
         for item in stored:
-            state = game.module.evolve(state, codec.decode(game.module, item.data))
+            state = game.module.evolve(state, codec.decode(game.module, item.data), item.at)
             version = item.version
         return replace(game, state=state, version=version)
 
@@ -125,6 +134,8 @@ class GameService:
         if token is None:
             return None
         seat = tokens.seat_of(token, self.store.seat_hashes(gid))
+        if seat is None:  # perhaps an open seat taken since its hashes were read
+            seat = tokens.seat_of(token, self.store.seat_hashes(gid, fresh=True))
         if seat is None:
             raise errors.Unauthorized("this token is not a seat of this game")
         return seat
@@ -132,23 +143,37 @@ class GameService:
     # -- creating ----------------------------------------------------------------------------------------
 
     def create(self, game: str, players: list[dict], options: dict | None = None, seed: int | None = None,
-               position: dict | None = None, client: str | None = None) -> dict:
+               position: dict | None = None, client: str | None = None, clock: dict | None = None,
+               reserved: dict[int, str] | None = None) -> dict:
         """Create a game; returns its id, version and seats (with a token for each human seat, shown once).
 
-        ``client`` (the caller's address) may hold at most ``limits["open_games_per_client"]`` open games."""
+        ``client`` (the caller's address) may hold at most ``limits["open_games_per_client"]`` open games.
+        Players ``{"open": true}`` leave their seat open for anyone (``claim``); ``reserved`` (rematches) maps
+        seats left open for the player of another game, ``{seat: "<that game's id>"}``. ``clock``: CONTRACT.md."""
         if game not in GAME_NAMES:
             raise errors.Unprocessable(f"game: unknown game {game!r} (known: {', '.join(GAME_NAMES)})",
                                        field="game")
         module = game_module(game)
         players = self._check_players(module, players)
+        try:
+            clock = check_clock(clock)
+        except BadSetup as exc:
+            raise errors.Unprocessable(str(exc), field=exc.field) from exc
+        for seat, old in (reserved or {}).items():
+            players[seat] = {**players[seat], "open": True, "rematch_of": old}
         rng = random.Random(f"{seed}/0") if seed is not None else random.Random(secrets.randbits(128))
         try:
             events = module.initial(Setup(seats=len(players), options=options or {}, position=position), rng)
         except BadSetup as exc:
             raise errors.Unprocessable(str(exc), field=exc.field) from exc
+        open_seats = [i for i, p in enumerate(players) if p.get("open")]
+        if open_seats or clock:
+            events.append(TableSet(open=open_seats, clock=clock))
         gid = new_game_id()
-        seat_tokens = {i: tokens.new_token() for i, p in enumerate(players) if not p.get("ai")}
-        meta = {"id": gid, "game": game, "players": players, "seed": seed, "created": int(time.time() * 1000)}
+        humans = [i for i, p in enumerate(players) if not p.get("ai") and not p.get("open")]
+        seat_tokens = {i: tokens.new_token() for i in humans}
+        meta = {"id": gid, "game": game, "players": players, "seed": seed, "created": int(time.time() * 1000),
+                "setup": setup_meta(game, players, seed, position)}
         client = client_id(client)
         if client:
             meta["client"] = client  # the creator, hashed: quotas and fair AI queues count by it
@@ -163,6 +188,9 @@ class GameService:
         self._poke(gid)
         seats = []
         for i, p in enumerate(players):
+            if p.get("open"):
+                seats.append({"seat": i, "open": True, **({"name": p["name"]} if p.get("name") else {})})
+                continue
             seat = {"seat": i, "name": p["name"]}
             if p.get("ai"):
                 seat["ai"] = p["ai"]
@@ -189,6 +217,12 @@ class GameService:
         for i, p in enumerate(players):
             if not isinstance(p, dict):
                 raise errors.Unprocessable(f"players[{i}]: must be an object with a name", field=f"players[{i}]")
+            if "open" in p:
+                if p != {"open": True}:
+                    raise errors.Unprocessable(f"players[{i}]: an open seat is exactly {{\"open\": true}}",
+                                               field=f"players[{i}]")
+                checked.append({"open": True})
+                continue
             name = p.get("name")
             if not isinstance(name, str) or not name.strip():
                 raise errors.Unprocessable(f"players[{i}].name: a non-empty name is required",
@@ -227,11 +261,12 @@ class GameService:
             fresh = game is None or (expected_version is not None and expected_version != game.version)
             if fresh:
                 game = self.load(gid)
+            at = int(time.time() * 1000)
             try:
                 if expected_version is not None and expected_version != game.version:
                     raise errors.Conflict(f"the game is at version {game.version}, not {expected_version}",
                                           version=game.version)
-                events = self._decide(game, seat, move)
+                events = self._decide(game, seat, move, at)
             except (errors.Conflict, errors.NotYourTurn, errors.BadNotationError, errors.IllegalMoveError):
                 if not fresh:
                     game = None  # judged on a cached state that may be stale: judge again on the stream's tail
@@ -242,7 +277,6 @@ class GameService:
                 if stored is not None:
                     return self._first_result(gid, seat, stored)
                 raise
-            at = int(time.time() * 1000)
             answer, state = self._answer(game, seat, events, at)
             applied = f"{game.version + 1}-{answer['version']}".encode()  # the answer is rebuilt from these
             try:
@@ -261,6 +295,7 @@ class GameService:
                 return self._first_result(gid, seat, result.stored)
             self._remember(replace(game, state=state, version=result.version))
             self._poke(gid)
+            self._schedule_clock(gid, game.module, state, result.version)
             return answer
         raise errors.Conflict("the game is too busy right now; try again", version=self.store.version(gid))
 
@@ -277,11 +312,13 @@ class GameService:
         viewer = game.viewer(seat)
         return {"version": last, "events": [
             codec.to_client(game.module, game.module.redact(codec.decode(game.module, item.data), viewer),
-                            item.version, item.at)
+                            item.version, item.at, game.names)
             for item in self.store.read(gid, after=first - 1, to=last)]}
 
-    def _decide(self, game: Game, seat: int, move: str) -> list:
+    def _decide(self, game: Game, seat: int, move: str, now: int) -> list:
         module = game.module
+        if " ".join(move.split()) in TABLE_COMMANDS:
+            return self._decide_table(game, seat, move)
         if seat not in module.to_act(game.state):
             if module.status(game.state) == "finished":
                 raise errors.NotYourTurn("the game is over")
@@ -291,21 +328,38 @@ class GameService:
         except BadNotation as exc:
             raise errors.BadNotationError(str(exc)) from exc
         try:
-            events = module.decide(game.state, seat, command, rng_for(game.meta, game.version + 1))
+            events = module.decide(game.state, seat, command, rng_for(game.meta, game.version + 1), now=now)
         except IllegalMove as exc:
             raise errors.IllegalMoveError(str(exc)) from exc
         if not events:
             raise errors.IllegalMoveError(f"{move!r} changes nothing")
         return events
 
+    def _decide_table(self, game: Game, seat: int, move: str) -> list:
+        """A table command (resign, draws, abort): any seat of an unfinished game, whether or not its turn."""
+        if game.module.status(game.state) == "finished":
+            raise errors.NotYourTurn("the game is over")
+        try:
+            return game.module.decide(game.state, seat, TableCommand(" ".join(move.split())), None)
+        except IllegalMove as exc:
+            raise errors.IllegalMoveError(str(exc)) from exc
+
+    def _schedule_clock(self, gid: str, module: Any, state: Any, version: int) -> None:
+        """Ask the workers to check the game's clocks at the first deadline (timeouts with no client connected)."""
+        deadline = module.deadline(state)
+        if deadline is not None and self.jobs is not None and hasattr(self.jobs, "clock"):
+            with contextlib.suppress(redis.RedisError):  # the next append schedules it again
+                self.jobs.clock(gid, version, deadline)
+
     def _answer(self, game: Game, seat: int, events: list, at: int) -> tuple[dict, Any]:
         """The answer to the command (its events as ``seat`` sees them) and the state after them."""
         state = game.state
         shown = []
         for i, event in enumerate(events):
-            state = game.module.evolve(state, event)
+            state = game.module.evolve(state, event, at)
             viewer = REVEAL_ALL if game.module.status(state) == "finished" else seat
-            shown.append(codec.to_client(game.module, game.module.redact(event, viewer), game.version + 1 + i, at))
+            shown.append(codec.to_client(game.module, game.module.redact(event, viewer), game.version + 1 + i, at,
+                                         replace(game, state=state).names))
         return {"version": game.version + len(events), "events": shown}, state
 
     def _poke(self, gid: str) -> None:
@@ -324,5 +378,6 @@ class GameService:
         out = []
         for item in self.store.read(gid, after=after, to=min(game.version, after + limit)):
             event = codec.decode(game.module, item.data)
-            out.append(codec.to_client(game.module, game.module.redact(event, viewer), item.version, item.at))
+            out.append(codec.to_client(game.module, game.module.redact(event, viewer), item.version, item.at,
+                                       game.names))
         return out

@@ -83,7 +83,7 @@ class Projector:
         for p in range(self.keys.partitions):
             for raw in self.store.redis.hvals(self.keys.lobby(p)):
                 entry = json.loads(raw)
-                if status is None or entry["status"] == status:
+                if status is None or entry["status"] == status or (status == "open" and entry.get("open_seats")):
                     entries.append(entry)
         entries.sort(key=lambda e: e["updated"], reverse=True)
         return entries[:limit]

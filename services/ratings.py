@@ -9,18 +9,37 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from domain.registry import GAME_NAMES
+from services.fairness import chosen_by_client
 from services.games import GameService
 
 K_FACTOR = 32
 START_RATING = 1500
+TOP = 100  # ratings shown per game by /api/stats
 
-# KEYS: counted set, stats hash, ratings hash, games-per-name hash.
-# ARGV: gid, game, length (events), start rating, K, then name, score pairs (score 1 for a winner, else 0).
+
+def rating_name(name: str, ai: str | None) -> str:
+    """The name a rating belongs to: a person's name, or ``"<name> (<level> AI)"`` for an AI. A person's name never
+    ends like an AI's (``services/names.py`` refuses it), so the two never share a rating."""
+    return f"{name} ({ai} AI)" if ai else name
+
+
+def rated(game) -> bool:
+    """Whether a finished game changes ratings: not when its creator chose the seed or hidden parts of the position
+    (``services/fairness.py``), nor when a seat never moved (finished at birth, or resigned before a first move).
+    Aborted games count for nothing at all."""
+    if chosen_by_client(game.meta):
+        return False
+    moved = getattr(game.state, "moved", None)
+    return moved is None or len(moved) >= game.seats
+
+# KEYS: counted set, stats hash, ratings hash, games-per-name hash, the game's ranking (zset name → rating).
+# ARGV: gid, game, length (events), start rating, K, rated (1/0), then name, score pairs (1 for a winner, else 0).
 COUNT_GAME = """
 if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
 local game = ARGV[2]
 local players = {}
-for i = 6, #ARGV, 2 do players[#players + 1] = {name = ARGV[i], score = tonumber(ARGV[i + 1])} end
+for i = 7, #ARGV, 2 do players[#players + 1] = {name = ARGV[i], score = tonumber(ARGV[i + 1])} end
 redis.call('HINCRBY', KEYS[2], game .. ':finished', 1)
 redis.call('HINCRBY', KEYS[2], game .. ':events', tonumber(ARGV[3]))
 local winners = 0
@@ -32,7 +51,8 @@ for i, p in ipairs(players) do
 end
 if winners == 0 then redis.call('HINCRBY', KEYS[2], game .. ':draws', 1) end
 local n = #players
-if n < 2 then return 1 end
+if n < 2 or ARGV[6] ~= '1' then return 1 end
+redis.call('HINCRBY', KEYS[2], game .. ':rated', 1)
 local ratings = {}
 for i, p in ipairs(players) do
   ratings[i] = tonumber(redis.call('HGET', KEYS[3], game .. ':' .. p.name) or ARGV[4])
@@ -50,6 +70,7 @@ for i, p in ipairs(players) do
   end
   redis.call('HSET', KEYS[3], game .. ':' .. p.name, tostring(ratings[i] + delta))
   redis.call('HINCRBY', KEYS[4], game .. ':' .. p.name, 1)
+  redis.call('ZADD', KEYS[5], ratings[i] + delta, p.name)
 end
 return 1
 """
@@ -72,39 +93,47 @@ class Ratings:
         result = game.module.result(game.state)
         if game.module.status(game.state) != "finished" or result is None:
             return False
-        args: list = [gid, game.meta["game"], game.version, START_RATING, K_FACTOR]
+        if result.get("termination") == "aborted":
+            return False  # an aborted game counts for nothing (CONTRACT.md, Tables)
+        args: list = [gid, game.meta["game"], game.version, START_RATING, K_FACTOR, 1 if rated(game) else 0]
         for seat, player in enumerate(game.meta["players"]):
-            name = player["name"] + (f" ({player['ai']} AI)" if player.get("ai") else "")
-            args += [name, 1 if seat in result["winners"] else 0]
-        return bool(self._count(keys=self.keys, args=args))
+            args += [rating_name(game.names[seat], player.get("ai")), 1 if seat in result["winners"] else 0]
+        return bool(self._count(keys=[*self.keys, self.ranking(game.meta["game"])], args=args))
 
-    def read(self) -> dict:
-        """``{"games": {game: {finished, draws, mean_events, wins_by_seat}}, "ratings": {game: [{name, rating,
-        games}]}}``, best first."""
+    def ranking(self, game: str) -> str:
+        """The key of ``game``'s ranking: names by rating in a sorted set, so its top costs the same always."""
+        return f"{self.keys[0].rsplit(':', 1)[0]}:rank:{game}"
+
+    def read(self, top: int = TOP) -> dict:
+        """``{"games": {game: {finished, rated, draws, mean_events, wins_by_seat}}, "ratings": {game: [{name,
+        rating, games}]}}``: each game's ``top`` best ratings. Its cost does not grow with the games or names
+        stored: the statistics are counters kept as games finish, the ratings a sorted set read by rank."""
         stats: dict[str, dict] = {}
         for field, value in self.redis.hgetall(self.keys[1]).items():
             game, _, what = field.decode().partition(":")
-            entry = stats.setdefault(game, {"finished": 0, "draws": 0, "events": 0, "wins_by_seat": {}})
+            entry = stats.setdefault(game, {"finished": 0, "rated": 0, "draws": 0, "events": 0,
+                                            "wins_by_seat": {}})
             if what.startswith("wins_by_seat:"):
                 entry["wins_by_seat"][what.split(":")[1]] = int(value)
             else:
                 entry[what] = int(value)
         for entry in stats.values():
             entry["mean_events"] = round(entry.pop("events") / entry["finished"], 1) if entry["finished"] else None
-        played = {k.decode(): int(v) for k, v in self.redis.hgetall(self.keys[3]).items()}
         ratings: dict[str, list] = {}
-        for field, value in self.redis.hgetall(self.keys[2]).items():
-            key = field.decode()
-            game, _, name = key.partition(":")
-            ratings.setdefault(game, []).append({"name": name, "rating": round(float(value)),
-                                                 "games": played.get(key, 0)})
-        for table in ratings.values():
+        for game in sorted(stats):
+            best = self.redis.zrevrange(self.ranking(game), 0, top - 1, withscores=True)
+            if not best:
+                continue
+            played = self.redis.hmget(self.keys[3], [f"{game}:{name.decode()}" for name, _ in best])
+            table = [{"name": name.decode(), "rating": round(score), "games": int(n or 0)}
+                     for (name, score), n in zip(best, played, strict=True)]
             table.sort(key=lambda r: (-r["rating"], r["name"]))
+            ratings[game] = table
         return {"games": stats, "ratings": ratings}
 
     def rebuild(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Drop and recount every finished game, in the order they finished; returns the number of games."""
-        self.redis.delete(*self.keys)
+        self.redis.delete(*self.keys, *(self.ranking(game) for game in GAME_NAMES))
         store = self.service.store
         finished = []
         gids = list(store.game_ids())

@@ -117,6 +117,18 @@ class Keys:
     def lobby_of(self, gid: str) -> str:
         return self.lobby(self.partition(gid))
 
+    def analysis(self, gid: str) -> str:
+        """Hash: the game's analysis — status, analysed version, budget, its plies (services/analysis.py)."""
+        return f"{self._p(self.partition(gid))}:analysis:{gid}"
+
+    def analysis_plies(self, gid: str, version: int) -> str:
+        """Hash: ply index → that ply's analysis (chances, best move), for the game at ``version``."""
+        return f"{self._p(self.partition(gid))}:analysis:{gid}:v{version}"
+
+    def analysis_lease(self, gid: str, version: int, chunk: int) -> str:
+        """String with a TTL: a chunk of the analysis is queued or running (gone: redo it)."""
+        return f"{self._p(self.partition(gid))}:analysis:{gid}:v{version}:lease:{chunk}"
+
 
 class EventStore:
     """Appends and reads game streams. Thread-safe (redis-py pools connections)."""
@@ -202,8 +214,9 @@ class EventStore:
         if hashes:
             self.redis.hset(self.keys.seats(gid), mapping={str(s): h for s, h in hashes.items()})
 
-    def seat_hashes(self, gid: str) -> dict[int, str]:
-        hashes = self._known_seats.get(gid)
+    def seat_hashes(self, gid: str, fresh: bool = False) -> dict[int, str]:
+        """Seat → token hash. Kept once read; ``fresh`` reads again (an open seat taken since gets its hash)."""
+        hashes = None if fresh else self._known_seats.get(gid)
         if hashes is not None:
             return hashes
         raw = self.redis.hgetall(self.keys.seats(gid))

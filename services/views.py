@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from domain.base import REVEAL_ALL
+from domain.table import name_seats
 from services.codec import iso_time
+from services.fairness import setup_of
 from services.games import Game
 
 SPECTATOR = "spectator"
@@ -24,14 +26,49 @@ def document(game: Game, seat: int | None, reveal: bool = False) -> dict:
         "you": seat,
         "to_act": to_act,
         "legal": module.legal(state, seat) if seat is not None and seat in to_act else [],
-        "result": module.result(state),
+        "table": module.table_commands(state, seat),
+        "result": result(game),
         "players": players(game),
+        "setup": setup_of(game.meta),
+        "open_seats": sorted(state.open),
+        "clock": clock(game),
+        "rematch": state.rematch,
         "state": module.view(state, viewer),
     }
 
 
 def players(game: Game) -> list[dict]:
-    return [{"seat": i, **p} for i, p in enumerate(game.meta["players"])]
+    """Each seat's player, with the name of whoever took an open seat."""
+    names = game.names
+    out = []
+    for i, p in enumerate(game.meta["players"]):
+        entry = {"seat": i, **{k: v for k, v in p.items() if k != "rematch_of"}}
+        if names[i]:
+            entry["name"] = names[i]
+        if i not in game.state.open:
+            entry.pop("open", None)
+        if i in game.state.left:
+            entry["left"] = True
+        out.append(entry)
+    return out
+
+
+def result(game: Game) -> dict | None:
+    """The result, its reason naming the players."""
+    found = game.module.result(game.state)
+    if found is None:
+        return None
+    return {**found, "reason": name_seats(found.get("reason") or "", game.names)}
+
+
+def clock(game: Game) -> dict | None:
+    """Each seat's remaining seconds as of the last event, and whose clock runs (pages tick from ``as_of``)."""
+    state = game.state
+    shown = game.module.clock(state, state.at)
+    if shown is None:
+        return None
+    return {"remaining": [ms / 1000 for ms in shown["remaining"]], "running": shown["running"],
+            "as_of": iso_time(state.at)}
 
 
 def all_documents(game: Game) -> dict[str, dict]:
@@ -52,5 +89,6 @@ def lobby_entry(game: Game, updated_ms: int) -> dict:
         "version": game.version,
         "updated": iso_time(updated_ms),
         "created": iso_time(game.meta["created"]),
-        "result": game.module.result(game.state),
+        "result": result(game),
+        "open_seats": sorted(game.state.open),
     }

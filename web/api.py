@@ -5,12 +5,14 @@ from __future__ import annotations
 import threading
 import time
 
+import msgspec
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from services import errors
+from services import analysis, doctor, errors
 from services.config import public_url
 from services.connection import REDIS_DOWN
 from services.live import RETRY_MS
+from services.tables import Tables
 from services.views import document
 from web import schemas
 
@@ -90,24 +92,51 @@ def create_game():
         body = schemas.decode(request.get_data(), schemas.CreateGame)
     except ValueError as exc:
         raise errors.BadRequest(str(exc)) from None
-    players = [{"name": p.name, **({"ai": p.ai} if p.ai else {})} for p in body.players]
+    players = [{k: v for k, v in msgspec.structs.asdict(p).items() if v is not None} for p in body.players]
     created = runtime().service.create(body.game, players, body.options, body.seed, body.position,
-                                       client=request.remote_addr)
+                                       client=request.remote_addr, clock=body.clock)
     return jsonify(created), 201
+
+
+@api.post("/games/<gid>/seats/<int:seat>")
+def take_seat(gid: str, seat: int):
+    """Take an open seat: one of racing claims wins, the others get 409 ``seat_taken``."""
+    try:
+        body = schemas.decode(request.get_data(), schemas.TakeSeat)
+    except ValueError as exc:
+        raise errors.BadRequest(str(exc)) from None
+    if runtime().store.meta(gid) is None:
+        raise errors.NotFound(f"no game {gid!r}")
+    return jsonify(Tables(runtime().service).claim(gid, seat, body.name))
+
+
+@api.post("/games/<gid>/rematch")
+def rematch(gid: str):
+    """The finished game's rematch: created by the first seat that asks, joined by the others."""
+    rt = runtime()
+    token = bearer_token()
+    if rt.store.meta(gid) is None:
+        raise errors.NotFound(f"no game {gid!r}")
+    if token is None:
+        raise errors.Unauthorized("a seat token is required: Authorization: Bearer <token>")
+    seat = rt.service.seat_for(gid, token)
+    return jsonify(Tables(rt.service).rematch(gid, seat, client=request.remote_addr)), 201
 
 
 @api.get("/games")
 def lobby():
     status = request.args.get("status")
-    if status not in (None, "setup", "playing", "finished"):
-        raise errors.BadRequest("status: must be setup, playing or finished")
+    if status not in (None, "open", "setup", "playing", "finished"):
+        raise errors.BadRequest("status: must be open, setup, playing or finished")
     return jsonify({"games": runtime().projector.lobby(status)})
 
 
 @api.get("/stats")
 def stats():
-    """Per game: finished games, draws, wins by seat, mean length; Elo ratings by player name."""
-    return jsonify(runtime().ratings.read())
+    """Per game: finished games, draws, wins by seat, mean length; Elo ratings by player name; and ``doctor``, the
+    pipeline's health as ``burrow doctor`` prints it."""
+    rt = runtime()
+    return jsonify({**rt.ratings.read(), "doctor": doctor.summary(rt)})
 
 
 @api.get("/games/<gid>")
@@ -150,6 +179,20 @@ def get_events(gid: str):
     seat = rt.service.seat_for(gid, bearer_token())
     after = int_arg("after") or 0
     return jsonify({"events": rt.service.events(gid, seat, after)})
+
+
+@api.post("/games/<gid>/analysis")
+def request_analysis(gid: str):
+    """Queue the analysis of a finished game (409 ``not_finished`` while it runs); 202 with its status."""
+    return jsonify({"status": analysis.of(runtime()).request(gid)}), 202
+
+
+@api.get("/games/<gid>/analysis")
+def get_analysis(gid: str):
+    """The analysis so far: status, analysed version, one entry per move analysed (404 if never requested)."""
+    rt = runtime()
+    rt.service.load(gid)  # 404 for no such game first
+    return jsonify(analysis.of(rt).read(gid))
 
 
 def last_event_id(header: str | None, after: str | None) -> int:

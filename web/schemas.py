@@ -8,8 +8,10 @@ import msgspec
 
 
 class Player(msgspec.Struct, forbid_unknown_fields=True):
-    name: str
+    name: str | None = None
     ai: Literal["easy", "normal", "hard"] | None = None
+    open: bool | None = None
+    """``{"open": true}``: a seat left open for anyone to take (``POST /api/games/<gid>/seats/<seat>``)."""
 
 
 class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
@@ -18,6 +20,12 @@ class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
     options: dict[str, Any] = {}
     seed: int | None = None
     position: dict[str, Any] | None = None
+    clock: dict[str, Any] | None = None
+    """``{"initial": s, "increment": s}`` (Fischer) or ``{"per_move": s}`` (correspondence)."""
+
+
+class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
+    name: str
 
 
 class Command(msgspec.Struct, forbid_unknown_fields=True):

@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 import time
 
-from services import ai_turns
+from services import ai_turns, analysis
 from services.context import current
+from services.tables import Tables
 
 log = logging.getLogger(__name__)
 
@@ -16,7 +17,8 @@ def project(gid: str) -> int:
     runtime = current()
     version = runtime.projector.project_game(gid)
     runtime.projector.project_lobby(gid)
-    runtime.ratings.project(gid)
+    if runtime.ratings.project(gid):  # it has just finished: a game with a human seat gets its analysis
+        analysis.of(runtime).auto(gid)
     return version
 
 
@@ -45,3 +47,23 @@ def ai_turn(gid: str, seat: int, version: int, client: str | None = None) -> str
         runtime.jobs.ai_done(gid, seat, version, client)
     log.info("ai_turn %s seat %s v%s: %s in %.3fs", gid, seat, version, outcome, time.monotonic() - started)
     return outcome
+
+
+def check_clock(gid: str) -> str:
+    """End the game if a running clock has run out (a job scheduled at the deadline); else nothing."""
+    outcome = Tables(current().service).flag(gid)
+    log.info("check_clock %s: %s", gid, outcome)
+    return outcome
+
+
+def analysis_plan(gid: str, version: int) -> int:
+    """Split a finished game's analysis into chunks of moves and queue them (``services/analysis.py``)."""
+    return analysis.of(current()).plan(gid, version)
+
+
+def analysis_chunk(gid: str, version: int, chunk: int) -> int:
+    """Analyse one chunk of a finished game's moves; the plies already stored are skipped."""
+    started = time.monotonic()
+    done = analysis.of(current()).run_chunk(gid, version, chunk)
+    log.info("analysis %s v%s chunk %s: %s plies in %.3fs", gid, version, chunk, done, time.monotonic() - started)
+    return done

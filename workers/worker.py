@@ -7,6 +7,7 @@ import threading
 import time
 
 import rq
+from rq.scheduler import RQScheduler
 from rq.timeouts import TimerDeathPenalty
 
 from services.context import Runtime
@@ -14,6 +15,21 @@ from services.jobs import KINDS
 
 log = logging.getLogger(__name__)
 RESTART_SECONDS = 1.0
+SCHEDULER_SECONDS = 0.5  # how often the embedded scheduler moves due jobs to their queue
+
+
+class ThreadScheduler(RQScheduler):
+    """RQ's scheduler (jobs enqueued at a time: clock checks) in a thread: the embedded Redis lives in this
+    process, and the forked process RQ would start sees only a copy of it."""
+
+    def _install_signal_handlers(self) -> None:
+        pass
+
+    def start(self) -> threading.Thread:
+        self._status = self.Status.STARTED
+        self._process = threading.Thread(target=self.work, name="rq-scheduler", daemon=True)
+        self._process.start()
+        return self._process
 
 
 class ThreadWorker(rq.SimpleWorker):
@@ -23,6 +39,13 @@ class ThreadWorker(rq.SimpleWorker):
 
     def _install_signal_handlers(self) -> None:
         pass
+
+    def _start_scheduler(self, burst: bool = False, logging_level: str | None = "INFO", *args, **kwargs) -> None:
+        self.scheduler = ThreadScheduler(self.queues, connection=self.connection, interval=SCHEDULER_SECONDS,
+                                         logging_level=logging_level or "WARNING", serializer=self.serializer)
+        self.scheduler.acquire_locks()
+        if self.scheduler.acquired_locks:
+            self.scheduler.start()
 
 
 def start_thread_worker(runtime: Runtime, kind: str = "project") -> threading.Thread:
@@ -35,7 +58,8 @@ def start_thread_worker(runtime: Runtime, kind: str = "project") -> threading.Th
     def supervise() -> None:
         while True:
             try:
-                ThreadWorker([runtime.jobs.queue(kind)], connection=runtime.rq_redis).work(logging_level="WARNING")
+                ThreadWorker([runtime.jobs.queue(kind)], connection=runtime.rq_redis).work(
+                    logging_level="WARNING", with_scheduler=kind == "project")  # clock checks: project queue
             except Exception as exc:  # noqa: BLE001 - logged, and the worker replaced
                 log.warning("rq worker thread: the worker stopped (%s); starting another", exc)
             time.sleep(RESTART_SECONDS)
@@ -53,4 +77,4 @@ def run_worker(runtime: Runtime, burst: bool = False, kinds: tuple[str, ...] = K
     nothing: the dispatcher enqueues the job again (see ``workers/dispatcher.py``).
     """
     worker = rq.SimpleWorker([runtime.jobs.queue(k) for k in kinds], connection=runtime.rq_redis)
-    worker.work(burst=burst, logging_level="INFO")
+    worker.work(burst=burst, logging_level="INFO", with_scheduler=True)  # clock checks are scheduled jobs

@@ -1,0 +1,452 @@
+"""The table around every game: open seats, resign, draws, abort and clocks, once for all games.
+
+``Table(module)`` wraps a game's decider and has the same shape (``domain/base.py``); its state is a
+``TableState`` that holds the game's own state in ``game``. Table events live in the same stream as the game's:
+``table_set`` (seats left open, the clock), ``seat_taken``, ``resigned``, ``draw_offered``, ``draw_declined``,
+``draw_agreed``, ``aborted`` and ``timed_out``. Table commands (``resign``, ``offer draw``, ``accept draw``,
+``decline draw``, ``abort``) are sent like moves but are not in ``legal``: ``table_commands`` lists them.
+
+Clocks run on the events' commit times: ``evolve`` takes each event's ``at`` (ms) and ``decide``, ``clock`` and
+``expired`` take "now" from the caller, so the domain reads no clock and a replay shows the same times.
+
+With three or more seats a seat that resigns or runs out of time leaves: the game's own ``leave(state, seat)``
+(a pure function of each game with more than two seats) takes it out of the turn order and of the winners; the
+last seat left wins. Reasons name seats as "Seat N"; the service layer puts the players' names in.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, replace
+from types import ModuleType
+from typing import Any
+
+import msgspec
+
+from domain.base import REVEAL_ALL, BadSetup, Event, IllegalMove, Viewer
+from domain.registry import game_module
+
+TABLE_COMMANDS = ("resign", "offer draw", "accept draw", "decline draw", "abort")
+MAX_CLOCK_SECONDS = 30 * 24 * 3600
+TERMINATIONS = ("rules", "resigned", "draw_agreed", "timeout", "aborted", "max_plies")
+
+
+class TableSet(Event, frozen=True, tag="table_set"):
+    """Seats left open for anyone to take, and the clock (seconds), set when the game is created."""
+
+    open: list[int] = []
+    clock: dict[str, float] | None = None
+
+
+class SeatTaken(Event, frozen=True, tag="seat_taken"):
+    seat: int
+    name: str
+
+
+class Resigned(Event, frozen=True, tag="resigned"):
+    seat: int
+
+
+class DrawOffered(Event, frozen=True, tag="draw_offered"):
+    seat: int
+
+
+class DrawDeclined(Event, frozen=True, tag="draw_declined"):
+    seat: int
+
+
+class DrawAgreed(Event, frozen=True, tag="draw_agreed"):
+    seat: int
+    """The seat that accepted."""
+
+
+class Aborted(Event, frozen=True, tag="aborted"):
+    seat: int
+
+
+class TimedOut(Event, frozen=True, tag="timed_out"):
+    seat: int
+
+
+TABLE_EVENTS = (TableSet, SeatTaken, Resigned, DrawOffered, DrawDeclined, DrawAgreed, Aborted, TimedOut)
+
+
+class TableCommand(msgspec.Struct, frozen=True):
+    """A parsed table command: one of ``TABLE_COMMANDS``."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Fischer (``increment`` ms added after each move) or correspondence (``per_move`` ms for every move).
+
+    ``remaining[s]`` is seat s's time (ms) when its clock last stopped or started; ``since[s]`` when it started
+    running (None: stopped)."""
+
+    increment: int
+    per_move: int | None
+    remaining: tuple[int, ...]
+    since: tuple[int | None, ...]
+
+
+@dataclass(frozen=True)
+class TableState:
+    """A game's state with the table around it."""
+
+    game: Any
+    seats: int
+    open: frozenset[int] = frozenset()
+    names: tuple[tuple[int, str], ...] = ()
+    """Names of the seats taken after the game was created, (seat, name) in order."""
+    left: tuple[int, ...] = ()
+    offer: int | None = None
+    """The seat whose draw offer stands."""
+    moved: frozenset[int] = frozenset()
+    ended: dict[str, Any] | None = None
+    clock: Clock | None = None
+    at: int = 0
+    """Commit time (ms) of the last event."""
+    rematch: str | None = None
+    clock_setting: dict[str, float] | None = None
+
+
+def check_clock(clock: Any) -> dict[str, float] | None:
+    """A clock setting checked: ``{"initial", "increment"}`` or ``{"per_move"}`` in seconds; ``BadSetup`` names
+    the field for anything else (zero, negative, over 30 days, unknown keys)."""
+    if clock is None:
+        return None
+    if not isinstance(clock, dict):
+        raise BadSetup("clock", 'must be {"initial": s, "increment": s} or {"per_move": s}')
+    unknown = set(clock) - {"initial", "increment", "per_move"}
+    if unknown:
+        raise BadSetup(f"clock.{min(unknown)}", "unknown field (known: initial, increment, per_move)")
+    if "per_move" in clock:
+        if set(clock) != {"per_move"}:
+            raise BadSetup("clock", "a correspondence clock has only per_move")
+        return {"per_move": _seconds(clock, "per_move", positive=True)}
+    if "initial" not in clock:
+        raise BadSetup("clock.initial", 'is required (or give "per_move" for a correspondence clock)')
+    return {"initial": _seconds(clock, "initial", positive=True),
+            "increment": _seconds(clock, "increment", positive=False) if "increment" in clock else 0}
+
+
+def _seconds(clock: dict, name: str, positive: bool) -> float:
+    value = clock[name]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise BadSetup(f"clock.{name}", f"must be a number of seconds, not {value!r}")
+    if positive and value <= 0:
+        raise BadSetup(f"clock.{name}", f"must be more than 0 seconds, not {value}")
+    if value < 0:
+        raise BadSetup(f"clock.{name}", f"must not be negative, not {value}")
+    if value > MAX_CLOCK_SECONDS:
+        raise BadSetup(f"clock.{name}", f"must be at most 30 days ({MAX_CLOCK_SECONDS} seconds), not {value}")
+    return value
+
+
+def name_seats(text: str, names: list[str]) -> str:
+    """``text`` with every "Seat N" replaced by that seat's player name."""
+    def name(match: re.Match) -> str:
+        seat = int(match.group(1))
+        return names[seat] if 0 <= seat < len(names) and names[seat] else match.group(0)
+
+    return re.sub(r"\b[Ss]eat (\d+)\b", name, text)
+
+
+class Table:
+    """A game's decider with the table around it; the same shape as the game module it wraps."""
+
+    def __init__(self, game: ModuleType):
+        self.game = game
+        self.NAME = game.NAME
+        self.SEATS = game.SEATS
+        self.EVENTS = (*game.EVENTS, *TABLE_EVENTS)
+
+    def __getattr__(self, name: str) -> Any:
+        # Everything that takes no state (parse, format, initial helpers, constants) is the game's own.
+        return getattr(self.game, name)
+
+    # -- the decider ---------------------------------------------------------------------------------------
+
+    def evolve(self, state: TableState | None, event: Event, at: int = 0) -> TableState:
+        """The next state; ``at`` is the event's commit time in ms (clocks only)."""
+        if state is None:
+            return TableState(game=self.game.evolve(None, event), seats=event.seats, at=at)
+        if isinstance(event, TABLE_EVENTS):
+            return self._evolve_table(state, event, at)
+        before = set(self._running(state))
+        inner = self.game.evolve(state.game, event)
+        after = replace(state, game=inner)
+        movers = before - set(self._running(after))
+        offer = None if state.offer is not None and movers - {state.offer} else state.offer
+        after = replace(after, moved=state.moved | movers, offer=offer)
+        return self._tick(after, before, at, movers)
+
+    def _evolve_table(self, state: TableState, event: Event, at: int) -> TableState:
+        before = set(self._running(state))
+        match event:
+            case TableSet(open=open_seats, clock=clock):
+                state = replace(state, open=frozenset(open_seats), clock=_new_clock(clock, state.seats),
+                                clock_setting=clock)
+            case Rematched(gid=gid):
+                return replace(state, rematch=gid, at=at)
+            case SeatTaken(seat=seat, name=name):
+                state = replace(state, open=state.open - {seat}, names=(*state.names, (seat, name)))
+            case Resigned(seat=seat):
+                state = self._leave(state, seat, f"Seat {seat} resigns.", "resigned")
+            case TimedOut(seat=seat):
+                state = self._leave(state, seat, f"Seat {seat} ran out of time.", "timeout")
+            case DrawOffered(seat=seat):
+                state = replace(state, offer=seat)
+            case DrawDeclined():
+                state = replace(state, offer=None)
+            case DrawAgreed(seat=seat):
+                state = replace(state, offer=None, ended={
+                    "winners": [], "reason": f"Seat {state.offer if state.offer is not None else 1 - seat} and "
+                                             f"Seat {seat} agree a draw.", "termination": "draw_agreed"})
+            case Aborted(seat=seat):
+                state = replace(state, offer=None, ended={
+                    "winners": [], "reason": f"Seat {seat} aborts the game: no result.", "termination": "aborted"})
+        return self._tick(state, before, at, set())
+
+    def _leave(self, state: TableState, seat: int, why: str, termination: str) -> TableState:
+        staying = [s for s in range(state.seats) if s != seat and s not in state.left]
+        if len(staying) <= 1:
+            winners = staying
+            reason = f"{why} Seat {winners[0]} wins." if winners else why
+            return replace(state, offer=None, ended={"winners": winners, "reason": reason,
+                                                     "termination": termination})
+        leave = getattr(self.game, "leave", None)
+        if leave is None:
+            raise IllegalMove(f"{self.NAME} has no way for a seat to leave")
+        return replace(state, game=leave(state.game, seat), left=(*state.left, seat), offer=None)
+
+    def decide(self, state: TableState, seat: int, command: Any, rng: Any, now: int | None = None) -> list[Event]:
+        """The events of a command (a table command or the game's own); ``now`` (ms) checks the mover's clock."""
+        if isinstance(command, TableCommand):
+            return self._decide_table(state, seat, command.text)
+        if state.ended is not None or self.game.status(state.game) == "finished":
+            raise IllegalMove("The game is over.")
+        if state.open:
+            raise IllegalMove("The game starts when every seat is taken.")
+        if seat in state.left:
+            raise IllegalMove("You have left this game.")
+        if now is not None and seat in self._running(state) and self._deadline_of(state, seat) <= now:
+            raise IllegalMove("Your time has run out.")
+        return self.game.decide(state.game, seat, command, rng)
+
+    def _decide_table(self, state: TableState, seat: int, text: str) -> list[Event]:
+        allowed = self.table_commands(state, seat)
+        if text not in allowed:
+            raise IllegalMove(self._why_not(state, seat, text))
+        return [{"resign": Resigned, "offer draw": DrawOffered, "accept draw": DrawAgreed,
+                 "decline draw": DrawDeclined, "abort": Aborted}[text](seat=seat)]
+
+    def _why_not(self, state: TableState, seat: int, text: str) -> str:
+        if self._over(state):
+            return "The game is over."
+        if seat in state.left:
+            return "You have left this game."
+        if text == "abort":
+            return "A game can be aborted only before every seat has moved."
+        if text == "resign":
+            return "The game has not started: every seat is not taken yet (abort it instead)."
+        if state.seats != 2:
+            return "Draws are offered only in two-seat games."
+        if state.open:
+            return "The game has not started: every seat is not taken yet."
+        if text == "offer draw":
+            return "Your draw offer stands already." if state.offer == seat else "A draw offer stands already."
+        return "There is no draw offer to answer." if state.offer is None else "You cannot answer your own offer."
+
+    def table_commands(self, state: TableState, seat: int | None) -> list[str]:
+        """The table commands ``seat`` may send now (none for a spectator or a finished game)."""
+        if seat is None or seat == REVEAL_ALL or self._over(state) or seat in state.left:
+            return []
+        commands = []
+        if not state.open:
+            commands.append("resign")
+            if state.seats == 2:
+                if state.offer is None:
+                    commands.append("offer draw")
+                elif state.offer != seat:
+                    commands += ["accept draw", "decline draw"]
+        if len(state.moved) < state.seats:
+            commands.append("abort")
+        return commands
+
+    def parse(self, text: str) -> Any:
+        """A table command, or the game's notation."""
+        if " ".join(text.split()) in TABLE_COMMANDS:
+            return TableCommand(" ".join(text.split()))
+        return self.game.parse(text)
+
+    def format(self, command: Any) -> str:
+        return command.text if isinstance(command, TableCommand) else self.game.format(command)
+
+    def to_act(self, state: TableState) -> list[int]:
+        if state.ended is not None or state.open:
+            return []
+        return [s for s in self.game.to_act(state.game) if s not in state.left]
+
+    def legal(self, state: TableState, seat: int) -> list[str]:
+        return self.game.legal(state.game, seat) if seat in self.to_act(state) else []
+
+    def status(self, state: TableState) -> str:
+        if state.ended is not None:
+            return "finished"
+        if state.open:
+            return "setup"
+        return self.game.status(state.game)
+
+    def result(self, state: TableState) -> dict[str, Any] | None:
+        if state.ended is not None:
+            return dict(state.ended)
+        result = self.game.result(state.game)
+        if result is None:
+            return None
+        result = {**result, "winners": [w for w in result["winners"] if w not in state.left]}
+        result.setdefault("termination", "rules")
+        return result
+
+    def view(self, state: TableState, viewer: Viewer) -> dict[str, Any]:
+        return self.game.view(state.game, viewer)
+
+    def redact(self, event: Event, viewer: Viewer) -> Event:
+        return event if isinstance(event, TABLE_EVENTS) else self.game.redact(event, viewer)
+
+    def describe(self, event: Event) -> str:
+        match event:
+            case TableSet(open=open_seats, clock=clock):
+                parts = []
+                if open_seats:
+                    parts.append(", ".join(f"Seat {s}" for s in open_seats) + " open for anyone")
+                if clock:
+                    parts.append(f"clock {describe_clock(clock)}")
+                return "Table: " + "; ".join(parts) + "." if parts else "Table set."
+            case SeatTaken(seat=seat, name=name):
+                return f"{name} takes open seat #{seat}."
+            case Resigned(seat=seat):
+                return f"Seat {seat} resigns."
+            case TimedOut(seat=seat):
+                return f"Seat {seat} ran out of time."
+            case DrawOffered(seat=seat):
+                return f"Seat {seat} offers a draw."
+            case DrawDeclined(seat=seat):
+                return f"Seat {seat} declines the draw."
+            case DrawAgreed(seat=seat):
+                return f"Seat {seat} accepts the draw."
+            case Aborted(seat=seat):
+                return f"Seat {seat} aborts the game."
+            case Rematched(gid=gid):
+                return f"A rematch: game {gid}."
+        return self.game.describe(event)
+
+    def dump_position(self, state: TableState) -> dict[str, Any]:
+        return self.game.dump_position(state.game)
+
+    def render(self, state: TableState) -> str:
+        text = self.game.render(state.game)
+        return f"{text}\n{state.ended['reason']}" if state.ended else text
+
+    # -- clocks --------------------------------------------------------------------------------------------
+
+    def clock(self, state: TableState, now: int) -> dict[str, Any] | None:
+        """``{"remaining": [ms per seat], "running": [seats]}`` at ``now`` (ms), or None without a clock."""
+        clock = state.clock
+        if clock is None:
+            return None
+        remaining = [max(0, left - (now - since)) if since is not None else left
+                     for left, since in zip(clock.remaining, clock.since, strict=True)]
+        return {"remaining": remaining, "running": [s for s, since in enumerate(clock.since) if since is not None]}
+
+    def deadline(self, state: TableState) -> int | None:
+        """When (ms) the first running clock runs out, or None."""
+        running = self._running(state)
+        if state.clock is None or not running:
+            return None
+        return min(self._deadline_of(state, s) for s in running)
+
+    def expired(self, state: TableState, now: int) -> list[Event]:
+        """The ``timed_out`` event of the seat whose time has run out at ``now``, if any."""
+        deadline = self.deadline(state)
+        if deadline is None or deadline > now:
+            return []
+        seat = min(self._running(state), key=lambda s: (self._deadline_of(state, s), s))
+        return [TimedOut(seat=seat)]
+
+    def _deadline_of(self, state: TableState, seat: int) -> int:
+        clock = state.clock
+        assert clock is not None and clock.since[seat] is not None
+        return clock.since[seat] + clock.remaining[seat]
+
+    def _over(self, state: TableState) -> bool:
+        return state.ended is not None or self.game.status(state.game) == "finished"
+
+    def _running(self, state: TableState) -> list[int]:
+        """Seats whose clock runs: those to act, once every seat is taken."""
+        if state.clock is None:
+            return []
+        return self.to_act(state)
+
+    def _tick(self, state: TableState, before: set[int], at: int, movers: set[int]) -> TableState:
+        clock = state.clock
+        if clock is None:
+            return replace(state, at=at)
+        now_running = set(self._running(state))
+        remaining, since = list(clock.remaining), list(clock.since)
+        for seat in range(state.seats):
+            if seat in before and seat not in now_running and since[seat] is not None:
+                if clock.per_move is not None:
+                    remaining[seat] = clock.per_move
+                else:
+                    remaining[seat] = max(0, remaining[seat] - (at - since[seat]))
+                    if seat in movers and not self._over(state):
+                        remaining[seat] += clock.increment
+                since[seat] = None
+            elif seat in now_running and since[seat] is None:
+                since[seat] = at
+                if clock.per_move is not None:
+                    remaining[seat] = clock.per_move
+        return replace(state, at=at, clock=replace(clock, remaining=tuple(remaining), since=tuple(since)))
+
+
+def _new_clock(clock: dict[str, float] | None, seats: int) -> Clock | None:
+    if not clock:
+        return None
+    if "per_move" in clock:
+        per_move = round(clock["per_move"] * 1000)
+        return Clock(0, per_move, (per_move,) * seats, (None,) * seats)
+    return Clock(round(clock.get("increment", 0) * 1000), None, (round(clock["initial"] * 1000),) * seats,
+                 (None,) * seats)
+
+
+def describe_clock(clock: dict[str, float]) -> str:
+    """"5 min + 3 s" or "1 day per move"."""
+    if "per_move" in clock:
+        return f"{_span(clock['per_move'])} per move"
+    return f"{_span(clock['initial'])} + {_span(clock.get('increment', 0))}"
+
+
+def _span(seconds: float) -> str:
+    for unit, size in (("day", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size and seconds % size == 0:
+            n = int(seconds // size)
+            return f"{n} {unit}{'s' if unit == 'day' and n != 1 else ''}"
+    return f"{seconds:g} s"
+
+
+class Rematched(Event, frozen=True, tag="rematched"):
+    """The finished game's rematch: the new game's id."""
+
+    gid: str
+
+
+TABLE_EVENTS = (*TABLE_EVENTS, Rematched)
+
+
+@functools.cache
+def table_of(name: str) -> Table:
+    """The game ``name``'s decider with the table around it."""
+    return Table(game_module(name))

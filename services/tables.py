@@ -1,0 +1,173 @@
+"""The table's own operations beside moves: taking an open seat, rematches, and ending games whose time ran out.
+
+Each is an append with the version it was decided on, so of racing requests exactly one wins: 32 claims of one
+seat give one token and 31 ``seat_taken`` conflicts; a timeout and a late move for the same version give one of
+the two. Resign, draws and abort are commands (``GameService.command``); the rules of all of it are in
+``domain/table.py``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+from domain.table import Rematched, SeatTaken
+from services import codec, errors, tokens
+from services.games import Game, GameService
+from services.store import ConcurrencyError
+
+RETRIES = 64
+
+
+class SeatTakenError(errors.Conflict):
+    code = "seat_taken"
+
+
+class Tables:
+    """Open seats, rematches and timeouts over one ``GameService``."""
+
+    def __init__(self, service: GameService):
+        self.service = service
+        self.store = service.store
+
+    def claim(self, gid: str, seat: int, name: str) -> dict:
+        """Take open ``seat`` under ``name``; returns ``{"seat", "name", "token"}`` (the token shown once).
+
+        One of racing claims wins (the append's version check); the others get ``SeatTakenError``."""
+        name = self._check_name(name)
+        for _ in range(RETRIES):
+            game = self.service.load(gid)
+            if not 0 <= seat < game.seats:
+                raise errors.NotFound(f"game {gid} has no seat {seat} (seats 0 to {game.seats - 1})")
+            player = game.meta["players"][seat]
+            if game.module.status(game.state) == "finished":
+                raise errors.Conflict("the game is over: its seats can no longer be taken", version=game.version)
+            if seat not in game.state.open:
+                raise SeatTakenError(f"seat {seat} is taken already", version=game.version)
+            if player.get("rematch_of"):
+                raise SeatTakenError(f"seat {seat} is kept for {player['name']}: it is taken from the page of "
+                                     f"game {player['rematch_of']}", version=game.version)
+            try:
+                return self._sit(game, seat, name)
+            except ConcurrencyError:
+                continue  # another claim or command won this version: look again
+        raise errors.Conflict("the game is too busy right now; try again", version=self.store.version(gid))
+
+    def _sit(self, game: Game, seat: int, name: str) -> dict:
+        token = tokens.new_token()
+        at = int(time.time() * 1000)
+        event = SeatTaken(seat=seat, name=name)
+        result = self.store.append(game.gid, [codec.encode(event)], expected_version=game.version, at=at)
+        # The token is handed out only after its hash is stored: nobody holds a token the game does not know.
+        self.store.set_seat_hashes(game.gid, {seat: tokens.token_hash(token)})
+        state = game.module.evolve(game.state, event, at)
+        self.service._remember(replace(game, state=state, version=result.version))
+        self.service._poke(game.gid)
+        self.service._schedule_clock(game.gid, game.module, state, result.version)
+        return {"seat": seat, "name": name, "token": token}
+
+    def _check_name(self, name: object) -> str:
+        limit = self.service.limits["name_length"]
+        if not isinstance(name, str) or not name.strip():
+            raise errors.Unprocessable("name: a non-empty name is required", field="name")
+        if len(name.strip()) > limit:
+            raise errors.Unprocessable(f"name: at most {limit} characters", field="name")
+        return name.strip()
+
+    # -- rematch -------------------------------------------------------------------------------------------
+
+    def rematch(self, gid: str, seat: int, client: str | None = None) -> dict:
+        """The finished game's rematch for ``seat``: created by the first caller (same game, options and clock,
+        seats rotated, AI seats stay AI), joined by the others; ``{"id", "seats"}`` with the caller's token."""
+        for _ in range(RETRIES):
+            game = self.service.load(gid)
+            if game.module.status(game.state) != "finished":
+                raise errors.Conflict("the game is not over yet: a rematch comes after it", version=game.version)
+            if game.state.rematch is not None:
+                return self._join_rematch(game, seat)
+            new = self._create_rematch(game, seat, client)
+            try:
+                self.store.append(gid, [codec.encode(Rematched(gid=new["id"]))], expected_version=game.version)
+            except ConcurrencyError:
+                continue  # another seat asked at the same moment: join theirs (ours stays an open game)
+            self.service._poke(gid)
+            return new
+        raise errors.Conflict("the game is too busy right now; try again", version=self.store.version(gid))
+
+    def _create_rematch(self, game: Game, seat: int, client: str | None) -> dict:
+        n = game.seats
+        old_players = game.meta["players"]
+        names = game.names
+        rotated = [(old + 1) % n for old in range(n)]  # new seat i is taken by old seat (i + 1) % n
+        players, reserved, mine = [], {}, None
+        for new_seat, old in enumerate(rotated):
+            player = {"name": names[old], **({"ai": old_players[old]["ai"]} if old_players[old].get("ai") else {})}
+            players.append(player)
+            if old == seat:
+                mine = new_seat
+            elif not player.get("ai"):
+                reserved[new_seat] = game.gid
+        first = next(self.store.read(game.gid, to=1))
+        options = dict(getattr(codec.decode(game.module, first.data), "options", {}) or {})
+        created = self.service.create(game.meta["game"], players, options, client=client,
+                                      clock=game.state.clock_setting, reserved=reserved)
+        assert mine is not None
+        return created
+
+    def _join_rematch(self, game: Game, seat: int) -> dict:
+        new_gid = game.state.rematch
+        new = self.service.load(new_gid)
+        n = game.seats
+        new_seat = (seat - 1) % n
+        player = new.meta["players"][new_seat]
+        if player.get("rematch_of") != game.gid or new_seat not in new.state.open:
+            raise SeatTakenError(f"your seat in the rematch {new_gid} is taken already", version=new.version,
+                                 id=new_gid)
+        for _ in range(RETRIES):
+            try:
+                taken = self._sit(new, new_seat, game.names[seat])
+                break
+            except ConcurrencyError:
+                new = self.service.load(new_gid)
+                if new_seat not in new.state.open:
+                    raise SeatTakenError(f"your seat in the rematch {new_gid} is taken already",
+                                         version=new.version, id=new_gid) from None
+        else:
+            raise errors.Conflict("the game is too busy right now; try again", version=new.version)
+        seats = [{"seat": i, "name": p.get("name", ""), **({"ai": p["ai"]} if p.get("ai") else {})}
+                 for i, p in enumerate(new.meta["players"])]
+        seats[new_seat]["token"] = taken["token"]
+        return {"id": new_gid, "seats": seats, "version": new.version + 1}
+
+    # -- clocks --------------------------------------------------------------------------------------------
+
+    def flag(self, gid: str, now: int | None = None) -> str:
+        """End the game if a running clock has run out at ``now`` (ms; default the current time).
+
+        Returns "timeout", "running" (not yet: checked again at the next deadline) or "none" (no clock runs).
+        Appended with the version it was judged on: a move that wins that version wins, and the clock is judged
+        again on the new state."""
+        for _ in range(RETRIES):
+            game = self.service.load(gid)
+            at = now if now is not None else int(time.time() * 1000)
+            events = game.module.expired(game.state, at)
+            if not events:
+                deadline = game.module.deadline(game.state)
+                if deadline is None:
+                    return "none"
+                if self.service.jobs is not None:  # run early (clocks of two machines differ): once more, later
+                    self.service.jobs.clock(gid, game.version, max(deadline, at) + 1)
+                return "running"
+            try:
+                result = self.store.append(gid, [codec.encode(e) for e in events], expected_version=game.version,
+                                           at=at)
+            except ConcurrencyError:
+                continue
+            state = game.state
+            for event in events:
+                state = game.module.evolve(state, event, at)
+            self.service._remember(replace(game, state=state, version=result.version))
+            self.service._poke(gid)
+            self.service._schedule_clock(gid, game.module, state, result.version)
+            return "timeout"
+        return "running"
