@@ -52,10 +52,14 @@ def cmd_serve(args) -> int:
     start_thread_worker(runtime, "analysis")
     app = create_app(runtime)
     print(f"burrow: open http://{args.host}:{args.port}/", file=sys.stderr)
-    from waitress import serve
+    import uvicorn
 
-    serve(app, host=args.host, port=args.port, threads=args.threads, send_bytes=1, channel_timeout=120,
-          ident="burrow")
+    from web.asgi import create_asgi
+
+    # Live streams on uvicorn's event loop (no thread each), the rest of the API on ``--threads`` Flask threads.
+    uvicorn.Server(uvicorn.Config(create_asgi(app, args.threads), host=args.host, port=args.port,
+                                  log_level="warning", access_log=False, backlog=4096,
+                                  timeout_graceful_shutdown=2)).run()
     return 0
 
 
@@ -195,6 +199,82 @@ def cmd_import(args) -> int:
     return 0
 
 
+def cmd_doctor(args) -> int:
+    from services.doctor import summary
+    from services.failures import Failures
+
+    runtime = _runtime(args, journal=False)
+    _require_real_redis(runtime, "doctor")
+    report = summary(runtime)
+    print(f"{'partition':>9}  {'log':>8}  {'pending':>7}  {'unread':>6}  {'retrying':>8}  {'dead':>5}  {'lag':>8}")
+    for p in report["partitions"]:
+        print(f"{p['partition']:>9}  {p['log']:>8}  {p['pending']:>7}  {p['undelivered']:>6}  {p['retrying']:>8}  "
+              f"{p['dead_letters']:>5}  {p['lag_ms'] / 1000:>7.1f}s")
+    print(f"dispatchers alive: {report['dispatchers']}")
+    for q in report["queues"]:
+        print(f"queue {q['name']}: {q['jobs']} job(s) waiting, {q['workers']} worker(s)")
+    if args.dead:
+        failures = Failures(runtime.redis, runtime.store.keys)
+        for partition in range(runtime.store.keys.partitions):
+            for d in failures.dead_letters(partition, count=args.dead):
+                print(f"dead letter p{partition} {d.entry}: game {d.gid} version {d.version} ({d.type}), "
+                      f"{d.failures} failures: {d.error}")
+    for problem in report["problems"]:
+        print(f"PROBLEM: {problem}")
+    print("OK" if report["ok"] else f"{len(report['problems'])} problem(s)")
+    return 0 if report["ok"] else 1
+
+
+def cmd_analyse(args) -> int:
+    from burrow.progress import Progress
+    from services import errors
+    from services.analysis import Analyses
+
+    if args.budget is not None and not 0 < args.budget <= 60:
+        raise UserError("--budget must be between 0 and 60 seconds")
+    runtime = _runtime(args)
+    analyses = Analyses(runtime.service, runtime.jobs, args.budget or runtime.settings.analysis_time)
+    try:
+        game = runtime.service.load(args.gid)
+        analyses.request(args.gid, queue=False)
+    except errors.ServiceError as exc:  # no such game, still running
+        raise UserError(exc.message) from None
+    meta = analyses.meta(args.gid)
+    if meta["plies"] is None:
+        analyses.plan(args.gid, meta["version"], queue=False)
+        meta = analyses.meta(args.gid)
+    total = len(meta["plies"])
+    bar = Progress(f"analysing {args.gid} at {meta['budget']:g} s a position", total)
+    done = len(analyses.read(args.gid)["plies"])
+    bar.update(done)
+
+    def step(_index: int) -> None:
+        nonlocal done
+        done += 1
+        bar.update(done)
+
+    for chunk in range(meta["chunks"]):  # plies already stored (by workers, or an earlier run) are skipped
+        analyses.run_chunk(args.gid, meta["version"], chunk, progress=step)
+    bar.close()
+    answer = analyses.read(args.gid)
+    names = [player["name"] for player in game.meta["players"]]
+    width = max(6, *(len(n) for n in names))
+    print(f"{'#':>3}  {'version':>7}  {'player':<{width}}  {'move':<24}  "
+          + "  ".join(f"{n[:width]:>{width}}" for n in names) + "  best")
+    for i, ply in enumerate(answer["plies"], 1):
+        chances = "  ".join(f"{w:>{width}.0%}" for w in ply["win"])
+        note = f"{ply['best'] or '-'}"
+        if ply["blunder"]:
+            after = answer["plies"][i]["win"] if i < len(answer["plies"]) else None
+            lost = f" (-{ply['win'][ply['seat']] - after[ply['seat']]:.0%})" if after else ""
+            note += f"  BLUNDER{lost}: {ply['best']} was better"
+        print(f"{i:>3}  {ply['version']:>7}  {names[ply['seat']]:<{width}}  {ply['move']:<24}  {chances}  {note}")
+    blunders = sum(p["blunder"] for p in answer["plies"])
+    print(f"{len(answer['plies'])} moves, {blunders} blunder{'s' if blunders != 1 else ''} "
+          "(a move losing at least 20% of its player's chance against the engine's best)")
+    return 0
+
+
 def cmd_selfplay(args) -> int:
     from burrow.progress import Progress
     from burrow.selfplay import run_match, summary, table
@@ -253,7 +333,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8000)
     s.add_argument("--threads", type=int, default=32,
-                   help="web threads (each open game page holds one for its live stream)")
+                   help="threads running the API's requests (open live streams hold none)")
     s.add_argument("--workers", type=int, default=2,
                    help="AI worker threads (plus one for projections and one for analyses)")
     s.set_defaults(func=cmd_serve)
@@ -278,6 +358,16 @@ def parser() -> argparse.ArgumentParser:
     s = with_store(sub.add_parser("import", help="import a game exported as JSON lines"))
     s.add_argument("file")
     s.set_defaults(func=cmd_import)
+    s = with_store(sub.add_parser("doctor", help="pending entries, dead letters, lag, dispatchers, workers; "
+                                                 "exit 1 when something is wrong"))
+    s.add_argument("--dead", type=int, nargs="?", const=20, default=0, metavar="N",
+                   help="also list the newest N dead letters of each partition (default 20)")
+    s.set_defaults(func=cmd_doctor)
+    s = with_store(sub.add_parser("analyse", help="analyse a finished game: each move's chances, blunders"))
+    s.add_argument("gid")
+    s.add_argument("--budget", type=float, metavar="S",
+                   help="seconds of the hard engine per position (default: $BURROW_ANALYSIS_TIME, else 0.25)")
+    s.set_defaults(func=cmd_analyse)
     s = sub.add_parser("selfplay", help="AI against AI")
     s.add_argument("game")
     s.add_argument("--games", type=int, default=10)

@@ -13,11 +13,13 @@ from typing import Any
 import redis
 import rq
 
+from services.context import Runtime
 from services.failures import Failures
 from services.log_group import LOG_GROUP as GROUP
 from services.store import Keys
 
 ALIVE_MS = 15_000  # a dispatcher silent for longer is taken for dead
+LAG_LIMIT_MS = 60_000  # an entry whose effect is not visible after this long means something is stuck
 FORGET_MS = 24 * 3600 * 1000  # dispatchers silent for a day are dropped from the list
 
 
@@ -91,38 +93,38 @@ def partition_summary(client: redis.Redis, keys: Keys, failures: Failures, parti
     }
 
 
-def summary(client: redis.Redis, keys: Keys, failures: Failures, queues: list[rq.Queue],
-            rq_client: redis.Redis, lag_limit_ms: int) -> dict[str, Any]:
+def summary(runtime: Runtime, lag_limit_ms: int = LAG_LIMIT_MS) -> dict[str, Any]:
     """The whole pipeline, and ``problems``: a sentence for each thing that is wrong (empty when healthy)."""
+    client, keys = runtime.redis, runtime.store.keys
+    failures = Failures(client, keys)
     now = now_ms()
     partitions = [partition_summary(client, keys, failures, p, now) for p in range(keys.partitions)]
     seen = Heartbeats(client, keys).seen()
     alive = sorted(name for name, at in seen.items() if now - at <= ALIVE_MS)
-    workers = rq.Worker.all(connection=rq_client)
-    names = {q.name for q in queues}
-    serving = [w for w in workers if names & set(w.queue_names())]
-    queue_lengths = {q.name: q.count for q in queues}
+    queues = list(runtime.jobs.queues.values())
+    workers = rq.Worker.all(connection=runtime.rq_redis)
+    serving = {q.name: sum(q.name in w.queue_names() for w in workers) for q in queues}
     problems = []
     for p in partitions:
+        where = f"partition {p['partition']}"
         if p["dead_letters"]:
-            problems.append(f"partition {p['partition']}: {p['dead_letters']} dead letter(s) "
-                            "(see 'burrow doctor --dead')")
-        if p["lag_ms"] > lag_limit_ms:
-            problems.append(f"partition {p['partition']}: projections lag {p['lag_ms'] / 1000:.1f} s behind the "
-                            f"log ({p['pending']} pending, {p['undelivered']} not yet read)")
+            problems.append(f"{where}: {p['dead_letters']} dead letter(s); 'burrow doctor --dead' lists them")
         if p["retrying"]:
-            problems.append(f"partition {p['partition']}: {p['retrying']} log entr"
-                            f"{'y is' if p['retrying'] == 1 else 'ies are'} failing and being retried")
+            problems.append(f"{where}: {p['retrying']} log entr{'y is' if p['retrying'] == 1 else 'ies are'} "
+                            "failing and being retried")
+        if p["lag_ms"] > lag_limit_ms:
+            problems.append(f"{where}: projections lag {p['lag_ms'] / 1000:.1f} s behind the log "
+                            f"({p['pending']} pending, {p['undelivered']} not yet read)")
     if not alive:
-        problems.append("no dispatcher has read the logs in the last "
-                        f"{ALIVE_MS // 1000} s: start 'burrow dispatch'")
-    if not serving:
-        problems.append(f"no RQ worker serves the queues ({', '.join(sorted(names))}): start 'burrow worker'")
+        problems.append(f"no dispatcher has read the logs in the last {ALIVE_MS // 1000} s: "
+                        "start 'burrow dispatch'")
+    for name, count in serving.items():
+        if not count:
+            problems.append(f"no RQ worker serves the queue {name}: start 'burrow worker'")
     return {
         "ok": not problems,
         "problems": problems,
         "partitions": partitions,
         "dispatchers": len(alive),
-        "workers": len(serving),
-        "queues": queue_lengths,
+        "queues": [{"name": q.name, "jobs": q.count, "workers": serving[q.name]} for q in queues],
     }

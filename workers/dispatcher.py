@@ -83,6 +83,7 @@ class Dispatcher:
         """
         by_game: dict[str, list[tuple[str, int]]] = {}
         count = 0
+        fields_of: dict[str, dict] = {}
         for eid, fields in entries:
             if not fields:  # deleted entries come back empty
                 continue
@@ -94,6 +95,7 @@ class Dispatcher:
                 self._failed(partition, eid, fields, "a log entry without a game id and version", failing)
                 continue
             by_game.setdefault(gid, []).append((eid, version))
+            fields_of[eid] = fields
         done, recovered = [], []
         for gid, items in by_game.items():
             try:
@@ -103,9 +105,8 @@ class Dispatcher:
             except Exception as exc:  # noqa: BLE001 - this game's entries fail; the others go on
                 log.warning("dispatcher: game %s failed at %s: %s: %s", gid, [v for _, v in items],
                             type(exc).__name__, exc)
-                for eid, version in items:
-                    self._failed(partition, eid, {b"gid": gid.encode(), b"v": str(version).encode()},
-                                 f"{type(exc).__name__}: {exc}", failing)
+                for eid, _ in items:
+                    self._failed(partition, eid, fields_of[eid], f"{type(exc).__name__}: {exc}", failing)
                 continue
             for eid, version in items:
                 if eid in failing:

@@ -1,0 +1,74 @@
+"""``burrow doctor`` and the ``doctor`` key of ``GET /api/stats``: exit 1 when something is wrong, and what."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import pytest
+import rq
+
+from burrow import cli
+from burrow.runtime import build
+from services.config import Settings
+from tests.conftest import run_jobs
+from workers.dispatcher import Dispatcher
+
+PLAYERS = [{"name": "Ana"}, {"name": "Bob"}]
+
+
+@pytest.fixture
+def env(monkeypatch, real_redis_url, prefix):
+    for name, value in {"REDIS_URL": real_redis_url, "BURROW_PREFIX": prefix, "BURROW_QUEUES": prefix}.items():
+        monkeypatch.setenv(name, value)
+    rt = build(Settings.from_env(dead_letter_after=1), journal=False)
+    yield rt
+    for key in rt.redis.scan_iter(match=f"{prefix}*"):
+        rt.redis.delete(key)
+
+
+@contextmanager
+def workers_alive(rt):
+    """An RQ worker registered on every queue, as a running ``burrow worker`` is."""
+    worker = rq.Worker(list(rt.jobs.queues.values()), connection=rt.rq_redis, name=f"{rt.settings.prefix}-w")
+    worker.register_birth()
+    try:
+        yield
+    finally:
+        worker.register_death()
+
+
+def test_doctor_says_what_is_wrong_and_exits_1(env, capsys):
+    gid = env.service.create("murus", PLAYERS)["id"]
+    assert cli.main(["doctor"]) == 1
+    out = capsys.readouterr().out
+    assert "no dispatcher has read the logs" in out and "no RQ worker serves the queue" in out
+    with workers_alive(env):
+        Dispatcher(env, consumer="d").run_once(block_ms=1)
+        run_jobs(env)
+        Dispatcher(env, consumer="d", claim_idle_ms=0).run_once(block_ms=1)
+        assert cli.main(["doctor"]) == 0
+        out = capsys.readouterr().out
+        assert out.strip().endswith("OK") and "dispatchers alive: 2" in out  # "d" and run_jobs' "tests"
+        # A poison event: its entry goes to the dead letters (after one failure here), and doctor says so.
+        env.store.append(gid, [("moved", b"\xc1")], expected_version=None)
+        Dispatcher(env, consumer="d", claim_idle_ms=0).run_once(block_ms=1)
+        assert cli.main(["doctor", "--dead"]) == 1
+        out = capsys.readouterr().out
+        assert "partition 0: 1 dead letter(s)" in out
+        assert f"game {gid} version 2 (moved), 1 failures: DecodeError" in out
+
+
+def test_doctor_needs_a_real_redis(monkeypatch, capsys, tmp_path):
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["doctor"]) == 2
+    assert "needs a real Redis" in capsys.readouterr().err
+
+
+def test_stats_carry_the_doctor_summary(runtime, client):
+    runtime.service.create("murus", PLAYERS)
+    doctor = client.get("/api/stats").get_json()["doctor"]
+    assert doctor["ok"] is False and any("no dispatcher" in p for p in doctor["problems"])
+    [partition] = doctor["partitions"]
+    assert partition["log"] == 1 and partition["undelivered"] == 1 and partition["dead_letters"] == 0
+    assert {q["name"].rsplit(":", 1)[1] for q in doctor["queues"]} == {"project", "ai", "analysis"}
