@@ -1,0 +1,324 @@
+"""Live updates: one reader per process tails the partition logs and fans each new version out to subscribers.
+
+A web process holds thousands of open streams without a thread or a Redis connection each: one reader thread per
+partition log waits in ``XREAD BLOCK`` (the embedded fakeredis blocks and wakes the same way), and for every game
+somebody watches it reads the new events once, folds them into the game's state, and encodes one Server-Sent
+Events message per version, carrying the event and the spectator's document at that version (nothing secret). The
+message is handed to every subscriber of the game: a bounded buffer each. A subscriber that falls ``buffer``
+messages behind (a stalled reader) is dropped: its stream ends and its client reconnects with ``Last-Event-ID``,
+and the reconnect replays what it missed (from the game's recent messages, or from the store for older versions).
+So a slow client never holds back another, and none misses a version.
+
+The hub knows nothing of how its subscribers are served: ``wake`` is called (from the reader's thread) whenever
+a subscription has something new or was dropped; the web layer turns that into an asyncio wake-up (or a
+``threading.Event`` for a plain WSGI server) and calls ``take()``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import redis
+
+from domain.base import REVEAL_ALL
+from services import codec, errors
+from services.games import Game, GameService
+from services.store import Keys
+from services.views import document
+
+log = logging.getLogger(__name__)
+
+RETRY_MS = 1000  # EventSource's reconnection delay, sent first on every stream
+BLOCK_MS = 5000  # one XREAD BLOCK of a reader (below the clients' socket timeout)
+
+
+def sse(version: int, payload: dict) -> bytes:
+    """One Server-Sent Events message: ``id`` = version, event ``version``, the payload as JSON."""
+    return f"id: {version}\nevent: version\ndata: {json.dumps(payload, separators=(',', ':'))}\n\n".encode()
+
+
+class Subscription:
+    """One open stream of one game. Thread-safe: the hub adds messages, the stream's server takes them."""
+
+    def __init__(self, gid: str, client: str | None, wake: Callable[[], None], backlog: list[bytes]):
+        self.gid = gid
+        self.client = client
+        self.wake = wake
+        self.dropped = False
+        self._pending: deque[bytes] = deque(backlog)
+        self._lock = threading.Lock()
+
+    def take(self) -> list[bytes] | None:
+        """The messages queued since the last call, in version order; None once dropped (end the stream)."""
+        with self._lock:
+            if self.dropped:
+                return None
+            out = list(self._pending)
+            self._pending.clear()
+            return out
+
+    def _offer(self, message: bytes, limit: int) -> bool:
+        """Queue ``message``; False (and dropped) when the subscriber is already ``limit`` messages behind."""
+        with self._lock:
+            if self.dropped:
+                return False
+            if len(self._pending) >= limit:
+                self.dropped = True
+                self._pending.clear()
+                return False
+            self._pending.append(message)
+            return True
+
+
+@dataclass
+class _Watched:
+    """A game somebody watches: its state at the last version published, its recent messages, its subscribers."""
+
+    game: Game
+    recent: deque  # (version, message), the last ``Hub.recent`` versions
+    subscribers: set = field(default_factory=set)
+    joining: int = 0  # subscriptions being opened (the game is not forgotten meanwhile)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class Hub:
+    """The live-update hub of one process (see the module docstring).
+
+    ``buffer``: messages a subscriber may fall behind before it is dropped; ``recent``: messages kept per watched
+    game for reconnects; ``per_client``: open streams per client address (``None``: no cap).
+    """
+
+    def __init__(self, service: GameService, keys: Keys, reader: redis.Redis, *, buffer: int = 64,
+                 recent: int = 128, per_client: int | None = 20):
+        self.service = service
+        self.store = service.store
+        self.keys = keys
+        self.reader = reader
+        self.buffer = buffer
+        self.recent = recent
+        self.per_client = per_client
+        self._games: dict[str, _Watched] = {}
+        self._clients: Counter = Counter()
+        self._lock = threading.Lock()
+        self._threads: dict[str, threading.Thread] = {}  # partition log → its reader
+        self._stopping = threading.Event()
+        self.drops = 0  # subscribers dropped for falling behind (for tests and benchmarks)
+
+    # -- subscribing ---------------------------------------------------------------------------------------
+
+    def subscribe(self, gid: str, after: int, client: str | None, wake: Callable[[], None]) -> Subscription:
+        """Open a stream of ``gid`` for a client that has seen version ``after``; it starts with every version
+        since. Blocking (reads the store): call it from a thread. Raises ``NotFound``, ``TooMany`` (the client's
+        cap), ``Unavailable`` (Redis)."""
+        with self._lock:
+            if self.per_client is not None and client is not None and self._clients[client] >= self.per_client:
+                raise errors.TooMany(f"at most {self.per_client} open streams per client; close one first")
+            self._clients[client] += 1
+        watched = None
+        try:
+            watched = self._watch(gid)
+            self.start()  # after the game is watched (a reader with nothing to watch stops), before reading it
+            with watched.lock:
+                self._advance(watched)
+                sub = Subscription(gid, client, wake, self._backlog(watched, after))
+                watched.subscribers.add(sub)
+            return sub
+        except redis.RedisError as exc:
+            self._release(client)
+            raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
+        except BaseException:
+            self._release(client)
+            raise
+        finally:
+            if watched is not None:
+                with self._lock:
+                    watched.joining -= 1
+                self._forget_if_idle(gid)
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        """Close ``sub`` (its stream ended); a game nobody watches any more is forgotten."""
+        watched = self._games.get(sub.gid)
+        if watched is not None:
+            with watched.lock:
+                watched.subscribers.discard(sub)
+        self._release(sub.client)
+        self._forget_if_idle(sub.gid)
+
+    def open_streams(self, client: str | None = None) -> int:
+        """Open streams of ``client``, or of everybody."""
+        with self._lock:
+            return self._clients[client] if client is not None else sum(self._clients.values())
+
+    def _release(self, client: str | None) -> None:
+        with self._lock:
+            self._clients[client] -= 1
+            if self._clients[client] <= 0:
+                del self._clients[client]
+
+    def _watch(self, gid: str) -> _Watched:
+        """The watched game ``gid`` (loaded if nobody watches it yet), counted as being joined."""
+        with self._lock:
+            watched = self._games.get(gid)
+            if watched is not None:
+                watched.joining += 1
+                return watched
+        game = self.service.load(gid)  # NotFound for no such game
+        shown = None
+        for item in self.store.read(gid, after=game.version - 1, to=game.version):  # the event of that version
+            event = game.module.redact(codec.decode(game.module, item.data), game.viewer(None))
+            shown = codec.to_client(game.module, event, item.version, item.at)
+        fresh = _Watched(game, deque([(game.version, self._message(game, shown))], maxlen=self.recent))
+        with self._lock:
+            watched = self._games.setdefault(gid, fresh)
+            watched.joining += 1
+            return watched
+
+    def _forget_if_idle(self, gid: str) -> None:
+        with self._lock:
+            watched = self._games.get(gid)
+            if watched is not None and not watched.subscribers and not watched.joining:
+                del self._games[gid]
+
+    def _backlog(self, watched: _Watched, after: int) -> list[bytes]:
+        """The messages of the versions after ``after``: recent ones as published (with their document), older
+        ones read from the store (their event only; the last message always carries the current document)."""
+        game = watched.game
+        if after >= game.version:
+            return []
+        first_recent = watched.recent[0][0]
+        out = []
+        if after + 1 < first_recent:
+            try:
+                while after + 1 < first_recent:
+                    limit = min(1000, first_recent - 1 - after)
+                    events = self.service.events(game.gid, None, after=after, limit=limit)
+                    if not events:
+                        break
+                    out += [sse(e["version"], e) for e in events]
+                    after = events[-1]["version"]
+            except redis.RedisError as exc:
+                raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
+        out += [message for version, message in watched.recent if version > after]
+        return out
+
+    # -- publishing ----------------------------------------------------------------------------------------
+
+    def _message(self, game: Game, shown: dict | None) -> bytes:
+        """The message of ``game``'s version: its event as a spectator sees it and the spectator's document."""
+        payload = dict(shown) if shown is not None else {"version": game.version}
+        payload["document"] = document(game, None)
+        return sse(game.version, payload)
+
+    def _advance(self, watched: _Watched) -> list[bytes]:
+        """Fold the events appended since the last published version; returns their messages. Hold its lock."""
+        game = watched.game
+        module = game.module
+        out = []
+        state, version = game.state, game.version
+        for item in self.store.read(game.gid, after=version):
+            event = codec.decode(module, item.data)
+            state = module.evolve(state, event)
+            version = item.version
+            viewer = REVEAL_ALL if module.status(state) == "finished" else None
+            shown = codec.to_client(module, module.redact(event, viewer), version, item.at)
+            game = Game(game.gid, game.meta, module, version, state)
+            message = self._message(game, shown)
+            watched.recent.append((version, message))
+            out.append(message)
+        watched.game = game
+        return out
+
+    def publish(self, gid: str, version: int) -> None:
+        """The game ``gid`` has reached ``version`` (a log entry): send the new versions to its subscribers."""
+        with self._lock:
+            watched = self._games.get(gid)
+        if watched is None:
+            return
+        with watched.lock:
+            if version <= watched.game.version:
+                return
+            messages = self._advance(watched)
+            subscribers = list(watched.subscribers)
+            for sub in subscribers:
+                for message in messages:
+                    if not sub._offer(message, self.buffer):
+                        watched.subscribers.discard(sub)
+                        self.drops += 1
+                        break
+        for sub in subscribers:
+            sub.wake()
+
+    # -- the readers ---------------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the readers (one thread per partition log) that do not run. Each starts at its log's end as it
+        is now, read here: an entry appended after this call is seen by the reader."""
+        with self._lock:
+            logs = [self.keys.log(p) for p in range(self.keys.partitions)]
+            starts = {}
+            for log_key in (k for k in logs if k not in self._threads):
+                newest = self.reader.xrevrange(log_key, count=1)
+                starts[log_key] = newest[0][0] if newest else b"0-0"
+            for log_key, last in starts.items():
+                thread = threading.Thread(target=self._read, args=(log_key, last), name=f"live {log_key}",
+                                          daemon=True)
+                self._threads[log_key] = thread
+                thread.start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+
+    def running(self) -> int:
+        """How many readers run (none while nobody watches)."""
+        with self._lock:
+            return len(self._threads)
+
+    def _idle(self, log_key: str) -> bool:
+        """True (and this reader forgotten) when nobody watches any game: the reader then stops."""
+        with self._lock:
+            if self._games:
+                return False
+            self._threads.pop(log_key, None)
+            return True
+
+    def _read(self, log_key: str, last: bytes) -> None:
+        """Tail ``log_key`` from ``last``; a Redis outage is retried from the last entry seen."""
+        behind: set[str] = set()  # games whose publishing failed: tried again on the next round
+        while not self._stopping.is_set():
+            try:
+                block = 100 if behind else BLOCK_MS
+                answer = self.reader.xread({log_key: last}, count=1000, block=block)
+                touched: dict[str, int] = dict.fromkeys(behind, 0)
+                for _, entries in answer or []:
+                    for entry_id, fields in entries:
+                        last = entry_id
+                        if fields:
+                            gid = fields[b"gid"].decode()
+                            touched[gid] = max(touched.get(gid, 0), int(fields[b"v"]))
+                behind = set()
+                for gid, version in touched.items():
+                    try:
+                        self.publish(gid, version or 2**63 - 1)
+                    except (redis.RedisError, errors.ServiceError) as exc:
+                        log.warning("live: could not publish %s (%s); retrying", gid, exc)
+                        behind.add(gid)
+                if not behind and self._idle(log_key):
+                    return
+            except redis.RedisError as exc:
+                log.warning("live: reading %s failed (%s); retrying", log_key, exc)
+                self._stopping.wait(1.0)
+            except Exception:
+                log.exception("live: reader of %s failed; retrying", log_key)
+                self._stopping.wait(1.0)
+
+
+def new_hub(runtime: Any, per_client: int | None = None) -> Hub:
+    """The hub of a process's runtime (``per_client`` defaults to ``BURROW_STREAMS_PER_CLIENT``)."""
+    cap = runtime.settings.streams_per_client if per_client is None else per_client
+    return Hub(runtime.service, runtime.store.keys, runtime.redis, per_client=cap or None)

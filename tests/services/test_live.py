@@ -1,0 +1,169 @@
+"""The live-update hub (services/live.py): one reader per partition log fanning versions out to subscribers, on
+fakeredis and a real redis-server. Behaviour only: who receives what, in which order; never how fast."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+
+from services import errors, live
+from services.views import document
+
+
+@pytest.fixture(autouse=True)
+def short_blocks(monkeypatch):
+    monkeypatch.setattr(live, "BLOCK_MS", 50)  # readers notice "nobody watches" sooner
+
+
+def parse(messages: list[bytes]) -> list[dict]:
+    out = []
+    for raw in messages:
+        fields = dict(line.split(": ", 1) for line in raw.decode().strip().split("\n"))
+        data = json.loads(fields["data"])
+        assert fields["event"] == "version" and int(fields["id"]) == data["version"]
+        out.append(data)
+    return out
+
+
+class Reader:
+    """A subscriber that reads everything it is given (``received``), woken by the hub."""
+
+    def __init__(self, hub: live.Hub, gid: str, after: int, client: str | None = "10.0.0.1"):
+        self.woken = threading.Event()
+        self.sub = hub.subscribe(gid, after, client, self.woken.set)
+        self.received: list[dict] = []
+
+    def read(self) -> bool:
+        batch = self.sub.take()
+        if batch is None:
+            return False
+        self.received += parse(batch)
+        return True
+
+    def versions(self) -> list[int]:
+        return [m["version"] for m in self.received]
+
+    def until(self, version: int, seconds: float = 20) -> list[int]:
+        deadline = time.monotonic() + seconds
+        while self.read() and (not self.received or self.received[-1]["version"] < version):
+            assert time.monotonic() < deadline, f"gave up waiting for version {version}: {self.versions()}"
+            self.woken.wait(0.05)
+            self.woken.clear()
+        return self.versions()
+
+
+def new_game(runtime) -> tuple[str, dict[int, str]]:
+    created = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Bob"}], seed=7)
+    return created["id"], {s["seat"]: s["token"] for s in created["seats"]}
+
+
+def play(runtime, gid: str, moves: int) -> int:
+    """Play ``moves`` legal moves (the first legal one each time); returns the version reached."""
+    version = 0
+    for _ in range(moves):
+        game = runtime.service.load(gid)
+        seat = game.module.to_act(game.state)[0]
+        version = runtime.service.command(gid, seat, game.module.legal(game.state, seat)[0])["version"]
+    return version
+
+
+@pytest.fixture
+def hub(runtime):
+    made = live.Hub(runtime.service, runtime.store.keys, runtime.redis, per_client=None)
+    yield made
+    made.stop()
+
+
+def test_every_subscriber_receives_every_version_in_order_with_the_spectator_document(runtime, hub):
+    gid, _ = new_game(runtime)
+    start = runtime.store.version(gid)
+    readers = [Reader(hub, gid, after=start) for _ in range(3)]
+    last = play(runtime, gid, 6)
+    for reader in readers:
+        assert reader.until(last) == list(range(start + 1, last + 1))
+        for message in reader.received:
+            doc = message["document"]
+            assert doc["version"] == message["version"] and doc["you"] is None and doc["legal"] == []
+            assert message["text"] and message["type"]
+    assert readers[0].received[-1]["document"] == document(runtime.service.load(gid), None)
+
+
+def test_a_stalled_subscriber_is_dropped_without_holding_back_another_and_its_reconnect_misses_nothing(runtime):
+    hub = live.Hub(runtime.service, runtime.store.keys, runtime.redis, buffer=3, per_client=None)
+    try:
+        gid, _ = new_game(runtime)
+        start = runtime.store.version(gid)
+        stalled = Reader(hub, gid, after=start)  # never reads
+        reader = Reader(hub, gid, after=start)
+        last = start
+        for _ in range(8):
+            last = play(runtime, gid, 1)
+            reader.until(last)
+        assert reader.versions() == list(range(start + 1, last + 1))
+        assert stalled.sub.take() is None and hub.drops == 1  # dropped: its stream ends, the client reconnects
+        hub.unsubscribe(stalled.sub)
+        again = Reader(hub, gid, after=start)  # Last-Event-ID: the last version it had received
+        assert again.until(last) == list(range(start + 1, last + 1))
+    finally:
+        hub.stop()
+
+
+def test_a_reconnect_older_than_the_recent_messages_reads_them_from_the_store(runtime):
+    hub = live.Hub(runtime.service, runtime.store.keys, runtime.redis, recent=3, per_client=None)
+    try:
+        gid, _ = new_game(runtime)
+        watcher = Reader(hub, gid, after=runtime.store.version(gid))  # keeps the game watched
+        last = play(runtime, gid, 10)
+        watcher.until(last)
+        late = Reader(hub, gid, after=1)
+        assert late.until(last) == list(range(2, last + 1))
+        with_docs = [m["version"] for m in late.received if "document" in m]
+        assert with_docs == [last - 2, last - 1, last]  # the recent ones; the last always has the document
+        feed = runtime.service.events(gid, None, after=1)
+        assert [{k: v for k, v in m.items() if k != "document"} for m in late.received] == feed
+    finally:
+        hub.stop()
+
+
+def test_a_stream_opened_from_nothing_starts_at_version_one(runtime, hub):
+    gid, _ = new_game(runtime)
+    last = play(runtime, gid, 2)
+    reader = Reader(hub, gid, after=0)
+    assert reader.until(last) == list(range(1, last + 1))
+    assert [m["type"] for m in reader.received] == [e["type"] for e in runtime.service.events(gid, None)]
+
+
+def test_the_cap_per_client_counts_open_streams(runtime):
+    hub = live.Hub(runtime.service, runtime.store.keys, runtime.redis, per_client=2)
+    try:
+        gid, _ = new_game(runtime)
+        first, second = Reader(hub, gid, 0, "10.0.0.1"), Reader(hub, gid, 0, "10.0.0.1")
+        with pytest.raises(errors.TooMany) as refused:
+            Reader(hub, gid, 0, "10.0.0.1")
+        assert refused.value.status == 429 and "at most 2 open streams" in refused.value.message
+        Reader(hub, gid, 0, "10.0.0.2")  # another client
+        hub.unsubscribe(first.sub)
+        Reader(hub, gid, 0, "10.0.0.1")  # a closed stream frees its place
+        assert hub.open_streams("10.0.0.1") == 2 and second.sub.take() is not None
+        with pytest.raises(errors.NotFound):  # no such game: refused, and not counted
+            Reader(hub, "nosuchgame00", 0, "10.0.0.3")
+        assert hub.open_streams("10.0.0.3") == 0
+    finally:
+        hub.stop()
+
+
+def test_readers_run_only_while_somebody_watches(runtime, hub):
+    gid, _ = new_game(runtime)
+    reader = Reader(hub, gid, after=0)
+    assert hub.running() == runtime.store.keys.partitions
+    hub.unsubscribe(reader.sub)
+    deadline = time.monotonic() + 20
+    while hub.running():
+        assert time.monotonic() < deadline, "the readers did not stop"
+        time.sleep(0.02)
+    again = Reader(hub, gid, after=runtime.store.version(gid))  # and start again, missing nothing
+    last = play(runtime, gid, 2)
+    assert again.until(last)[-1] == last

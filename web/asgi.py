@@ -1,0 +1,159 @@
+"""The ASGI front of the web app: live streams served by asyncio, every other request by Flask in a thread pool.
+
+Why (``docs/architecture.md``, "Live updates"): an open Server-Sent Events stream is idle nearly all its
+life. Served by a WSGI thread, each one held a thread (and a Redis connection blocked in ``XREAD``), and 33 open
+pages took every thread of the service. Here a stream is a coroutine on one event loop: it costs a socket, a buffer
+and a few KB, and waits on the process's one live-update hub (``services/live.py``), whose reader threads are the
+only ones reading new versions from Redis. The rest of the API stays plain Flask (synchronous code, the same on
+every server), run by ``a2wsgi`` on a bounded pool of ``threads`` threads, so a slow request never blocks the loop.
+
+``burrow serve`` runs this app under uvicorn in its own process (embedded store, workers as threads); production
+runs ``burrow.asgi:app`` under uvicorn, one process per core (``docker-compose.yml``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import parse_qs
+
+from a2wsgi import WSGIMiddleware
+from flask import Flask
+
+from services import errors
+from services.live import RETRY_MS, Hub
+from web.api import KEEPALIVE_SECONDS, SSE_HEADERS, last_event_id, live_hub
+
+STREAM_PATH = re.compile(r"^/api/games/([^/]+)/stream$")
+SETUP_THREADS = 4  # threads that open streams (a store read each); never more, whatever the number of streams
+
+
+class Front:
+    """ASGI app: ``GET /api/games/<gid>/stream`` here, everything else to ``flask_app``."""
+
+    def __init__(self, flask_app: Flask, threads: int = 32):
+        self.flask = flask_app
+        self.wsgi = WSGIMiddleware(flask_app, workers=threads)
+        self.hub: Hub = live_hub(flask_app)
+        self.settings = flask_app.config["RUNTIME"].settings
+        self.setup = ThreadPoolExecutor(max_workers=SETUP_THREADS, thread_name_prefix="stream-open")
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        if scope["type"] == "http" and scope["method"] in ("GET", "HEAD"):
+            match = STREAM_PATH.match(scope["path"])
+            if match:
+                await self.stream(match.group(1), scope, receive, send)
+                return
+        await self.wsgi(scope, receive, send)
+
+    async def _lifespan(self, receive, send) -> None:
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                self.hub.stop()
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+    def client_address(self, scope, headers: dict[str, str]) -> str | None:
+        """The client's address: the peer, or the one ``trusted_proxies`` proxies name (as werkzeug's ProxyFix)."""
+        peer = scope["client"][0] if scope.get("client") else None
+        trusted = self.settings.trusted_proxies
+        if trusted and "x-forwarded-for" in headers:
+            values = [v.strip() for v in headers["x-forwarded-for"].split(",")]
+            if len(values) >= trusted:
+                return values[-trusted]
+        return peer
+
+    async def stream(self, gid: str, scope, receive, send) -> None:
+        """One live stream: the versions after ``Last-Event-ID`` (or ``?after=``), then each new one as it
+        comes."""
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        loop = asyncio.get_running_loop()
+        wakeup = asyncio.Event()
+        task = asyncio.current_task()
+        state = {"sending": False, "sub": None, "gone": False}
+
+        def on_wake() -> None:  # on the loop
+            wakeup.set()
+            sub = state["sub"]
+            if sub is not None and sub.dropped and state["sending"]:
+                task.cancel()  # stuck writing to a client that does not read: end it, it reconnects
+
+        def wake() -> None:  # from a reader thread
+            loop.call_soon_threadsafe(on_wake)
+
+        try:
+            after = last_event_id(headers.get("last-event-id"), (query.get("after") or [None])[0])
+            sub = await loop.run_in_executor(self.setup, self.hub.subscribe, gid, after,
+                                             self.client_address(scope, headers), wake)
+        except errors.ServiceError as exc:
+            await _json(send, exc.status, {"error": {"code": exc.code, "message": exc.message, **exc.details}})
+            return
+        state["sub"] = sub
+
+        async def watch_disconnect() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            state["gone"] = True
+            wakeup.set()
+
+        watcher = asyncio.ensure_future(watch_disconnect())
+
+        async def write(body: bytes) -> None:
+            state["sending"] = True
+            try:
+                await send({"type": "http.response.body", "body": body, "more_body": True})
+            finally:
+                state["sending"] = False
+
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": [
+                (b"content-type", b"text/event-stream; charset=utf-8"),
+                *((k.lower().encode(), v.encode()) for k, v in SSE_HEADERS.items())]})
+            if scope["method"] == "HEAD":
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+                return
+            await write(f"retry: {RETRY_MS}\n\n".encode())
+            while not state["gone"]:
+                batch = sub.take()
+                if batch is None:
+                    break  # fell too far behind: the client reconnects from the last id it received
+                if batch:
+                    await write(b"".join(batch))
+                    continue
+                try:
+                    await asyncio.wait_for(wakeup.wait(), KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    await write(b": keep-alive\n\n")
+                wakeup.clear()
+            if not state["gone"]:
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except asyncio.CancelledError:
+            if not sub.dropped:
+                raise  # the server is stopping
+            # Dropped while its writes were stuck: the server closes the connection (and logs that the response
+            # was cut short); the client reconnects with Last-Event-ID.
+        finally:
+            watcher.cancel()
+            self.hub.unsubscribe(sub)
+
+
+async def _json(send, status: int, body: dict) -> None:
+    raw = json.dumps(body).encode()
+    await send({"type": "http.response.start", "status": status, "headers": [
+        (b"content-type", b"application/json"), (b"content-length", str(len(raw)).encode())]})
+    await send({"type": "http.response.body", "body": raw})
+
+
+def create_asgi(flask_app: Flask, threads: int = 32) -> Front:
+    """The ASGI app over ``flask_app``, Flask running on ``threads`` threads."""
+    return Front(flask_app, threads)
+
