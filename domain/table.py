@@ -175,13 +175,12 @@ class Table:
             return TableState(game=self.game.evolve(None, event), seats=event.seats, at=at)
         if isinstance(event, TABLE_EVENTS):
             return self._evolve_table(state, event, at)
-        before = set(self._running(state))
-        inner = self.game.evolve(state.game, event)
-        after = replace(state, game=inner)
-        movers = before - set(self._running(after))
+        acting, running = set(self.to_act(state)), set(self._running(state))
+        after = replace(state, game=self.game.evolve(state.game, event))
+        movers = acting - set(self.to_act(after))  # seats whose turn (or part of a simultaneous phase) is done
         offer = None if state.offer is not None and movers - {state.offer} else state.offer
         after = replace(after, moved=state.moved | movers, offer=offer)
-        return self._tick(after, before, at, movers)
+        return self._tick(after, running, at, movers)
 
     def _evolve_table(self, state: TableState, event: Event, at: int) -> TableState:
         before = set(self._running(state))

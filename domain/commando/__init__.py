@@ -14,7 +14,7 @@ from domain.base import Viewer
 from domain.commando.events import EVENTS
 from domain.commando.notation import Command, format, parse
 from domain.commando.position import dump_position
-from domain.commando.rules import NAME, OPTIONS, SEATS, decide, initial, legal, result, status, to_act
+from domain.commando.rules import NAME, OPTIONS, SEATS, decide, initial, leave, legal, result, status, to_act
 from domain.commando.state import State, evolve
 from domain.commando.view import describe, redact, render, view
 
@@ -32,6 +32,7 @@ __all__ = [
     "evolve",
     "format",
     "initial",
+    "leave",
     "legal",
     "parse",
     "redact",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+from domain.base import MAX_PLIES, RULES
 from domain.commando import events as ev
 from domain.commando import fights
 from domain.commando.constants import (
@@ -40,7 +41,7 @@ def occupant(state: State, square: int, seat: int) -> int | None:
     if square in (board.start, board.base) or board.is_green(square):
         return None
     for other, agent in enumerate(state.agents):
-        if other != seat and agent.square == square:
+        if other != seat and agent.square == square and other not in state.left:
             return other
     return None
 
@@ -49,7 +50,7 @@ def challenge_targets(state: State) -> list[int]:
     """Agents the current player may challenge: every other agent not on a green path (MC-10, MC-P10)."""
     board = state.board
     return [seat for seat, agent in enumerate(state.agents)
-            if seat != state.turn and not board.is_green(agent.square)]
+            if seat != state.turn and not board.is_green(agent.square) and seat not in state.left]
 
 
 def shop_items(state: State) -> list[str]:
@@ -110,7 +111,8 @@ def land(flow: Flow) -> None:
     board = state.board
     square = state.agents[seat].square
     if square == board.base:
-        flow.emit(ev.GameEnded(winners=[seat], reason=f"Seat {seat}'s agent reached the enemy base"))
+        flow.emit(ev.GameEnded(winners=[seat], reason=f"Seat {seat}'s agent reached the enemy base",
+                               termination=RULES))
         return
     if square in board.teleports:
         exit_ = board.teleports[square]
@@ -234,11 +236,20 @@ def next_turn(flow: Flow) -> None:
     state = flow.state
     limit = state.options["max_plies"]
     if limit is not None and state.turns >= limit:
-        flow.emit(ev.GameEnded(winners=[], reason=f"the limit of {limit} turns was reached: a draw"))
+        flow.emit(ev.GameEnded(winners=[], reason=f"the limit of {limit} turns was reached: a draw",
+                               termination=MAX_PLIES))
         return
-    seat = (state.turn + 1) % state.seats
-    flow.emit(ev.TurnPassed(seat=seat))
+    flow.emit(ev.TurnPassed(seat=following_seat(state)))
     skip_lost_turn(flow)
+
+
+def following_seat(state: State) -> int:
+    """The next seat in order after the current one, past seats that left the table."""
+    for step in range(1, state.seats + 1):
+        seat = (state.turn + step) % state.seats
+        if seat not in state.left:
+            return seat
+    return state.turn
 
 
 def skip_lost_turn(flow: Flow) -> None:

@@ -6,26 +6,21 @@ import random
 from functools import reduce
 from typing import Any
 
-from domain.base import BadSetup, IllegalMove, Setup, check_options
+from msgspec.structs import replace
+
+from domain.base import RULES, BadSetup, IllegalMove, Result, Setup, check_options, outcome
 from domain.commando import events as ev
 from domain.commando import fights
 from domain.commando.board import load_board
-from domain.commando.constants import (
-    ACCESSORY_LIMIT,
-    ACCESSORY_PRICE,
-    DIE_FACES,
-    FINE,
-    MAP_STEPS,
-    START_MAPS,
-    START_MONEY,
-    WEAPON_PRICE,
-)
+from domain.commando.catalog import CATALOG
+from domain.commando.constants import DIE_FACES, MAP_STEPS
 from domain.commando.flow import (
     Flow,
     challenge_targets,
     continue_fight,
     cross_wall,
     end_turn,
+    following_seat,
     move,
     next_turn,
     resolve_card,
@@ -39,31 +34,16 @@ from domain.commando.notation import format as format_command
 from domain.commando.position import initial_events
 from domain.commando.state import State, evolve
 
-NAME = "commando"
-SEATS = (2, 5)
+NAME = CATALOG.name
+SEATS = CATALOG.seats
 """MC-1: "2–5 players (any number allowed)" — we accept 2 to 5 agents."""
-INT_OPTIONS: dict[str, Any] = {
-    "max_plies": None,
-    "start_money": START_MONEY,
-    "start_maps": START_MAPS,
-    "accessory_price": ACCESSORY_PRICE,
-    "weapon_price": WEAPON_PRICE,
-    "accessory_limit": ACCESSORY_LIMIT,
-    "fine": FINE,
-}
-OPTIONS: dict[str, Any] = {**INT_OPTIONS, "board": None}
+OPTIONS: dict[str, Any] = CATALOG.defaults()
 """Every option and its default; ``board`` (None: the shipped board, or a board object) is checked apart."""
 
 
 def checked_options(options: dict[str, Any]) -> dict[str, Any]:
     """Options merged over their defaults; ``board`` is None (the shipped board) or a board object."""
-    rest = {name: value for name, value in options.items() if name != "board"}
-    merged = check_options(rest, INT_OPTIONS)
-    for name in INT_OPTIONS:
-        value = merged[name]
-        if name != "max_plies" and (not isinstance(value, int) or value < 0):
-            raise BadSetup(f"options.{name}", f"must be a whole number of 0 or more, not {value!r}")
-    merged["board"] = options.get("board")
+    merged = check_options(options, CATALOG.options)
     if merged["board"] is not None:
         load_board(merged["board"], "options.board")
     return merged
@@ -86,11 +66,11 @@ def status(state: State) -> str:
     return "finished" if state.phase == "finished" else "playing"
 
 
-def result(state: State) -> dict[str, Any] | None:
-    """The winners and why, once finished; a turn-limit draw has no winners."""
+def result(state: State) -> Result | None:
+    """``{"winners", "reason", "termination"}`` once finished, else None; a turn-limit draw has no winners."""
     if state.winners is None:
         return None
-    return {"winners": list(state.winners), "reason": state.reason}
+    return outcome(state.winners, state.reason or "", state.termination or RULES)
 
 EXPECTED = {
     "turn": "roll the die or use a map",
@@ -271,3 +251,18 @@ def start_events(state: State, rng: random.Random) -> list[ev.Event]:
     flow = Flow(state, rng)
     skip_lost_turn(flow)
     return flow.events
+
+
+def leave(state: State, seat: int) -> State:
+    """``seat`` leaves the table (``domain/table.py``: resigned or out of time, three or more seats): its agent is
+    out of the race (no more turns, never fought or challenged, cannot win). If it was its turn or its fight, the
+    fight is called off and the turn passes on. Pure: the table's event replays it."""
+    state = replace(state, left=(*state.left, seat))
+    fight = state.fight
+    if state.phase == "finished" or (state.turn != seat and (fight is None or seat not in (fight.attacker,
+                                                                                           fight.defender))):
+        return state
+    state = evolve(state, ev.TurnPassed(seat=following_seat(state)))
+    while state.current.skip:  # MC-P12 as next_turn does it: an ambushed agent loses this turn
+        state = evolve(evolve(state, ev.TurnLost(seat=state.turn)), ev.TurnPassed(seat=following_seat(state)))
+    return state

@@ -7,6 +7,7 @@ from typing import Any
 
 import msgspec
 
+from domain.base import MAX_PLIES, RULES, BadEvent, BadSetup
 from domain.commando import events as ev
 from domain.commando.board import DEFAULT_BOARD, Board, load_board
 from domain.commando.constants import FULL_DECK
@@ -67,6 +68,9 @@ class State(msgspec.Struct, frozen=True):
     turns: int = 1
     winners: tuple[int, ...] | None = None
     reason: str | None = None
+    termination: str | None = None
+    left: tuple[int, ...] = ()
+    """Seats that left the table (resigned or out of time): out of the race, never fought."""
 
     @property
     def seats(self) -> int:
@@ -212,7 +216,9 @@ def _turn_passed(s: State, e: ev.TurnPassed) -> State:
 
 
 def _ended(s: State, e: ev.GameEnded) -> State:
-    return _replace(s, phase="finished", winners=tuple(e.winners), reason=e.reason)
+    # Before ``termination`` was recorded, the only game without a winner was a max_plies draw.
+    termination = e.termination or (RULES if e.winners else MAX_PLIES)
+    return _replace(s, phase="finished", winners=tuple(e.winners), reason=e.reason, termination=termination)
 
 
 _APPLY: dict[type, Callable[[Any, Any], State]] = {
@@ -227,10 +233,17 @@ _APPLY: dict[type, Callable[[Any, Any], State]] = {
 
 
 def evolve(state: State | None, event: ev.Event) -> State:
-    """The state after ``event``; ``state`` is None before ``game_created``."""
+    """The state after ``event``; ``state`` is None before ``game_created``. ``BadEvent`` for an event that is
+    not Mission commando's, malformed or out of place."""
     if state is None and not isinstance(event, ev.GameCreated):
-        raise ValueError("the first event of a game must be game_created")
-    return _APPLY[type(event)](state, event)
+        raise BadEvent("the first event of a game is game_created")
+    apply = _APPLY.get(type(event))
+    if apply is None:
+        raise BadEvent(f"not a Mission commando event: {event!r}")
+    try:
+        return apply(state, event)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, BadSetup) as exc:
+        raise BadEvent(f"{type(event).__name__} cannot be applied: {exc}") from None
 
 
 def full_deck_minus(cards: tuple[str, ...] | list[str]) -> list[str]:

@@ -13,9 +13,10 @@ from __future__ import annotations
 from domain.squirrels.events import EVENTS
 from domain.squirrels.notation import format, parse
 from domain.squirrels.position import dump_position
-from domain.squirrels.rules import NAME, OPTIONS, SEATS, decide, initial, legal, result, status, to_act
+from domain.squirrels.rules import NAME, OPTIONS, SEATS, decide, initial, leave, legal, result, status, to_act
 from domain.squirrels.state import State, evolve
 from domain.squirrels.view import describe, redact, render, view
 
 __all__ = ["EVENTS", "NAME", "OPTIONS", "SEATS", "State", "decide", "describe", "dump_position", "evolve",
-           "format", "initial", "legal", "parse", "redact", "render", "result", "status", "to_act", "view"]
+           "format", "initial", "leave", "legal", "parse", "redact", "render", "result", "status", "to_act",
+           "view"]

@@ -107,5 +107,9 @@ def can_dig(state: State, seat: int) -> bool:
 
 
 def next_seat(state: State, seat: int) -> int:
-    """FS-3: play goes round in seat order."""
-    return (seat + 1) % state.seats
+    """FS-3: play goes round in seat order (past seats that left the table)."""
+    for step in range(1, state.seats + 1):
+        following = (seat + step) % state.seats
+        if following not in state.left:
+            return following
+    return seat

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.base import BadSetup, Event, IllegalMove, Rng, Setup, check_options
+from msgspec.structs import replace
+
+from domain.base import MAX_PLIES, RULES, BadSetup, Event, IllegalMove, Result, Rng, Setup, check_options, outcome
 from domain.squirrels import board
 from domain.squirrels.board import CELL_INDEX, CELLS, COLORS, DIRECTIONS, SQUIRREL, Card
-from domain.squirrels.boosters import KINDS, open_boosters
+from domain.squirrels.boosters import open_boosters
 from domain.squirrels.cards import CardFact, CardPoolError, mh2_cards, parse_card_pool
+from domain.squirrels.catalog import CATALOG
 from domain.squirrels.events import (
     BoostersOpened,
     CardsDealt,
@@ -25,27 +28,21 @@ from domain.squirrels.position import load_position
 from domain.squirrels.scoring import score, verdict, winners
 from domain.squirrels.state import State, evolve
 
-NAME = "squirrels"
-SEATS = (2, 4)
-OPTIONS = {"bonus_needs_one": False, "packs": "set", "card_pool": None, "max_plies": None}
+NAME = CATALOG.name
+SEATS = CATALOG.seats
+OPTIONS = CATALOG.defaults()
 FOOD = 24
 """Food cards on the grid (FS-2); any surplus of the packs is set aside at random (FS-11)."""
 
 
 def checked_options(options: dict[str, Any]) -> tuple[dict[str, Any], tuple[CardFact, ...]]:
     """Options merged over their defaults, and the card list the packs come from; raises ``BadSetup``."""
-    given = dict(options)
-    pool_text = given.pop("card_pool", None)
-    merged = check_options(given, OPTIONS)
-    if merged["packs"] not in KINDS:
-        raise BadSetup("options.packs", f"must be \"set\" or \"draft\", not {merged['packs']!r}")
-    if pool_text is not None and not isinstance(pool_text, str):
-        raise BadSetup("options.card_pool", "must be CSV text with the columns of mh2-cards.csv, or null")
+    merged = check_options(options, CATALOG.options)
+    pool_text = merged["card_pool"]
     try:
         pool = mh2_cards() if pool_text is None else parse_card_pool(pool_text)
     except CardPoolError as exc:
         raise BadSetup("options.card_pool", str(exc)) from None
-    merged["card_pool"] = pool_text
     return merged, pool
 
 
@@ -91,10 +88,10 @@ def _ending(state: State) -> list[Event]:
     if board.line_has_food(state.grid) and (limit is None or state.plies < limit):
         return []
     scores = score(state.cards, state.piles, state.options["bonus_needs_one"])
-    why = verdict(scores)
+    why, termination = verdict(scores, state.left), RULES
     if board.line_has_food(state.grid):
-        why = f"The turn limit of {limit} was reached. {why}"
-    return [GameEnded(winners=winners(scores), reason=why, scores=scores)]
+        why, termination = f"The turn limit of {limit} was reached. {why}", MAX_PLIES
+    return [GameEnded(winners=winners(scores, state.left), reason=why, scores=scores, termination=termination)]
 
 
 def _dig_event(state: State, seat: int, frm: str, to: str) -> Dug:
@@ -176,6 +173,15 @@ def status(state: State) -> str:
     return state.phase
 
 
-def result(state: State) -> dict[str, Any] | None:
-    """``{"winners": [...], "reason": ...}`` once the game is over."""
-    return state.result
+def result(state: State) -> Result | None:
+    """``{"winners", "reason", "termination"}`` once the game is over (a copy), else None."""
+    return None if state.result is None else outcome(**state.result)
+
+
+def leave(state: State, seat: int) -> State:
+    """``seat`` leaves the table (``domain/table.py``: resigned or out of time, three or more seats): it gets no
+    more turns and cannot win; its pile stays on the table. Pure: the table's event replays it."""
+    state = replace(state, left=(*state.left, seat), opened=state.opened or seat == state.first)
+    if state.phase == "playing" and state.turn == seat:
+        state = replace(state, turn=board.next_seat(state, seat))
+    return state

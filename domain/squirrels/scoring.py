@@ -42,15 +42,15 @@ def score(cards: dict[int, Card], piles: Iterable[Iterable[int]], bonus_needs_on
     return table
 
 
-def winners(scores: list[dict[str, Any]]) -> list[int]:
-    """FS-10: every seat tied on the most points."""
-    best = max(row["points"] for row in scores)
-    return [seat for seat, row in enumerate(scores) if row["points"] == best]
+def winners(scores: list[dict[str, Any]], left: tuple[int, ...] = ()) -> list[int]:
+    """FS-10: every seat tied on the most points (of the seats still at the table)."""
+    best = max(row["points"] for seat, row in enumerate(scores) if seat not in left)
+    return [seat for seat, row in enumerate(scores) if row["points"] == best and seat not in left]
 
 
-def verdict(scores: list[dict[str, Any]]) -> str:
+def verdict(scores: list[dict[str, Any]], left: tuple[int, ...] = ()) -> str:
     """A sentence for the result."""
-    top = winners(scores)
+    top = winners(scores, left)
     points = scores[top[0]]["points"]
     if len(top) == 1:
         return f"Seat {top[0]} wins with {points} points."

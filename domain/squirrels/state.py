@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from domain.base import BadEvent, BadSetup, Event
+from domain.base import MAX_PLIES, RULES, BadEvent, BadSetup, Event, outcome
 from domain.squirrels import board
 from domain.squirrels.board import CELL_INDEX, CELLS, Card, Grid
 from domain.squirrels.events import (
@@ -41,6 +41,8 @@ class State(msgspec.Struct, frozen=True):
     squirrel_art: dict[str, Any] | None = None
     phase: str = "setup"
     result: dict[str, Any] | None = None
+    left: tuple[int, ...] = ()
+    """Seats that left the table (resigned or out of time, three or more seats): no more turns, cannot win."""
 
 
 def _created(event: GameCreated) -> State:
@@ -89,6 +91,9 @@ def _apply(state: State | None, event: Event) -> State:
                            opened=state.opened or seat == state.first)
         case TurnPassed(seat=seat):
             return replace(state, turn=seat)
-        case GameEnded(winners=won, reason=reason):
-            return replace(state, phase="finished", result={"winners": list(won), "reason": reason})
+        case GameEnded(winners=won, reason=reason, termination=termination):
+            # Before ``termination`` was recorded: a game that ends with food left in the squirrel's lines was
+            # stopped by max_plies (FS-8 ends it only when no line has food).
+            termination = termination or (MAX_PLIES if board.line_has_food(state.grid) else RULES)
+            return replace(state, phase="finished", result=outcome(won, reason, termination))
     raise BadEvent(f"not a Foraging Squirrels event: {event!r}")

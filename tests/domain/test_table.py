@@ -1,0 +1,253 @@
+"""The table around every game (domain/table.py): resign, draws, abort, seats leaving, open seats and clocks.
+
+Times are given, never read: ``evolve`` gets each event's commit time and ``decide``/``expired`` get "now".
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from domain.base import BadSetup, IllegalMove, Setup
+from domain.registry import GAME_NAMES
+from domain.table import TableSet, check_clock, name_seats, table_of
+
+TWO_SEATS = GAME_NAMES  # every game plays with two seats
+MANY_SEATS = ("squirrels", "commando")
+
+
+class Game:
+    """A game on a table, driven by hand: ``now`` is the injected clock (ms)."""
+
+    def __init__(self, name: str, seats: int = 2, seed: int = 7, clock=None, open_seats=(), now: int = 0):
+        self.table = table_of(name)
+        self.rng = random.Random(seed)
+        self.now = now
+        events = self.table.initial(Setup(seats=seats), self.rng)
+        if clock or open_seats:
+            events.append(TableSet(open=list(open_seats), clock=clock))
+        self.state = None
+        self.apply(events)
+
+    def apply(self, events) -> None:
+        for event in events:
+            self.state = self.table.evolve(self.state, event, self.now)
+
+    def send(self, seat: int, text: str) -> list:
+        events = self.table.decide(self.state, seat, self.table.parse(text), self.rng, now=self.now)
+        self.apply(events)
+        return events
+
+    def play_one(self) -> int:
+        """One random legal command of the first seat to act; returns that seat."""
+        seat = self.table.to_act(self.state)[0]
+        self.send(seat, self.rng.choice(self.table.legal(self.state, seat)))
+        return seat
+
+    @property
+    def result(self):
+        return self.table.result(self.state)
+
+
+def everyone_moves(game: Game, limit: int = 200) -> None:
+    for _ in range(limit):
+        if len(game.state.moved) == game.state.seats or game.table.status(game.state) == "finished":
+            return
+        game.play_one()
+    raise AssertionError("not every seat moved")
+
+
+@pytest.mark.parametrize("name", TWO_SEATS)
+def test_resign_ends_a_two_seat_game_for_the_other_seat(name):
+    game = Game(name)
+    assert "resign" in game.table.table_commands(game.state, 1)
+    assert "resign" not in game.table.legal(game.state, game.table.to_act(game.state)[0])
+    game.send(1, "resign")  # whether or not it is seat 1's turn
+    assert game.table.status(game.state) == "finished"
+    assert game.result == {"winners": [0], "reason": "Seat 1 resigns. Seat 0 wins.", "termination": "resigned"}
+    assert game.table.to_act(game.state) == []
+    assert game.table.table_commands(game.state, 0) == []
+    with pytest.raises(IllegalMove, match="over"):
+        game.send(0, "resign")
+
+
+@pytest.mark.parametrize("name", TWO_SEATS)
+def test_a_draw_offered_and_accepted(name):
+    game = Game(name)
+    game.send(0, "offer draw")
+    assert game.table.table_commands(game.state, 0) == ["resign", "abort"]
+    assert game.table.table_commands(game.state, 1) == ["resign", "accept draw", "decline draw", "abort"]
+    with pytest.raises(IllegalMove, match="own offer"):
+        game.send(0, "accept draw")
+    game.send(1, "accept draw")
+    assert game.result["winners"] == [] and game.result["termination"] == "draw_agreed"
+    assert game.table.status(game.state) == "finished"
+
+
+@pytest.mark.parametrize("name", TWO_SEATS)
+def test_a_draw_declined_or_answered_by_a_move(name):
+    game = Game(name)
+    with pytest.raises(IllegalMove, match="no draw offer"):
+        game.send(1, "accept draw")
+    game.send(1, "offer draw")
+    game.send(0, "decline draw")
+    assert game.state.offer is None and game.result is None
+    game.send(1, "offer draw")
+    while game.state.offer is not None:  # the other seat finishing a move turns the offer down
+        assert game.play_one() in (0, 1)
+    assert game.table.status(game.state) != "finished"
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_abort_only_before_every_seat_has_moved(name):
+    game = Game(name)
+    assert "abort" in game.table.table_commands(game.state, 0)
+    game.send(0, "abort")
+    assert game.result == {"winners": [], "reason": "Seat 0 aborts the game: no result.", "termination": "aborted"}
+
+    game = Game(name)
+    everyone_moves(game)
+    if game.table.status(game.state) == "finished":
+        return
+    assert "abort" not in game.table.table_commands(game.state, 0)
+    with pytest.raises(IllegalMove, match="before every seat has moved"):
+        game.send(0, "abort")
+
+
+@pytest.mark.parametrize("name", MANY_SEATS)
+def test_with_three_seats_a_resigning_seat_leaves_and_the_last_one_left_wins(name):
+    game = Game(name, seats=3)
+    leaving = game.table.to_act(game.state)[0]  # even the seat to act
+    game.send(leaving, "resign")
+    assert game.table.status(game.state) == "playing" and game.state.left == (leaving,)
+    assert "offer draw" not in game.table.table_commands(game.state, 0)
+    for _ in range(60):
+        if game.table.status(game.state) == "finished":
+            break
+        assert leaving not in game.table.to_act(game.state)
+        game.play_one()
+    if game.table.status(game.state) == "finished":
+        assert leaving not in game.result["winners"]
+        return
+    with pytest.raises(IllegalMove, match="left"):
+        game.send(leaving, "resign")
+    second = next(s for s in range(3) if s != leaving)
+    game.send(second, "resign")
+    last = ({0, 1, 2} - {leaving, second}).pop()
+    assert game.result["winners"] == [last] and game.result["termination"] == "resigned"
+
+
+def test_squirrels_a_seat_that_left_cannot_win_when_the_food_runs_out():
+    game = Game("squirrels", seats=3, seed=3)
+    game.send(2, "resign")
+    while game.table.status(game.state) != "finished":
+        assert 2 not in game.table.to_act(game.state)
+        game.play_one()
+    assert game.result["termination"] == "rules" and 2 not in game.result["winners"] and game.result["winners"]
+
+
+def test_commando_a_fight_with_a_seat_that_leaves_is_called_off():
+    game = Game("commando", seats=3, seed=11)
+    for _ in range(400):
+        if game.state.game.fight is not None or game.table.status(game.state) == "finished":
+            break
+        game.play_one()
+    fight = game.state.game.fight
+    if fight is None:
+        pytest.skip("no fight in this seed")
+    game.send(fight.defender, "resign")
+    assert game.state.game.fight is None and game.state.game.turn not in game.state.left
+    assert game.table.to_act(game.state) == [game.state.game.turn]
+
+
+def test_open_seats_keep_the_game_in_setup_until_taken():
+    from domain.table import SeatTaken
+
+    game = Game("murus", open_seats=[1])
+    assert game.table.status(game.state) == "setup" and game.table.to_act(game.state) == []
+    assert game.table.table_commands(game.state, 0) == ["abort"]
+    with pytest.raises(IllegalMove, match="every seat is taken"):
+        game.send(0, "a1-a3")
+    game.apply([SeatTaken(seat=1, name="Ben")])
+    assert game.table.status(game.state) == "playing" and game.state.names == ((1, "Ben"),)
+
+
+def test_fischer_clock_runs_for_the_seat_to_act_and_adds_the_increment():
+    game = Game("murus", clock={"initial": 60, "increment": 2}, now=1_000)
+    assert game.table.clock(game.state, 1_000) == {"remaining": [60_000, 60_000], "running": [0]}
+    game.now = 11_000
+    game.send(0, "a1-a3")  # 10 s spent, 2 s added
+    assert game.table.clock(game.state, 11_000) == {"remaining": [52_000, 60_000], "running": [1]}
+    assert game.table.clock(game.state, 16_000)["remaining"] == [52_000, 55_000]
+    assert game.table.deadline(game.state) == 71_000
+    assert game.table.expired(game.state, 70_999) == []
+    assert [e.seat for e in game.table.expired(game.state, 71_000)] == [1]
+
+
+def test_a_late_move_is_refused_and_the_timeout_ends_the_game():
+    game = Game("murus", clock={"initial": 5}, now=0)
+    game.now = 5_000
+    with pytest.raises(IllegalMove, match="time has run out"):
+        game.send(0, "a1-a3")
+    game.apply(game.table.expired(game.state, game.now))
+    assert game.result == {"winners": [1], "reason": "Seat 0 ran out of time. Seat 1 wins.",
+                           "termination": "timeout"}
+    assert game.table.clock(game.state, 9_000) == {"remaining": [0, 5_000], "running": []}
+
+
+def test_correspondence_clock_gives_each_move_the_same_time():
+    game = Game("murus", clock={"per_move": 3600}, now=0)
+    game.now = 3_000_000
+    game.send(0, "a1-a3")
+    assert game.table.clock(game.state, 3_000_000) == {"remaining": [3_600_000, 3_600_000], "running": [1]}
+    assert game.table.deadline(game.state) == 3_000_000 + 3_600_000
+
+
+def test_with_three_seats_a_timeout_makes_the_seat_leave():
+    game = Game("squirrels", seats=3, clock={"initial": 10}, now=0)
+    seat = game.table.to_act(game.state)[0]
+    game.apply(game.table.expired(game.state, 10_000))
+    assert game.state.left == (seat,) and game.table.status(game.state) == "playing"
+    assert seat not in game.table.to_act(game.state)
+
+
+def test_replaying_the_events_with_their_times_gives_the_same_clock():
+    game = Game("murus", clock={"initial": 30, "increment": 1}, now=0)
+    log = []
+    for t in (4_000, 9_000, 15_000):
+        game.now = t
+        seat = game.table.to_act(game.state)[0]
+        events = game.table.decide(game.state, seat, game.table.parse(game.table.legal(game.state, seat)[0]),
+                                   game.rng, now=t)
+        game.apply(events)
+        log += [(e, t) for e in events]
+    replay = Game("murus", clock={"initial": 30, "increment": 1}, now=0)
+    for event, t in log:
+        replay.state = replay.table.evolve(replay.state, event, t)
+    assert replay.table.clock(replay.state, 20_000) == game.table.clock(game.state, 20_000)
+
+
+@pytest.mark.parametrize("clock, field", [
+    ({"initial": 0}, "clock.initial"), ({"initial": -5}, "clock.initial"),
+    ({"initial": 30 * 86400 + 1}, "clock.initial"), ({"per_move": 0}, "clock.per_move"),
+    ({"per_move": -1}, "clock.per_move"), ({"per_move": 31 * 86400}, "clock.per_move"),
+    ({"initial": 60, "increment": -1}, "clock.increment"), ({"initial": "60"}, "clock.initial"),
+    ({"increment": 5}, "clock.initial"), ({"initial": 60, "bonus": 1}, "clock.bonus"),
+    ({"initial": True}, "clock.initial"), ("fast", "clock"),
+])
+def test_bad_clock_values_name_the_field(clock, field):
+    with pytest.raises(BadSetup) as exc:
+        check_clock(clock)
+    assert exc.value.field == field
+
+
+def test_good_clock_values():
+    assert check_clock({"initial": 300, "increment": 3}) == {"initial": 300, "increment": 3}
+    assert check_clock({"initial": 30 * 86400}) == {"initial": 30 * 86400, "increment": 0}
+    assert check_clock({"per_move": 86400}) == {"per_move": 86400}
+
+
+def test_names_replace_seat_numbers():
+    assert name_seats("Seat 1 resigns. Seat 0 wins.", ["Ana", "Ben"]) == "Ben resigns. Ana wins."
+    assert name_seats("Seat 3 to play.", ["Ana", "Ben"]) == "Seat 3 to play."
