@@ -16,12 +16,14 @@ class Settings:
     partitions: int = 1  # event-store partitions (hash slots {p0}…{pN-1})
     data_dir: str = "burrow-data"  # the embedded mode's journal
     ai_time: float = 1.0  # default AI thinking budget, seconds
+    analysis_time: float = 0.25  # post-game analysis: seconds of the hard engine per position
     queue_name: str = "burrow"  # RQ queues <queue_name>:project, :ai, :analysis (services/jobs.py)
     ai_per_client: int = 1  # AI turns of one client queued or running at once; the rest wait their turn
     claim_idle_ms: int = 30_000  # the dispatcher takes back log entries left unacknowledged this long
     dead_letter_after: int = 5  # failures of a log entry before the dispatcher dead-letters it
     retry_ms: int = 1000  # the dispatcher's first wait before retrying a failed entry (doubles each time)
     trusted_proxies: int = 0  # reverse proxies in front whose X-Forwarded-For is trusted (werkzeug ProxyFix)
+    streams_per_client: int = 20  # open live streams (SSE) per client address and web process; 0: no cap
     # The command path may poke the workers itself; off by default: an RQ enqueue more than doubles a command's
     # cost, the dispatcher wakes on the append anyway, and the lag it saves is a few ms (docs/benchmarks.md).
     fast_path: bool = False
@@ -36,8 +38,9 @@ class Settings:
     def from_env(cls, **overrides) -> Settings:
         """Settings read from ``REDIS_URL``, ``RQ_URL``, ``BURROW_PREFIX``, ``BURROW_PARTITIONS``,
         ``BURROW_DATA``, ``BURROW_AI_TIME``, ``BURROW_CLAIM_IDLE_MS``, ``BURROW_FAST_PATH``, ``BURROW_QUEUES``,
-        ``BURROW_AI_PER_CLIENT``, ``BURROW_DEAD_LETTER_AFTER``,
-        ``BURROW_RETRY_MS``, ``BURROW_TRUSTED_PROXIES``; explicit ``overrides`` (not None) win."""
+        ``BURROW_ANALYSIS_TIME``, ``BURROW_AI_PER_CLIENT``, ``BURROW_DEAD_LETTER_AFTER``,
+        ``BURROW_RETRY_MS``, ``BURROW_TRUSTED_PROXIES``, ``BURROW_STREAMS_PER_CLIENT``; explicit ``overrides``
+        (not None) win."""
         env = os.environ
         values = {
             "redis_url": env.get("REDIS_URL") or None,
@@ -46,10 +49,12 @@ class Settings:
             "partitions": int(env.get("BURROW_PARTITIONS", "1")),
             "data_dir": env.get("BURROW_DATA", "burrow-data"),
             "ai_time": float(env.get("BURROW_AI_TIME", "1.0")),
+            "analysis_time": float(env.get("BURROW_ANALYSIS_TIME", "0.25")),
             "claim_idle_ms": int(env.get("BURROW_CLAIM_IDLE_MS", "30000")),
             "dead_letter_after": int(env.get("BURROW_DEAD_LETTER_AFTER", "5")),
             "retry_ms": int(env.get("BURROW_RETRY_MS", "1000")),
             "trusted_proxies": int(env.get("BURROW_TRUSTED_PROXIES", "0")),
+            "streams_per_client": int(env.get("BURROW_STREAMS_PER_CLIENT", "20")),
             "fast_path": env.get("BURROW_FAST_PATH", "0").lower() in ("1", "true", "yes"),
             "queue_name": env.get("BURROW_QUEUES", "burrow"),
             "ai_per_client": int(env.get("BURROW_AI_PER_CLIENT", "1")),

@@ -94,7 +94,7 @@ def determinise(base: State, view: dict[str, Any], rng: random.Random) -> State:
     return msgspec.structs.replace(base, deck=tuple(deck), fight=fight)
 
 
-# The rule-of-thumb policy (the search's default, and every seat inside the playouts) ----------------------------------------
+# The rule-of-thumb policy (the search's default, and every seat inside the playouts) ---------------------------
 
 def _walk(state: State, square: int, steps: int) -> int:
     following = state.board.following
@@ -111,7 +111,8 @@ def _weapons_at_stake(state: State) -> int:
     to_base = board.to_base
     setback = to_base[board.green_entry(fight.square)] - to_base[fight.square]
     if fight.kind == "challenge":
-        setback = max(setback, abs(to_base[agents[fight.attacker].square] - to_base[agents[fight.defender].square]))
+        apart = to_base[agents[fight.attacker].square] - to_base[agents[fight.defender].square]
+        setback = max(setback, abs(apart))
     return 0 if setback < 4 else 1 if setback < 8 else 2
 
 

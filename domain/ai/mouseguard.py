@@ -78,7 +78,8 @@ class GameRules:
                                  for sq, c, x, y in corners) for corners in self.target_corners)
         # For ``turns_to_build``: (square, corner, squares around it, distance per point, the playable points
         # nearest the corner first).
-        self.build_spots = tuple(tuple((sq, c, around, distance, tuple(sorted(self.points, key=distance.__getitem__)))
+        self.build_spots = tuple(tuple((sq, c, around, distance,
+                                        tuple(sorted(self.points, key=distance.__getitem__)))
                                        for sq, c, around, _, distance in spots) for spots in self.spots)
 
 
@@ -270,8 +271,12 @@ class Node:
             self.rescue_spots = turns.rescue_points(game.geo, sim.board, sim.turn)
 
 
-def _determinise(root: Sim, me: int, opponent_count: int, unseen: list[int], rng: random.Random) -> Sim:
+def _determinise(root: Sim, me: int, opponent_count: int | None, unseen: list[int], rng: random.Random) -> Sim:
+    """A world consistent with what ``me`` knows; with ``opponent_count`` None everything is known (the
+    analysis of a finished game): ``root`` itself."""
     sim = root.copy()
+    if opponent_count is None:
+        return sim
     pool = list(unseen)
     rng.shuffle(pool)
     hand = [0, 0, 0]
@@ -282,8 +287,8 @@ def _determinise(root: Sim, me: int, opponent_count: int, unseen: list[int], rng
     return sim
 
 
-def _ismcts(game: GameRules, tree: Node, root: Sim, me: int, opponent_count: int, unseen: list[int], hard: bool,
-            rng: random.Random, deadline: float, clock: Callable[[], float]) -> tuple[str | None, int]:
+def _ismcts(game: GameRules, tree: Node, root: Sim, me: int, opponent_count: int | None, unseen: list[int],
+            hard: bool, rng: random.Random, deadline: float, clock: Callable[[], float]) -> tuple[str | None, int]:
     """The most visited root move after searching until ``deadline`` (of ``clock``), and the iteration count."""
     last, slowest, iterations = clock(), 0.0, 0
     exploration = EXPLORATION["hard" if hard else "normal"]
@@ -377,7 +382,7 @@ def search(view: dict, seat: int, level: str, rng: random.Random, budget: float,
         return _placement(view, level, rng), 0
     game = GameRules(view["options"])
     me = 0 if view["colour"] == "black" else 1
-    counts = {card: COPIES for card in CARDS}
+    counts = dict.fromkeys(CARDS, COPIES)
     for card in view["hand"] + view["discard"]:
         counts[card] -= 1
     unseen = [CARDS.index(card) for card, n in counts.items() for _ in range(n)]

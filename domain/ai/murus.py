@@ -57,7 +57,8 @@ landing cell: a capture there, or an own tower leaving it (or sacrificing: a wal
 MAX_EXTENSIONS = 4
 MAX_DEPTH = 60
 LMR_DEPTH, LMR_AFTER = 3, 3
-"""``hard`` reduces quiet moves from the ``LMR_AFTER``-th on at nodes at least ``LMR_DEPTH`` plies from the leaves."""
+"""``hard`` reduces quiet moves from the ``LMR_AFTER``-th on at nodes at least ``LMR_DEPTH`` plies from the
+leaves."""
 
 
 def _layers(weights: tuple[int, ...], side: int) -> tuple[tuple[int, int], ...]:
@@ -159,6 +160,8 @@ class Search:
         self.nodes = 0
         self.depth_reached = 0
         self.partial: Move | None = None
+        self.score = 0
+        """The root's score (side to move, centi-stones; beyond ±WON a proven result), last complete depth."""
 
     def best_move(self, pos: Position, moves: list[Move], rng: random.Random) -> Move:
         """The best move found before the deadline (a random one among equals at the root)."""
@@ -166,12 +169,13 @@ class Search:
         best = moves[0]
         for move in moves:  # a move that wins now needs no search
             if _wins_at_once(play(pos, move), self.advanced):
+                self.score = WIN - 1
                 return move
         try:
             for depth in range(1, MAX_DEPTH + 1):
                 score, move = self._root(pos, moves, depth)
                 best = move
-                self.depth_reached = depth
+                self.depth_reached, self.score = depth, score
                 moves.sort(key=lambda m: m != best)
                 if abs(score) > WON:
                     break
@@ -227,8 +231,8 @@ class Search:
             return -(WIN - ply)
         killers = self.killers[ply]
         history = self.history
-        moves.sort(key=lambda move: (
-            move == table_move, move[0] != DISTRIBUTE, move in killers, history.get((side, move), 0)), reverse=True)
+        moves.sort(key=lambda move: (move == table_move, move[0] != DISTRIBUTE, move in killers,
+                                     history.get((side, move), 0)), reverse=True)
         original_alpha, best_score, best_move = alpha, -WIN - 1, moves[0]
         pvs = self.hard and beta - alpha > 1
         reduce = self.hard and depth >= LMR_DEPTH

@@ -344,11 +344,28 @@ def search(rules: Rules, root_sim: Sim, rng: random.Random, budget: float, clock
            ) -> tuple[tuple, int]:
     """Max-n UCT from ``root_sim`` (over ``root_actions`` if given); the most visited action and the iterations
     run."""
+    root, iterations = grow(rules, root_sim, rng, budget, clock, greedy, max_iterations, root_actions)
+    if not root.children:  # a single action, or no time for a single iteration
+        return root.actions[0], 0
+    return root.actions[most_visited(root)], iterations
+
+
+def most_visited(root: Node) -> int:
+    """The index of the root's most visited child (ties: the better total for the seat to move)."""
+    return max(range(len(root.children)), key=lambda i: (root.children[i].visits,
+                                                         root.children[i].totals[root.seat]))
+
+
+def grow(rules: Rules, root_sim: Sim, rng: random.Random, budget: float, clock: Callable[[], float],
+         greedy: float, max_iterations: int = 1_000_000, root_actions: list[tuple] | None = None
+         ) -> tuple[Node, int]:
+    """The max-n UCT tree grown from ``root_sim`` for ``budget`` seconds, and the iterations run (none with a
+    single action: nothing to choose)."""
     start = clock()
     root = Node(root_sim.turn, rules.seats)
     root.actions = rules.actions(root_sim) if root_actions is None else list(root_actions)
     if len(root.actions) == 1:
-        return root.actions[0], 0
+        return root, 0
     iterations = 0
     while iterations < max_iterations and clock() - start < budget:
         iterations += 1
@@ -373,11 +390,7 @@ def search(rules: Rules, root_sim: Sim, rng: random.Random, budget: float, clock
             visited.visits += 1
             for seat in range(rules.seats):
                 visited.totals[seat] += reward[seat]
-    if not root.children:  # no time for a single iteration
-        return root.actions[0], 0
-    best = max(range(len(root.children)), key=lambda i: (root.children[i].visits,
-                                                         root.children[i].totals[root.seat]))
-    return root.actions[best], iterations
+    return root, iterations
 
 
 class _Unsolved(Exception):

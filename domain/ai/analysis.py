@@ -1,0 +1,207 @@
+"""Post-game analysis: each seat's winning chance in a position, by the hard engine at a budget, and its best move.
+
+Pure like the rest of ``domain/``: the state, the randomness and the clock come from the caller. Positions are
+analysed with everything revealed (finished games only: ``services/analysis.py`` checks):
+
+- **Murus Gallicus**: hard's alpha-beta (``domain.ai.murus.Search``) for the whole budget; its score for the side
+  to move (centi-stones) becomes a probability by a logistic ``1 / (1 + exp(-score / MURUS_SCALE))``, whose
+  scale was fitted by maximum likelihood on the outcomes of selfplay positions (``bench/calibrate.py``,
+  ``docs/ai.md``); a proven win or loss is 1 or 0.
+- **Mouse Guard**: hard's MCTS run on the true hands and deck order (no determinisation: nothing is hidden any
+  more); the chance is the mean reward of the most visited move (the search's leaves are its fitted logistic
+  model of the winning chance). The placement phase has no search: every seat gets an equal share.
+- **Foraging Squirrels**: with two seats the exact solver when it finishes within half the budget (a win is 1, a
+  shared win 0.5 each); otherwise hard's max-n tree search, the most visited move's mean win share per seat.
+- **Mission commando**: hard's decision from the mover's view for the best move, and the share of games each seat
+  wins when every seat follows the rule-of-thumb policy to the end from the true state (the dice still rolled).
+
+A **blunder** is a move whose mover's chance drops by at least ``BLUNDER`` from the position before it (its
+value under the engine's best move) to the position after it, when the move played is not the engine's best.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any
+
+from domain.ai import commando
+from domain.ai import mouseguard as mg
+from domain.ai import squirrels as sq
+from domain.ai.murus import WON, Search
+from domain.base import REVEAL_ALL
+from domain.mouseguard.cards import CARDS
+from domain.mouseguard.state import board_from_mice
+from domain.murus.board import generate
+from domain.murus.notation import move_text
+from domain.murus.position import load_position
+
+BLUNDER = 0.2
+"""A move losing at least this much of its mover's winning chance against the best move is a blunder."""
+
+MURUS_SCALE = 300.0
+"""Centi-stones per unit of log-odds in Murus (``bench/calibrate.py murus`` fits it; see ``docs/ai.md``)."""
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Each seat's winning chance in a position (summing to 1 where the game has one winner) and the engine's
+    move there (None when it did not search)."""
+
+    win: tuple[float, ...]
+    best: str | None
+
+
+def evaluate(module: ModuleType, state: Any, seats: int, seat: int, budget: float, rng: random.Random,
+             clock: Callable[[], float]) -> Evaluation:
+    """The position ``state`` of ``module``'s game of ``seats`` seats, with ``seat`` to move, analysed for
+    ``budget`` seconds."""
+    game = module.NAME
+    if module.status(state) == "finished":
+        return Evaluation(final(module, state, seats), None)
+    if game == "murus":
+        return _murus(module.view(state, REVEAL_ALL), budget, rng, clock)
+    if game == "mouseguard":
+        return _mouseguard(module.view(state, REVEAL_ALL), seat, budget, rng, clock)
+    if game == "squirrels":
+        return _squirrels(module.view(state, REVEAL_ALL), budget, rng, clock)
+    if game == "commando":
+        return _commando(module, state, seat, budget, rng, clock)
+    return Evaluation(tuple(1 / seats for _ in range(seats)), None)
+
+
+def final(module: ModuleType, state: Any, seats: int) -> tuple[float, ...]:
+    """The chances a finished game ends with: a win shared by k winners is 1/k each; nobody won: equal shares."""
+    result = module.result(state) or {"winners": []}
+    winners = result["winners"]
+    if not winners:
+        return tuple(1 / seats for _ in range(seats))
+    return tuple(1 / len(winners) if s in winners else 0.0 for s in range(seats))
+
+
+def blunders(plies: list[dict], end: tuple[float, ...] | list[float] | None) -> list[bool]:
+    """Per ply (``{"seat", "move", "win", "best"}``, in order; ``win`` None while not analysed): whether its move
+    lost at least ``BLUNDER`` of the mover's chance against the best move. ``end``: the chances after the last
+    move (the result), or None if unknown."""
+    flags = []
+    for i, ply in enumerate(plies):
+        after = plies[i + 1]["win"] if i + 1 < len(plies) else end
+        before, seat = ply["win"], ply["seat"]
+        flags.append(bool(before is not None and after is not None and ply["best"] is not None
+                          and ply["move"] != ply["best"] and before[seat] - after[seat] >= BLUNDER))
+    return flags
+
+
+# --- Murus -------------------------------------------------------------------------------------------------------
+
+def murus_chance(score: int) -> float:
+    """The side to move's winning chance for a search score (see ``MURUS_SCALE``)."""
+    if score > WON:
+        return 1.0
+    if score < -WON:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-score / MURUS_SCALE))
+
+
+def murus_search(view: dict, budget: float, rng: random.Random,
+                 clock: Callable[[], float]) -> tuple[int, str, int]:
+    """Hard's search for the whole ``budget``: (score for the side to move, best move, side to move)."""
+    advanced = view["options"]["variant"] == "advanced"
+    pos = load_position(view["position"], advanced)
+    search = Search(advanced, hard=True, clock=clock, deadline=clock() + budget)
+    best = search.best_move(pos, generate(pos, advanced), rng)
+    return search.score, move_text(best), pos[6]
+
+
+def _murus(view: dict, budget: float, rng: random.Random, clock: Callable[[], float]) -> Evaluation:
+    score, best, side = murus_search(view, budget, rng, clock)
+    chance = murus_chance(score)
+    return Evaluation((chance, 1.0 - chance) if side == 0 else (1.0 - chance, chance), best)
+
+
+# --- Mouse Guard -------------------------------------------------------------------------------------------------
+
+def _mouseguard(view: dict, seat: int, budget: float, rng: random.Random,
+                clock: Callable[[], float]) -> Evaluation:
+    deadline = clock() + budget
+    black = view["seats"]["black"]
+    if view["phase"] != "playing":  # the secret placements: nothing to search
+        return Evaluation((0.5, 0.5), None)
+    me = 0 if seat == black else 1
+    game = mg.GameRules(view["options"])
+    hands = [[0, 0, 0], [0, 0, 0]]
+    for colour, name in enumerate(("black", "white")):
+        for card in view["hands"][name]:
+            hands[colour][CARDS.index(card)] += 1
+    deck = [CARDS.index(card) for card in reversed(view["deck"])]  # the state's deck is top first, Sim's top last
+    root = mg.Sim(board_from_mice(view["mice"]), hands, deck, [CARDS.index(c) for c in view["discard"]],
+                  [view["captured"]["black"], view["captured"]["white"]], me, view["plies"])
+    tree = mg.Node(1 - me)
+    tree.expand_moves(game, root, ordered=True)
+    winning = [m[0] for m in mg.available(root, tree.moves, tree.rescue_spots) if m[5]]
+    if winning:
+        chance, best = 1.0, winning[0]
+    else:
+        best, _ = mg._ismcts(game, tree, root, me, None, [], True, rng, deadline, clock)
+        child = tree.children.get(best) if best else None
+        chance = child.reward / child.visits if child and child.visits else 0.5
+    win = [0.0, 0.0]
+    win[black], win[1 - black] = (chance, 1.0 - chance) if me == 0 else (1.0 - chance, chance)
+    return Evaluation(tuple(win), best)
+
+
+# --- Foraging Squirrels ------------------------------------------------------------------------------------------
+
+def _squirrels(view: dict, budget: float, rng: random.Random, clock: Callable[[], float]) -> Evaluation:
+    start = clock()
+    rules, sim = sq.rebuild(view)
+    mover, seats = sim.turn, rules.seats
+    if seats == 2:
+        try:
+            value, action = sq.Solver(rules, clock, start + budget / 2).best(sim)
+        except sq._Unsolved:
+            pass
+        else:
+            chance = (1.0 + value) / 2  # win 1, shared 0.5, loss 0
+            win = [0.0, 0.0]
+            win[mover], win[1 - mover] = chance, 1.0 - chance
+            return Evaluation(tuple(win), sq.notation(action))
+    root, _ = sq.grow(rules, sim, rng, budget - (clock() - start), clock, greedy=0.75)
+    if not root.children:  # one action only (or no time): its outcome by playouts
+        totals = [0.0] * seats
+        runs = 0
+        while runs < 8 or clock() - start < budget:
+            trial = sim.copy()
+            rules.play(trial, root.actions[0])
+            reward = rules.reward(trial) if trial.over else sq._playout(rules, trial, rng, 0.75, True)
+            totals = [t + r for t, r in zip(totals, reward)]
+            runs += 1
+        means, best = [t / runs for t in totals], root.actions[0]
+    else:
+        i = sq.most_visited(root)
+        child = root.children[i]
+        means, best = [t / child.visits for t in child.totals], root.actions[i]
+    shares = [min(1.0, max(0.0, m)) for m in means]  # the reward's margin term moves it slightly off [0, 1]
+    total = sum(shares) or 1.0
+    return Evaluation(tuple(s / total for s in shares), sq.notation(best))
+
+
+# --- Mission commando --------------------------------------------------------------------------------------------
+
+def _commando(module: ModuleType, state: Any, seat: int, budget: float, rng: random.Random,
+              clock: Callable[[], float]) -> Evaluation:
+    start = clock()
+    best = commando.choose(module.view(state, seat), seat, "hard", rng, budget / 2, clock)
+    seats = state.seats
+    wins = [0.0] * seats
+    games = 0
+    while games < 4 or clock() - start < budget:
+        end = commando.playout(state, 10_000, rng)
+        winners = end.winners or tuple(range(seats))
+        for s in winners:
+            wins[s] += 1 / len(winners)
+        games += 1
+    return Evaluation(tuple(w / games for w in wins), best)

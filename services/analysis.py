@@ -1,0 +1,299 @@
+"""Post-game analysis: RQ jobs on the ``analysis`` queue compute each move's chances and the engine's best move.
+
+A finished game is analysed at the version it finished at, with everything revealed. The work:
+
+1. ``request`` (``POST /api/games/<gid>/analysis``, ``burrow analyse``, or automatically when a game with a human
+   seat finishes: ``auto``) records the request in ``Keys.analysis(gid)`` and queues the *plan* job. A running
+   game is refused (``NotFinished``, 409) before anything is read or written about it.
+2. The plan job (``plan``) splits the game's events into moves (``moves``) and stores them, then queues one
+   *chunk* job per ``CHUNK_PLIES`` moves, so several workers share a long game.
+3. Each chunk job (``run_chunk``) analyses the positions before its moves with ``domain.ai.analysis.evaluate``
+   and stores each result as soon as it has it, in ``Keys.analysis_plies(gid, version)`` (ply index → JSON).
+
+Idempotent: a job finds the plies already stored and does only the others, so a job run twice, a chunk queued
+twice or a request repeated computes nothing again; nothing is ever appended to the game. Resumed after a crash: a
+chunk holds a lease (``Keys.analysis_lease``, with a TTL refreshed at every ply) while queued or running; a chunk
+whose lease has lapsed and whose plies are not all stored is queued again by the next request or read (``status``
+does it), and redoes only its missing plies.
+
+The answer (``read``) is CONTRACT.md's: ``{"status", "version", "plies": [{"version", "seat", "move", "win",
+"best", "blunder"}]}`` with the plies analysed so far, in order; ``blunder`` is judged against the next ply's
+chances (or the result, for the last move) once both are known.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from domain.ai import analysis as engine
+from domain.base import BadNotation, IllegalMove
+from services import codec, errors
+from services.games import Game, GameService, rng_for
+
+log = logging.getLogger(__name__)
+
+PLAN = "workers.jobs.analysis_plan"
+CHUNK = "workers.jobs.analysis_chunk"
+CHUNK_PLIES = 8
+"""Moves per chunk job: a 40-ply game is five jobs, about 2 s each at the default budget."""
+LEASE_SLACK = 30.0
+"""Seconds a chunk's lease outlives the time its next ply should take (a worker may be busy with others)."""
+QUEUED_LEASE = 3600.0
+"""Seconds a queued chunk's lease lasts before it is taken for lost (the queue may be long)."""
+PLAN_CHUNK = -1
+"""The plan job's lease is that of chunk -1."""
+
+
+def of(runtime) -> Analyses:
+    """The analyses of ``runtime``'s store, queued on its ``analysis`` queue at its budget."""
+    return Analyses(runtime.service, runtime.jobs, runtime.settings.analysis_time)
+
+
+class NotFinished(errors.ServiceError):
+    status, code = 409, "not_finished"
+
+
+@dataclass(frozen=True)
+class Move:
+    """One command of the game: the version before it, the seat that sent it and its notation."""
+
+    version: int
+    seat: int
+    move: str
+
+
+class Analyses:
+    """Requests, runs and reads analyses; the store's Redis holds them, the ``analysis`` queue runs them."""
+
+    def __init__(self, service: GameService, jobs, budget: float = 0.25,
+                 clock: Callable[[], float] = time.monotonic):
+        self.service = service
+        self.store = service.store
+        self.redis = service.store.redis
+        self.keys = service.store.keys
+        self.jobs = jobs
+        self.budget = budget
+        self.clock = clock
+
+    # -- requests ----------------------------------------------------------------------------------------
+
+    def request(self, gid: str, budget: float | None = None, queue: bool = True) -> str:
+        """Queue the analysis of a finished game (once per finished version); returns its status.
+
+        ``budget`` (seconds per position, default the setting) different from an earlier analysis's starts a new
+        one; ``queue=False`` records the request without queueing the plan job (``burrow analyse`` runs it)."""
+        game = self.service.load(gid)
+        if game.module.status(game.state) != "finished":
+            raise NotFinished("the game is still running: only a finished game can be analysed")
+        budget = budget or self.budget
+        current = self._meta(gid)
+        if current and current["version"] == game.version and current["budget"] == budget:
+            return self.status(gid) if queue else current["status"]
+        key = self.keys.analysis(gid)
+        self.redis.delete(key, self.keys.analysis_plies(gid, game.version))
+        self.redis.hset(key, mapping={"status": "queued", "version": game.version, "budget": budget,
+                                      "requested": int(time.time() * 1000)})
+        if queue:
+            self._queue_plan(gid, game.version)
+        return "queued"
+
+    def auto(self, gid: str) -> bool:
+        """Queue the analysis of a game that has just finished with a human seat, unless already requested."""
+        game = self.service.load(gid)
+        if game.module.status(game.state) != "finished" or self._meta(gid) is not None:
+            return False
+        if all(player.get("ai") for player in game.meta["players"]):
+            return False
+        self.request(gid)
+        return True
+
+    # -- jobs --------------------------------------------------------------------------------------------
+
+    def plan(self, gid: str, version: int, queue: bool = True) -> int:
+        """The plan job: store the game's moves and queue a job per chunk (unless not ``queue``); returns the
+        number of chunks."""
+        meta = self._meta(gid)
+        if meta is None or meta["version"] != version:
+            return 0  # superseded or never requested
+        if meta.get("plies") is None:
+            game = self.service.at_version(gid, version)
+            found = [[m.version, m.seat, m.move] for m in moves(self.service, game)]
+            chunks = max(1, -(-len(found) // CHUNK_PLIES))
+            self.redis.hset(self.keys.analysis(gid), mapping={"plies": json.dumps(found), "chunks": chunks,
+                                                              "status": "running"})
+            meta = self._meta(gid)
+        for chunk in range(meta["chunks"] if queue else 0):
+            self._queue_chunk(gid, version, chunk)
+        self.redis.delete(self.keys.analysis_lease(gid, version, PLAN_CHUNK))
+        self._finish_if_done(gid, meta)
+        return meta["chunks"]
+
+    def run_chunk(self, gid: str, version: int, chunk: int, progress: Callable[[int], None] | None = None) -> int:
+        """The chunk job: analyse the chunk's plies not stored yet; returns how many it analysed. ``progress``
+        is called with each ply's index once stored."""
+        meta = self._meta(gid)
+        if meta is None or meta["version"] != version or meta.get("plies") is None:
+            return 0
+        plies = meta["plies"][chunk * CHUNK_PLIES:(chunk + 1) * CHUNK_PLIES]
+        first = chunk * CHUNK_PLIES
+        results = self.redis.hkeys(self.keys.analysis_plies(gid, version))
+        done = {int(k) for k in results}
+        todo = [first + i for i in range(len(plies)) if first + i not in done]
+        lease = self.keys.analysis_lease(gid, version, chunk)
+        budget = float(meta["budget"])
+        count = 0
+        for index in todo:
+            before, seat, move = meta["plies"][index]
+            self.redis.set(lease, "running", ex=int(LEASE_SLACK + 4 * budget) + 1)
+            game = self.service.at_version(gid, before)
+            rng = random.Random(f"{gid}/{version}/{index}")
+            evaluation = engine.evaluate(game.module, game.state, game.seats, seat, budget, rng, self.clock)
+            entry = {"version": before + 1, "seat": seat, "move": move, "win": list(evaluation.win),
+                     "best": evaluation.best}
+            self.redis.hset(self.keys.analysis_plies(gid, version), str(index), json.dumps(entry))
+            count += 1
+            if progress:
+                progress(index)
+        self.redis.delete(lease)
+        self._finish_if_done(gid, self._meta(gid))
+        return count
+
+    def _queue_plan(self, gid: str, version: int) -> None:
+        self.redis.set(self.keys.analysis_lease(gid, version, PLAN_CHUNK), "queued", ex=int(QUEUED_LEASE))
+        self.jobs.enqueue("analysis", PLAN, gid, version, job_id=f"analysis-{gid}-{version}-plan", job_timeout=600)
+
+    def _queue_chunk(self, gid: str, version: int, chunk: int) -> None:
+        self.redis.set(self.keys.analysis_lease(gid, version, chunk), "queued", ex=int(QUEUED_LEASE))
+        self.jobs.enqueue("analysis", CHUNK, gid, version, chunk, job_id=f"analysis-{gid}-{version}-{chunk}",
+                          job_timeout=int(600 + 10 * CHUNK_PLIES * self.budget))
+
+    def _finish_if_done(self, gid: str, meta: dict | None) -> None:
+        if meta is None or meta.get("plies") is None:
+            return
+        stored = self.redis.hlen(self.keys.analysis_plies(meta["gid"], meta["version"]))
+        if stored >= len(meta["plies"]) and meta["status"] != "done":
+            self.redis.hset(self.keys.analysis(gid), "status", "done")
+
+    # -- reading -----------------------------------------------------------------------------------------
+
+    def meta(self, gid: str) -> dict[str, Any] | None:
+        """The request as stored: status, version, budget, its moves (``[version, seat, notation]``, once
+        planned) and chunk count; None if never requested."""
+        return self._meta(gid)
+
+    def _meta(self, gid: str) -> dict[str, Any] | None:
+        raw = self.redis.hgetall(self.keys.analysis(gid))
+        if not raw:
+            return None
+        meta = {k.decode(): v.decode() for k, v in raw.items()}
+        return {"gid": gid, "status": meta["status"], "version": int(meta["version"]),
+                "budget": float(meta["budget"]),
+                "plies": json.loads(meta["plies"]) if "plies" in meta else None,
+                "chunks": int(meta["chunks"]) if "chunks" in meta else None}
+
+    def status(self, gid: str) -> str:
+        """The analysis's status; a chunk lost with a crashed worker (lease lapsed, plies missing) is queued
+        again, and a plan lost before it ran as well."""
+        meta = self._meta(gid)
+        if meta is None:
+            raise errors.NotFound("no analysis of this game was requested")
+        if meta["status"] == "done":
+            return "done"
+        version = meta["version"]
+        if meta["plies"] is None:
+            if not self.redis.exists(self.keys.analysis_lease(gid, version, PLAN_CHUNK)):
+                self._queue_plan(gid, version)
+            return meta["status"]
+        stored = {int(k) for k in self.redis.hkeys(self.keys.analysis_plies(gid, version))}
+        for chunk in range(meta["chunks"]):
+            indices = range(chunk * CHUNK_PLIES, min((chunk + 1) * CHUNK_PLIES, len(meta["plies"])))
+            if any(i not in stored for i in indices) \
+                    and not self.redis.exists(self.keys.analysis_lease(gid, version, chunk)):
+                self._queue_chunk(gid, version, chunk)
+        return meta["status"]
+
+    def read(self, gid: str) -> dict:
+        """CONTRACT.md's answer: status, analysed version and the plies analysed so far (404 if never asked)."""
+        status = self.status(gid)
+        meta = self._meta(gid)
+        version = meta["version"]
+        raw = self.redis.hgetall(self.keys.analysis_plies(gid, version))
+        stored = {int(k): json.loads(v) for k, v in raw.items()}
+        total = len(meta["plies"]) if meta["plies"] is not None else 0
+        entries = [stored.get(i) for i in range(total)]
+        end = None
+        if total and entries[-1] is not None:
+            game = self.service.at_version(gid, version)
+            end = engine.final(game.module, game.state, game.seats)
+        flags = engine.blunders([e or {"seat": 0, "move": "", "win": None, "best": None} for e in entries], end)
+        plies = [{**entry, "blunder": flag} for entry, flag in zip(entries, flags) if entry is not None]
+        return {"status": status, "version": version, "plies": plies}
+
+
+# -- the moves of a game --------------------------------------------------------------------------------------
+
+def moves(service: GameService, game: Game) -> list[Move]:
+    """The commands that made ``game``, in order, from its events: a command's events are found in the game's
+    command ids (``Keys.cmds``: seat, first and last version) where it had one, else by the rules (the command
+    of a seat to act whose events begin with the stored ones); its notation is the legal command whose events
+    begin the same way."""
+    store, module = service.store, game.module
+    ranges = {}
+    for key, value in store.redis.hgetall(store.keys.cmds(game.gid)).items():
+        seat = key.decode().split(":", 1)[0]
+        first, last = (int(v) for v in value.decode().split("-")) if not value.startswith(b"{") else (0, 0)
+        if first and seat.isdigit():
+            ranges[first] = (int(seat), last)
+    stored = [codec.decode(module, item.data) for item in store.read(game.gid, to=game.version)]
+    found: list[Move] = []
+    state, version = None, 0
+    while version < game.version:
+        if state is None or module.status(state) not in ("setup", "playing") or not module.to_act(state):
+            state = module.evolve(state, stored[version])
+            version += 1
+            continue
+        known = ranges.get(version + 1)
+        seats = [known[0]] if known else module.to_act(state)
+        match = _command(module, state, seats, stored[version:], lambda at=version + 1: rng_for(game.meta, at))
+        if match is None:  # not a command we can name (an event appended by the system): step over it
+            state = module.evolve(state, stored[version])
+            version += 1
+            continue
+        seat, text, length = match
+        last = known[1] if known else version + length
+        found.append(Move(version, seat, text))
+        for event in stored[version:last]:
+            state = module.evolve(state, event)
+        version = last
+    return found
+
+
+def _command(module, state, seats: list[int], ahead: list, rng: Callable[[], random.Random]
+             ) -> tuple[int, str, int] | None:
+    """(seat, notation, number of events) of the legal command whose events begin like ``ahead``: all of them
+    (a seeded game replays exactly), else the first one, else (a random first event: dice) its type."""
+    same_first = same_type = None
+    for seat in seats:
+        for text in module.legal(state, seat):
+            try:
+                events = module.decide(state, seat, module.parse(text), rng())
+            except (IllegalMove, BadNotation):
+                continue
+            except Exception:  # a rules bug in a command nobody played must not stop naming the one played
+                log.warning("analysis: %s %r raised while matching a move", module.NAME, text, exc_info=True)
+                continue
+            if not events:
+                continue
+            if events[0] == ahead[0]:
+                if list(events) == ahead[:len(events)]:
+                    return seat, text, len(events)
+                same_first = same_first or (seat, text, len(events))
+            elif type(events[0]) is type(ahead[0]):
+                same_type = same_type or (seat, text, len(events))
+    return same_first or same_type
