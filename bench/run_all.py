@@ -31,6 +31,7 @@ SUITE = [
     ("perft_murus.py", ["--depth", "5"], ["--depth", "3"]),
     ("ai_speed.py", [], ["--quick"]),
     ("ai_latency.py", ["--ai-time", "0.25"], ["--quick"]),
+    ("fair_queues.py", [], ["--quick"]),
 ]
 
 

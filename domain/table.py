@@ -178,6 +178,8 @@ class Table:
         acting, running = set(self.to_act(state)), set(self._running(state))
         after = replace(state, game=self.game.evolve(state.game, event))
         movers = acting - set(self.to_act(after))  # seats whose turn (or part of a simultaneous phase) is done
+        if self.game.status(after.game) == "finished":  # the end takes every turn away: only its mover moved
+            movers = {seat for seat in movers if getattr(event, "seat", None) == seat}
         offer = None if state.offer is not None and movers - {state.offer} else state.offer
         after = replace(after, moved=state.moved | movers, offer=offer)
         return self._tick(after, running, at, movers)

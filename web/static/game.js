@@ -5,6 +5,7 @@
   "use strict";
   const {api, tokens} = window.BurrowApi;
   const panels = window.BurrowPanels;
+  const replayKit = window.BurrowReplay;
   const root = document.getElementById("game");
   const gid = root.dataset.gid;
   const gameName = root.dataset.game;
@@ -21,9 +22,14 @@
     memoryKey: "",
     refreshing: null,
     refreshAgain: 0,
+    steps: [],           // the move list grouped into steps (one command's events each), see replay.js
+    open: new Set(),     // the steps whose events are listed one by one
+    offline: false,      // the live connection is lost (the banner says so; the board is not playable)
+    focusKey: null,      // the board element that had the keyboard focus when a command was sent
   };
 
   const gamePath = "/api/games/" + encodeURIComponent(gid);
+  const NARROW = 600;  // a board container narrower than this (a phone) gets the boards' small-screen layout
 
   // ---------------------------------------------------------------- who acts
 
@@ -100,6 +106,7 @@
       after = body.events[body.events.length - 1].version;
     }
     page.events = all ? fresh : page.events.concat(fresh);
+    page.steps = replayKit.steps(page.events);
   }
 
   /** Bring every held document (and the move list) up to at least ``minVersion``; coalesces bursts. */
@@ -118,6 +125,7 @@
           const finished = docs.some((d) => d.status === "finished");
           // A game that just ended reveals everything: reload the whole move list.
           await fetchEvents(finished && !wasFinished);
+          if (page.offline) connection(true);
           render();
         }
       } catch (err) {
@@ -147,6 +155,9 @@
     }
     if (page.pending) return false;
     const doc = page.docs.get(act.seat);
+    const focused = document.activeElement;
+    page.focusKey = focused && $("board").contains(focused)
+      ? (focused.closest("[data-key]") || focused).getAttribute("data-key") || "board" : null;
     page.pending = true;
     root.classList.add("pending");
     showMessage("");
@@ -183,7 +194,65 @@
   }
 
   function showError(err) {
+    if (err && err.status === 0) connection(false);
     showMessage(err && err.message ? err.message : "Something went wrong.");
+  }
+
+  /** A sentence under the board, about the last click (why it did nothing, what to do instead). */
+  function feedback(text) {
+    const box = $("board-feedback");
+    box.textContent = text || "";
+    box.hidden = !text;
+  }
+
+  /** Why a click on the board did nothing: not your turn, a replay, watching, or the board's own reason. */
+  function explainClick(event) {
+    const node = event.target;
+    if (!node || !node.closest || node.closest("button, a, input, select, summary, label, [role=button]")) return;
+    if (page.pending) return;
+    const doc = shownDoc();
+    if (!doc) return;
+    let text;
+    if (page.replay) text = "This is a replay: go back to the live game to play.";
+    else if (page.offline) text = "The connection is lost: wait until it is back to play.";
+    else if (doc.status === "finished") text = "The game is over.";
+    else if (!page.held.length) text = "You are watching: open a seat's link to play.";
+    else if (!acting()) {
+      const names = doc.to_act.map((seat) => seatLabel(doc, seat)).join(", ");
+      text = `It is not your turn: ${names ? "waiting for " + names : "wait"}.`;
+    } else {
+      const b = board();
+      const act = acting();
+      text = (b.why && b.why(doc, {you: act.seat, legal: doc.legal, memory: page.memory}, node)) ||
+        "That is not one of your moves: the highlighted pieces and the buttons below show what you can do.";
+    }
+    feedback(text);
+  }
+
+  /** The live connection went away (false) or came back (true). Shown after a short grace: a stream that only
+      reconnects is no news. */
+  let offlineTimer = null;
+  function connection(up) {
+    if (up) {
+      clearTimeout(offlineTimer);
+      offlineTimer = null;
+      if (page.offline) {
+        page.offline = false;
+        $("connection-banner").hidden = true;
+        const box = $("message");
+        if (box.dataset.network === "yes" || /cannot be reached/.test(box.textContent)) showMessage("");
+        refresh(0);
+        render();
+      }
+      return;
+    }
+    if (page.offline || offlineTimer) return;
+    offlineTimer = setTimeout(() => {
+      offlineTimer = null;
+      page.offline = true;
+      $("connection-banner").hidden = false;
+      render();
+    }, 1500);
   }
 
   // ---------------------------------------------------------------- rendering
@@ -218,13 +287,30 @@
     const ai = (seat) => isAi(doc, seat);
     const replaying = Boolean(page.replay);
     const version = replaying ? page.replay.version : page.latest;
-    panels.status(doc, {acting: act ? act.seat : null, replay: replaying, label, isAi: ai});
-    panels.players(doc, {held: page.held.map((h) => h.seat), label, isAi: ai, onCopy: copyLink, onRelease: release});
+    const b = board();
+    panels.status(doc, {acting: act && !page.offline ? act.seat : null, replay: replaying, offline: page.offline,
+                        label, isAi: ai});
+    panels.players(doc, {held: page.held.map((h) => h.seat), replay: replaying, label, isAi: ai,
+                         dot: b.seatDot ? (seat) => b.seatDot(doc, seat) : null, onCopy: copyLink,
+                         onRelease: release});
+    if (window.BurrowSetup) window.BurrowSetup.warn(doc, page.held.map((h) => h.seat));
     renderBoard(doc, act);
     renderLegal();
-    panels.moves(page.events, version, replaying, startReplay);
-    panels.replay(version, page.latest, replaying, stopReplay);
+    const step = replayKit.stepOf(page.steps, version);
+    panels.moves({steps: page.steps, version, replaying, open: page.open, onPick: startReplay,
+                  onToggle: (index) => {
+                    if (page.open.has(index)) page.open.delete(index);
+                    else page.open.add(index);
+                    render();
+                  }});
+    const liveTurn = acting();
+    panels.replay({step: step ? step.index : 0, steps: page.steps.length, version, latest: page.latest,
+                   replaying, yourTurn: Boolean(liveTurn), onLive: stopReplay});
     root.classList.toggle("replaying", replaying);
+    if (window.BurrowNotify) {
+      window.BurrowNotify.update(Boolean(liveTurn) && !page.offline,
+                                 liveTurn ? `${seatLabel(page.docs.get(liveTurn.seat), liveTurn.seat)} to play` : "");
+    }
   }
 
   function renderLegal() {
@@ -260,7 +346,8 @@
 
   function renderBoard(doc, act) {
     const container = $("board");
-    const interactive = Boolean(act) && !page.replay && !page.pending;
+    const interactive = Boolean(act) && !page.replay && !page.pending && !page.offline;
+    const shownStep = replayKit.stepOf(page.steps, page.replay ? page.replay.version : page.latest);
     const ui = {
       send,
       interactive,
@@ -269,11 +356,15 @@
       memory: page.memory,
       redraw: () => renderBoard(shownDoc(), page.replay ? null : acting()),
       playerName: (seat) => seatLabel(doc, seat),
-      message: showMessage,
+      message: feedback,
       replay: Boolean(page.replay),
+      lastCells: shownStep && shownStep.index ? replayKit.cells(shownStep) : new Set(),
+      narrow: container.clientWidth < NARROW,
     };
-    const focusKey = document.activeElement && container.contains(document.activeElement)
+    let focusKey = document.activeElement && container.contains(document.activeElement)
       ? document.activeElement.getAttribute("data-key") : null;
+    const afterMove = !page.pending && page.focusKey;
+    if (afterMove) focusKey = page.focusKey;
     container.replaceChildren();
     container.setAttribute("aria-busy", "true");
     try {
@@ -290,6 +381,15 @@
       const next = container.querySelector(".controls button:not([disabled]), .choices button:not([disabled]), " +
                                            "[role=button][tabindex]");
       if (next) next.focus();
+    }
+    if (afterMove) {
+      // A keyboard move was sent: keep the focus on the board (the target's place, else the board itself).
+      page.focusKey = null;
+      if (!container.contains(document.activeElement)) {
+        const spot = container.querySelector("[role=button][tabindex], .controls button:not([disabled])");
+        if (spot) spot.focus();
+        else container.focus();
+      }
     }
   }
 
@@ -320,13 +420,35 @@
     render();
   }
 
+  /** Step the replay back or forward ``by`` "move" (a step: one command's events) or "event" (one version). */
+  function stepReplay(direction, by) {
+    const current = page.replay ? page.replay.version : page.latest;
+    if (by === "event") {
+      startReplay(current + direction);
+      return;
+    }
+    const step = replayKit.stepOf(page.steps, current);
+    const index = (step ? step.index : 0) + direction;
+    if (index < 0) return;
+    if (index >= page.steps.length) stopReplay();
+    else startReplay(page.steps[index].last);
+  }
+
   function bindReplay() {
-    const current = () => (page.replay ? page.replay.version : page.latest);
-    $("replay-first").addEventListener("click", () => startReplay(1));
-    $("replay-prev").addEventListener("click", () => startReplay(current() - 1));
-    $("replay-next").addEventListener("click", () => startReplay(current() + 1));
+    $("replay-first").addEventListener("click", () => startReplay(page.steps.length ? page.steps[0].last : 1));
+    $("replay-prev").addEventListener("click", () => stepReplay(-1, "move"));
+    $("replay-next").addEventListener("click", () => stepReplay(1, "move"));
     $("replay-live").addEventListener("click", () => stopReplay());
-    $("replay-slider").addEventListener("input", (e) => startReplay(Number(e.target.value)));
+    $("replay-slider").addEventListener("input", (e) => {
+      const step = page.steps[Number(e.target.value)];
+      if (step) startReplay(step.last);
+    });
+    replayKit.bindKeys({
+      back: (by) => stepReplay(-1, by),
+      forward: (by) => { if (page.replay) stepReplay(1, by); },
+      first: () => startReplay(page.steps.length ? page.steps[0].last : 1),
+      live: () => { if (page.replay) stopReplay(); },
+    });
   }
 
   // ---------------------------------------------------------------- typed commands
@@ -335,13 +457,41 @@
     const input = $("typed-move");
     $("typed").addEventListener("submit", async (event) => {
       event.preventDefault();
-      if (await send(input.value)) input.value = "";
+      if (await send(input.value)) {
+        input.value = "";
+        renderLegal();
+      } else {
+        input.select();  // the rejected text stays, selected: typing replaces it
+      }
     });
     input.addEventListener("input", renderLegal);
     $("legal-details").addEventListener("toggle", (e) => { e.target.dataset.touched = "yes"; });
   }
 
   // ---------------------------------------------------------------- live
+
+  /** Take one stream message into a spectator's page; false when it cannot (then the page fetches instead). */
+  function fromStream(raw) {
+    let message;
+    try {
+      message = JSON.parse(raw);
+    } catch (err) {
+      return false;
+    }
+    const {document: doc, ...event} = message;
+    const lastEvent = page.events.length ? page.events[page.events.length - 1].version : 0;
+    if (!event.type || event.version !== lastEvent + 1) return false;
+    const before = page.docs.get(null);
+    // A game that just ended reveals everything: the page fetches the whole move list again.
+    if (doc && doc.status === "finished" && !(before && before.status === "finished")) return false;
+    page.events.push(event);
+    if (doc) {  // the messages of a long reconnect carry only the event, the last one also the document
+      page.docs.set(null, doc);
+      page.latest = Math.max(page.latest, doc.version);
+      render();
+    }
+    return true;
+  }
 
   function listen() {
     if (!window.EventSource) {
@@ -351,12 +501,17 @@
     const source = new EventSource(`${gamePath}/stream?after=${page.latest}`);
     const onVersion = (event) => {
       const version = Number(event.lastEventId);
-      if (version > page.latest) refresh(version);
+      if (version <= page.latest) return;
+      // A seat's page fetches its own document; a spectator's renders from the stream, which carries the event
+      // and the spectator's document with each version (no request per move).
+      if (page.held.length || page.refreshing || !fromStream(event.data)) refresh(version);
     };
     source.addEventListener("version", onVersion);
     source.addEventListener("message", onVersion);
-    source.addEventListener("open", () => root.classList.remove("offline"));
-    source.addEventListener("error", () => root.classList.add("offline"));
+    source.addEventListener("open", () => { root.classList.remove("offline"); connection(true); });
+    source.addEventListener("error", () => { root.classList.add("offline"); connection(false); });
+    // While the stream is down, ask now and then: a page whose stream cannot connect still comes back.
+    setInterval(() => { if (page.offline && !page.refreshing) refresh(0); }, 3000);
   }
 
   // ---------------------------------------------------------------- start
@@ -364,6 +519,13 @@
   async function start() {
     bindReplay();
     bindTyped();
+    $("board").addEventListener("click", explainClick);
+    let wasNarrow = $("board").clientWidth < NARROW;
+    window.addEventListener("resize", () => {
+      const narrow = $("board").clientWidth < NARROW;
+      if (narrow !== wasNarrow) render();
+      wasNarrow = narrow;
+    });
     const candidates = [...new Set(tokens.stored(gid).concat(tokens.takeFromFragment()))];
     try {
       await identify(candidates);

@@ -1,0 +1,65 @@
+"""Abuse through the API (issue #20): fair hidden information, bounds, quotas, request hardening."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import run_jobs
+
+TWO = [{"name": "Ana"}, {"name": "Ben"}]
+
+
+def create(client, **body):
+    return client.post("/api/games", json={"game": "murus", "players": TWO, **body})
+
+
+def docs(client, created) -> list[dict]:
+    gid = created["id"]
+    seen = [client.get(f"/api/games/{gid}").get_json()]
+    for seat in created["seats"]:
+        if "token" in seat:
+            seen.append(client.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {seat['token']}"})
+                        .get_json())
+    return seen
+
+
+# -- fair hidden information ---------------------------------------------------------------------------------
+
+
+def test_a_client_seed_is_disclosed_to_every_seat_and_spectator(client, runtime):
+    created = create(client, game="mouseguard", seed=424242).get_json()
+    run_jobs(runtime)
+    for doc in docs(client, created):
+        assert doc["setup"] == {"seed": 424242, "position": False, "by": 0}
+
+
+def test_a_position_with_hidden_parts_is_disclosed(client, runtime):
+    created = create(client, game="mouseguard", players=[{"name": "Bot", "ai": "easy"}, {"name": "Ben"}],
+                     position={"mice": {"c4": "black", "d8": "white"},
+                               "captured": {"black": 3, "white": 3}}).get_json()
+    for doc in docs(client, created):
+        assert doc["setup"] == {"seed": None, "position": True, "by": 1}
+
+
+def test_server_randomness_stays_secret(client, runtime):
+    created = create(client, game="mouseguard").get_json()
+    run_jobs(runtime)
+    for doc in docs(client, created):
+        assert doc["setup"] == {"seed": None, "position": False, "by": None}
+    assert runtime.store.meta(created["id"])["seed"] is None
+
+
+def test_a_murus_position_hides_nothing(client):
+    created = create(client, position={"turn": "romans", "cells": {"a1": "RR", "h7": "GG"}}).get_json()
+    assert docs(client, created)[0]["setup"] == {"seed": None, "position": False, "by": 0}
+
+
+@pytest.mark.parametrize("seed, rated", [(None, True), (5, False)])
+def test_games_the_creator_set_up_are_unrated(client, runtime, seed, rated):
+    gid = create(client, **({"seed": seed} if seed else {})).get_json()["id"]
+    for seat in (0, 1):  # both sides move, then one resigns
+        game = runtime.service.load(gid)
+        runtime.service.command(gid, seat, game.module.legal(game.state, seat)[0])
+    runtime.service.command(gid, 1, "resign")
+    run_jobs(runtime)
+    assert bool(runtime.ratings.read()["ratings"]) is rated
