@@ -16,7 +16,11 @@ from services.connection import UNREACHABLE
 
 
 class UserError(Exception):
-    """A mistake on the command line: printed as one line, exit status 2."""
+    """A mistake on the command line: printed as one line, exit status 2 (or ``status``: 1 for a bad file)."""
+
+    def __init__(self, message: str, status: int = 2):
+        super().__init__(message)
+        self.status = status
 
 
 def _runtime(args, journal: bool | None = None):
@@ -176,26 +180,29 @@ def cmd_export(args) -> int:
 def cmd_import(args) -> int:
     from services import tokens
     from services.store import new_game_id
-    from services.transfer import append_exported, parse_lines
+    from services.transfer import append_exported, parse_lines, validate
 
     runtime = _runtime(args)
     try:
         with open(args.file, encoding="utf-8") as f:
             header, events = parse_lines(f)
+        state = validate(header, events, runtime.settings.limits)  # before anything is appended
     except OSError as exc:
         raise UserError(f"cannot read {args.file}: {exc.strerror}") from None
-    except ValueError as exc:
-        raise UserError(f"{args.file}: {exc}") from None
+    except ValueError as exc:  # not JSON lines, not UTF-8, or not a valid game
+        raise UserError(f"{args.file}: {exc}", status=1) from None
     meta = header["meta"]
     gid = header["id"] if runtime.store.version(header["id"]) == 0 else new_game_id()
-    seat_tokens = {i: tokens.new_token() for i, p in enumerate(meta["players"]) if not p.get("ai")}
+    taken = dict(getattr(state, "names", ()))  # open seats taken during the game
+    humans = [i for i, p in enumerate(meta["players"]) if not p.get("ai") and (not p.get("open") or i in taken)]
+    seat_tokens = {i: tokens.new_token() for i in humans}
     runtime.store.set_seat_hashes(gid, {s: tokens.token_hash(t) for s, t in seat_tokens.items()})
     version = append_exported(runtime.store, gid, meta, events)
     runtime.projector.project_game(gid)
     runtime.projector.project_lobby(gid)
     print(f"imported game {gid} ({meta['game']}) at version {version}")
     for seat, token in seat_tokens.items():
-        print(f"  seat {seat} ({meta['players'][seat]['name']}): token {token}")
+        print(f"  seat {seat} ({meta['players'][seat].get('name') or taken.get(seat)}): token {token}")
     return 0
 
 
@@ -392,7 +399,7 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except UserError as exc:
         print(f"burrow: {exc}", file=sys.stderr)
-        return 2
+        return exc.status
     except KeyboardInterrupt:
         return 130
     except json.JSONDecodeError as exc:

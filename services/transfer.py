@@ -6,11 +6,18 @@ Line 1 is a header ``{"burrow": 1, "id": gid, "meta": {...}}``; each further lin
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 import msgspec
 
+from domain.ai import LEVELS
+from domain.base import BadEvent, BadSetup, check_options, event_type
+from domain.registry import GAME_NAMES
+from domain.table import table_of
+from services import codec
 from services.store import EventStore, StoredEvent
 
 FORMAT = 1
@@ -60,6 +67,82 @@ def parse_lines(lines: Iterable[str]) -> tuple[dict, list[dict]]:
     if not events:
         raise ValueError("the export holds no events")
     return header, events
+
+
+def validate(header: dict, events: list[dict], limits: dict) -> Any:
+    """Check an export before anything of it is appended; returns the game's state after its last event.
+
+    The header's game, players (count within the game's seats and ``limits["players"]``, names, AI levels) and
+    the options of its first event; then every event, decoded with the game's schema and folded through
+    ``evolve`` with its consistency checks. ``ValueError`` with one line naming the first problem.
+    """
+    if not isinstance(header.get("id"), str):
+        raise ValueError("header: id must be a game id")
+    meta = header.get("meta")
+    if not isinstance(meta, dict):
+        raise ValueError("header: meta must be an object")
+    name = meta.get("game")
+    if name not in GAME_NAMES:
+        raise ValueError(f"header: unknown game {name!r} (known: {', '.join(GAME_NAMES)})")
+    module = table_of(name)
+    players = meta.get("players")
+    if not isinstance(players, list):
+        raise ValueError("header: players must be a list of players")
+    low, high = module.SEATS
+    high = min(high, limits.get("players", high))
+    if not low <= len(players) <= high:
+        raise ValueError(f"header: {name} takes {low}" + (f" to {high}" if high > low else "")
+                         + f" players, not {len(players)}")
+    for i, player in enumerate(players):
+        _check_player(i, player, limits.get("name_length", 40))
+    state = None
+    for item in events:
+        where = f"version {item['version']} ({item['type']!r})"
+        if not isinstance(item["type"], str) or not isinstance(item["data"], dict):
+            raise ValueError(f"{where}: type must be a string and data an object")
+        at = item.get("at", 0)
+        if not isinstance(at, int) or isinstance(at, bool) or at < 0:
+            raise ValueError(f"{where}: at must be a time in milliseconds, not {at!r}")
+        if item["data"].get("type", item["type"]) != item["type"]:
+            raise ValueError(f"{where}: the data says it is a {item['data']['type']!r} event")
+        try:
+            event = codec.decode(module, msgspec.msgpack.encode({**item["data"], "type": item["type"]}))
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            raise ValueError(f"{where}: not a {name} event ({exc})") from None
+        if state is None:
+            _check_created(name, event, len(players), where)
+        try:
+            state = module.evolve(state, event, at)
+        except BadEvent as exc:
+            raise ValueError(f"{where}: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 - a rules module that does not yet say BadEvent everywhere
+            raise ValueError(f"{where}: the game refuses it ({type(exc).__name__}: {exc})") from None
+    return state
+
+
+def _check_player(i: int, player: Any, name_length: int) -> None:
+    if not isinstance(player, dict):
+        raise ValueError(f"header: players[{i}] must be an object")
+    if player.get("open"):
+        return
+    name = player.get("name")
+    if not isinstance(name, str) or not name.strip() or len(name) > name_length:
+        raise ValueError(f"header: players[{i}].name must be a name of 1 to {name_length} characters")
+    ai = player.get("ai")
+    if ai is not None and ai not in LEVELS:
+        raise ValueError(f"header: players[{i}].ai must be one of {', '.join(LEVELS)}, not {ai!r}")
+
+
+def _check_created(name: str, event: Any, players: int, where: str) -> None:
+    """The first event creates the game, for as many seats as the header has players, with valid options."""
+    if event_type(event) != "game_created":
+        raise ValueError(f"{where}: the first event must be game_created")
+    if event.seats != players:
+        raise ValueError(f"{where}: the game is created for {event.seats} seats, the header has {players} players")
+    try:
+        check_options(event.options, importlib.import_module(f"domain.{name}.catalog").CATALOG.options)
+    except BadSetup as exc:
+        raise ValueError(f"{where}: {exc}") from None
 
 
 def append_exported(store: EventStore, gid: str, meta: dict, events: list[dict], have: int = 0) -> int:

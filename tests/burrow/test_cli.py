@@ -72,7 +72,7 @@ def test_user_mistakes_are_one_line_errors(redis_env, capsys, argv, message):
 
 def test_import_rejects_a_bad_file(redis_env, tmp_path, capsys):
     (tmp_path / "bad.jsonl").write_text('{"burrow": 1, "meta": {}}\n{"version": 2}\n')
-    assert cli.main(["import", str(tmp_path / "bad.jsonl")]) == 2
+    assert cli.main(["import", str(tmp_path / "bad.jsonl")]) == 1
     assert "line 2" in capsys.readouterr().err
 
 
