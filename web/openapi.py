@@ -104,7 +104,33 @@ class Lobby(msgspec.Struct):
     games: list[LobbyLine]
 
 
-ANSWERS = (Error, Health, Created, GameDocument, CommandResult, Events, Lobby)
+ANALYSIS_STATUS = Literal["queued", "running", "done"]
+
+
+class AnalysisRequest(msgspec.Struct):
+    """No fields: a body, if any, is ignored (the budget is the server's setting)."""
+
+
+class AnalysisStatus(msgspec.Struct):
+    status: ANALYSIS_STATUS
+
+
+class AnalysedMove(msgspec.Struct):
+    version: int  # the version the move made
+    seat: int
+    move: str
+    win: list[float]  # each seat's chance before the move
+    best: str | None  # the engine's move there
+    blunder: bool  # the move lost >= 0.2 of the mover's chance against best
+
+
+class Analysis(msgspec.Struct):
+    status: ANALYSIS_STATUS
+    version: int  # the finished game's version analysed
+    plies: list[AnalysedMove]  # the moves analysed so far, in order
+
+
+ANSWERS = (Error, Health, Created, GameDocument, CommandResult, Events, Lobby, AnalysisRequest, AnalysisStatus, Analysis)
 REQUESTS = (schemas.CreateGame, schemas.Command)
 
 
@@ -180,6 +206,19 @@ def document() -> dict:
                             "schema": {"type": "string"}}],
             "responses": {"200": {"description": "the stream", "content": {"text/event-stream": {
                 "schema": {"type": "string"}}}}, **_errors(400, 404, 503)}}},
+        "/api/games/{gid}/analysis": {
+            "post": {
+                "summary": "Queue the analysis of a finished game (each move's chances, best move, blunders)",
+                "operationId": "requestAnalysis", "parameters": [GID],
+                "requestBody": {"required": False, "content": {"application/json": {
+                    "schema": _ref(AnalysisRequest)}}},
+                "responses": {"202": _json(AnalysisStatus, "queued, or already running or done"),
+                              "409": _json(Error, "not_finished: the game is still running"),
+                              **_errors(404, 503)}},
+            "get": {
+                "summary": "The analysis so far", "operationId": "getAnalysis", "parameters": [GID],
+                "responses": {"200": _json(Analysis, "status, analysed version, one entry per move analysed"),
+                              **_errors(404, 503)}}},
         "/api/stats": {"get": {
             "summary": "Per game: finished games, draws, wins by seat, mean length; Elo ratings by player name",
             "operationId": "stats",

@@ -6,6 +6,7 @@ import dataclasses
 import json
 import random
 
+import msgspec
 import pytest
 
 from domain import ai
@@ -13,6 +14,7 @@ from services import analysis
 from tests.conftest import run_jobs
 from tests.domain.step_clock import StepClock
 from tests.domain.test_ai_analysis import BLUNDER_POSITION
+from web import openapi
 
 PLAYERS = [{"name": "Ana"}, {"name": "Bo"}]
 
@@ -122,6 +124,8 @@ def test_the_api_queues_on_request_and_answers_as_the_contract_says(rt, client):
     done = client.get(f"/api/games/{gid}/analysis").get_json()
     assert done["status"] == "done" and len(done["plies"]) == 2
     assert set(done["plies"][0]) == {"version", "seat", "move", "win", "best", "blunder"}
+    msgspec.convert(done, openapi.Analysis)  # as the OpenAPI document describes it
+    msgspec.convert(answer.get_json(), openapi.AnalysisStatus)
     assert client.post(f"/api/games/{gid}/analysis").get_json() == {"status": "done"}
 
 
