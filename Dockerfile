@@ -10,4 +10,4 @@ RUN pip install --no-cache-dir .
 RUN useradd --create-home burrow
 USER burrow
 EXPOSE 8000
-CMD ["gunicorn", "--worker-class", "gthread", "--workers", "2", "--threads", "16", "--bind", "0.0.0.0:8000", "burrow.wsgi:app"]
+CMD ["uvicorn", "burrow.asgi:app", "--host", "0.0.0.0", "--port", "8000", "--workers", "2", "--no-proxy-headers"]
