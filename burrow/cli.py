@@ -6,8 +6,10 @@ Every command exits non-zero with a one-line error on bad input; tracebacks are 
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import logging
+import socket
 import sys
 import time
 
@@ -26,11 +28,29 @@ class UserError(Exception):
 def _runtime(args, journal: bool | None = None):
     from burrow.runtime import build, install
 
-    settings = Settings.from_env(redis_url=getattr(args, "redis", None), data_dir=getattr(args, "data", None),
-                                 partitions=getattr(args, "partitions", None))
-    runtime = build(settings, journal=journal)
+    try:
+        settings = Settings.from_env(redis_url=getattr(args, "redis", None), data_dir=getattr(args, "data", None),
+                                     partitions=getattr(args, "partitions", None))
+        runtime = build(settings, journal=journal)
+    except ValueError as exc:  # a malformed URL or setting
+        raise UserError(f"bad setting: {exc}") from None
+    except OSError as exc:
+        if isinstance(exc, UNREACHABLE):
+            raise
+        raise UserError(f"cannot use {exc.filename or settings.data_dir}: {exc.strerror}") from None
     install(runtime)
     return runtime
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The server's listening socket, bound before anything starts: a busy or bad address is a one-line error."""
+    if not 1 <= port <= 65535:
+        raise UserError(f"--port must be between 1 and 65535, not {port}")
+    try:
+        return socket.create_server((host, port), backlog=4096)
+    except OSError as exc:
+        reason = "it is already in use" if exc.errno == errno.EADDRINUSE else exc.strerror or str(exc)
+        raise UserError(f"cannot listen on {host}:{port}: {reason}") from None
 
 
 def cmd_serve(args) -> int:
@@ -38,6 +58,9 @@ def cmd_serve(args) -> int:
     from workers.dispatcher import Dispatcher
     from workers.worker import start_thread_worker
 
+    if args.threads < 1 or args.workers < 1:
+        raise UserError("--threads and --workers must be at least 1")
+    sock = _listen(args.host, args.port)
     runtime = _runtime(args)
     if runtime.embedded:
         print(f"burrow: embedded store (in-process fakeredis) journaled to {runtime.settings.data_dir}/ "
@@ -64,7 +87,7 @@ def cmd_serve(args) -> int:
     uvicorn.Server(uvicorn.Config(create_asgi(app, args.threads), host=args.host, port=args.port,
                                   log_level="warning", access_log=False, backlog=4096,
                                   proxy_headers=False,  # X-Forwarded-For only as BURROW_TRUSTED_PROXIES says
-                                  timeout_graceful_shutdown=2)).run()
+                                  timeout_graceful_shutdown=2)).run(sockets=[sock])
     return 0
 
 
@@ -171,8 +194,11 @@ def cmd_export(args) -> int:
         raise UserError(f"no game {args.gid!r}") from None
     text = "".join(line + "\n" for line in lines)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as out:
-            out.write(text)
+        try:
+            with open(args.output, "w", encoding="utf-8") as out:
+                out.write(text)
+        except OSError as exc:
+            raise UserError(f"cannot write {args.output}: {exc.strerror}") from None
     else:
         sys.stdout.write(text)
     return 0
@@ -295,14 +321,35 @@ def cmd_selfplay(args) -> int:
     bad = [x for x in levels if x not in LEVELS]
     if bad:
         raise UserError(f"unknown AI level {bad[0]!r} (known: {', '.join(LEVELS)})")
-    if args.games < 1:
-        raise UserError("--games must be at least 1")
+    if args.games < 1 or args.jobs < 1:
+        raise UserError("--games and --jobs must be at least 1")
+    if not 0 < args.ai_time <= 60:
+        raise UserError("--ai-time must be between 0 and 60 seconds")
     options = json.loads(args.options) if args.options else None
+    _check_setup(args.game, len(levels), options)
     bar = Progress(f"selfplay {args.game}", args.games)
     records = run_match(args.game, levels, args.games, args.seed, args.ai_time, args.jobs, options, bar.update)
     bar.close()
     print(table(summary(records, levels)))
     return 0
+
+
+def _check_setup(game: str, seats: int, options) -> None:
+    """A game of ``game`` for ``seats`` AI levels with ``options`` can be set up (else a one-line error)."""
+    import random
+
+    from domain.base import BadSetup, Setup
+    from domain.registry import game_module
+
+    module = game_module(game)
+    low, high = module.SEATS
+    if not low <= seats <= high:
+        needs = f"{low}" + (f" to {high}" if high > low else "")
+        raise UserError(f"--ai: {game} needs {needs} AI levels, one per seat, not {seats}")
+    try:
+        module.initial(Setup(seats=seats, options=options or {}), random.Random(0))
+    except BadSetup as exc:
+        raise UserError(f"--options: {exc}") from None
 
 
 def cmd_perft(args) -> int:
@@ -327,14 +374,28 @@ def cmd_perft(args) -> int:
     return 0
 
 
+class _Parser(argparse.ArgumentParser):
+    """Argument errors as one line (``burrow serve: error: …``), exit status 2, like every other mistake."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="burrow", description="Burrow: an event-sourced service for board games.")
+    p = _Parser(prog="burrow", description="Burrow: an event-sourced service for board games.")
     sub = p.add_subparsers(dest="command", required=True)
 
     def with_store(sp):
         sp.add_argument("--redis", metavar="URL", help="Redis URL (default: $REDIS_URL, else embedded)")
         sp.add_argument("--data", metavar="DIR", help="embedded journal directory (default: burrow-data)")
-        sp.add_argument("--partitions", type=int, help="event-store partitions (default 1)")
+        sp.add_argument("--partitions", type=_positive, help="event-store partitions (default 1)")
         return sp
 
     s = with_store(sub.add_parser("serve", help="web + dispatcher + worker"))
@@ -395,7 +456,10 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    args = parser().parse_args(argv)
+    try:
+        args = parser().parse_args(argv)
+    except SystemExit as exc:  # --help, or an argument error already printed as one line
+        return exc.code if isinstance(exc.code, int) else 2
     try:
         return args.func(args)
     except UserError as exc:
