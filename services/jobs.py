@@ -113,9 +113,36 @@ class RQJobs:
         options.setdefault("failure_ttl", 3600)
         return self.queues[kind].enqueue(job, *args, **options)
 
-    def project(self, gid: str) -> None:
-        # One job brings every read model of the game up to date: half the queue traffic of one job per model.
-        self.enqueue("project", PROJECT, gid)
+    def project(self, gid: str) -> bool:
+        """Queue the game's projection job, unless one is queued and not started yet (it will see this version
+        too); True if queued. One job brings every read model of the game up to date."""
+        return self.enqueue_once("project", PROJECT, gid)
+
+    # -- coalesced jobs: at most one waiting per game and queue ------------------------------------------------
+
+    coalesce_ms = 10_000  # a marker outlives a lost job by this much at most (the dispatcher pokes again)
+
+    def _queued_key(self, kind: str, gid: str) -> str:
+        return f"{self.prefix}:{kind}:queued:{gid}"
+
+    def enqueue_once(self, kind: str, job: str, gid: str, *args, **options) -> bool:
+        """Put ``job(gid, *args)`` on the ``kind`` queue unless a job of ``gid`` waits there already (marked by
+        ``enqueue_once`` and not yet ``started``); True if queued. So pokes at the highest command rate leave at
+        most one waiting job per game instead of one per poke: the backlog is bounded by the games, not the
+        commands. The job must call ``started(kind, gid)`` before it reads the store."""
+        marker = self._queued_key(kind, gid)
+        if not self.connection.set(marker, b"1", nx=True, px=self.coalesce_ms):
+            return False
+        try:
+            self.enqueue(kind, job, gid, *args, **options)
+        except BaseException:
+            self.connection.delete(marker)
+            raise
+        return True
+
+    def started(self, kind: str, gid: str) -> None:
+        """A coalesced job of ``gid`` starts: the next poke queues another one (it may find a newer version)."""
+        self.connection.delete(self._queued_key(kind, gid))
 
     def clock(self, gid: str, version: int, deadline_ms: int) -> None:
         """Check the game's clocks just after ``deadline_ms``: a job scheduled on RQ's scheduler (the workers run

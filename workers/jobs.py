@@ -15,6 +15,7 @@ log = logging.getLogger(__name__)
 def project(gid: str) -> int:
     """Bring every read model of a game up to date: its view, its lobby line, the ratings once it is finished."""
     runtime = current()
+    runtime.jobs.started("project", gid)  # before reading: a poke from now on queues another job (coalescing)
     version = runtime.projector.project_game(gid)
     runtime.projector.project_lobby(gid)
     if runtime.ratings.project(gid):  # it has just finished: a game with a human seat gets its analysis
