@@ -26,15 +26,41 @@ A game module (``domain/murus.py``, ``domain/mouseguard/``, ...) exposes, at mod
 from __future__ import annotations
 
 import random
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import Any, Literal, TypedDict
 
 import msgspec
+
+from domain.catalog import Option
 
 REVEAL_ALL: Literal["all"] = "all"
 """Viewer that sees everything: finished games, the CLI, tests. Never given to a player or an AI."""
 
 Viewer = int | None | Literal["all"]
 """A seat number, ``None`` for a spectator, or ``REVEAL_ALL``."""
+
+
+RULES: Literal["rules"] = "rules"
+"""``result.termination`` of a game that ended by its own rules (a win, a loss, a draw the rules declare)."""
+MAX_PLIES: Literal["max_plies"] = "max_plies"
+"""``result.termination`` of a game stopped by the ``max_plies`` option (a server limit, not a rule)."""
+TERMINATIONS = (RULES, MAX_PLIES, "resigned", "draw_agreed", "timeout", "aborted")
+"""Every kind of ``result.termination`` (CONTRACT.md, "Tables"): the deciders end games by ``rules`` or
+``max_plies``; the platform's table commands and clocks add the others on top of a game."""
+
+
+class Result(TypedDict):
+    """What ``result(state)`` returns once a game is over: ``winners`` (seats; empty for a draw or no result),
+    ``reason`` (a sentence) and ``termination`` (one of ``TERMINATIONS``)."""
+
+    winners: list[int]
+    reason: str
+    termination: str
+
+
+def outcome(winners: list[int] | tuple[int, ...], reason: str, termination: str) -> Result:
+    """A fresh ``Result`` (lists copied, so callers may change it)."""
+    return {"winners": list(winners), "reason": reason, "termination": termination}
 
 
 class Event(msgspec.Struct, frozen=True, tag_field="type"):
@@ -95,28 +121,22 @@ def event_data(event: Event) -> dict[str, Any]:
     return data
 
 
-def check_options(options: dict[str, Any], allowed: dict[str, Any]) -> dict[str, Any]:
-    """Options merged over their defaults; unknown names or wrongly typed values raise ``BadSetup``.
+def check_options(options: dict[str, Any], specs: Sequence[Option]) -> dict[str, Any]:
+    """Options merged over their defaults; unknown names or values the option's type refuses raise ``BadSetup``.
 
-    ``allowed`` maps each option name to its default value; a default of ``None`` accepts ``int`` or ``None``.
+    ``specs`` are the game's options as its catalog declares them (``CATALOG.options``, ``domain/catalog.py``).
     """
-    merged = dict(allowed)
+    if not isinstance(options, dict):
+        raise BadSetup("options", f"must be an object, not {options!r}")
+    by_name = {spec.name: spec for spec in specs}
+    merged = {spec.name: spec.default for spec in specs}
     for name, value in options.items():
-        if name not in allowed:
-            known = ", ".join(sorted(allowed)) or "none"
+        spec = by_name.get(name)
+        if spec is None:
+            known = ", ".join(sorted(by_name)) or "none"
             raise BadSetup(f"options.{name}", f"unknown option (known: {known})")
-        default = allowed[name]
-        if default is None:
-            ok = value is None or (isinstance(value, int) and not isinstance(value, bool) and value > 0)
-            expected = "a positive integer or null"
-        elif isinstance(default, bool):
-            ok, expected = isinstance(value, bool), "true or false"
-        elif isinstance(default, (int, float)):
-            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-            expected = "a number"
-        else:
-            ok, expected = isinstance(value, type(default)), f"a {type(default).__name__}"
-        if not ok:
-            raise BadSetup(f"options.{name}", f"must be {expected}, not {value!r}")
+        problem = spec.problem(value)
+        if problem:
+            raise BadSetup(f"options.{name}", problem)
         merged[name] = value
     return merged

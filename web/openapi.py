@@ -50,6 +50,7 @@ class Created(msgspec.Struct):
 class Result(msgspec.Struct):
     winners: list[int]
     reason: str
+    termination: str  # rules | max_plies | resigned | draw_agreed | timeout | aborted
 
 
 class PlayerLine(msgspec.Struct, omit_defaults=True):

@@ -11,6 +11,7 @@ RULES.md fixes), ``flow`` (a turn, step by step) and ``fights``.
 from __future__ import annotations
 
 from domain.base import Viewer
+from domain.commando.catalog import CATALOG
 from domain.commando.events import EVENTS
 from domain.commando.notation import Command, format, parse
 from domain.commando.position import dump_position
@@ -19,6 +20,7 @@ from domain.commando.state import State, evolve
 from domain.commando.view import describe, redact, render, view
 
 __all__ = [
+    "CATALOG",
     "EVENTS",
     "NAME",
     "OPTIONS",

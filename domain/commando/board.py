@@ -10,6 +10,10 @@ from typing import Any
 from domain.base import BadSetup
 
 SPECIAL_KINDS = ("purchase", "fight", "caution")
+MAX_LENGTH = 200  # main-track squares at most (the shipped board has 60)
+MAX_GREEN = 50  # squares of one green path at most
+MAX_SQUARES = 500  # squares in all, track and green paths
+MAX_NAME = 40  # characters of a board's or district's name
 BOARD_KEYS = ("name", "length", "start", "base", "districts", "numbered", *SPECIAL_KINDS, "teleports", "wall")
 
 
@@ -116,8 +120,8 @@ def _districts(spec: dict[str, Any], field: str, length: int, base: int) -> list
     for i, raw in enumerate(districts):
         where = f"{field}.districts[{i}]"
         _object(raw, where, ("name", "first", "last", "green"), ("first", "last", "green"))
-        if not isinstance(raw.get("name", ""), str):
-            raise BadSetup(f"{where}.name", "must be a string")
+        if not isinstance(raw.get("name", ""), str) or len(raw.get("name", "")) > MAX_NAME:
+            raise BadSetup(f"{where}.name", f"must be a string of at most {MAX_NAME} characters")
         first = _int(raw["first"], f"{where}.first", 0, base)
         if first != expected_first:
             raise BadSetup(f"{where}.first", f"must be {expected_first}: districts cover the track in order")
@@ -125,8 +129,12 @@ def _districts(spec: dict[str, Any], field: str, length: int, base: int) -> list
         green = _object(raw["green"], f"{where}.green", ("from", "to", "length"), ("from", "to", "length"))
         _int(green["from"], f"{where}.green.from", first, last)
         _int(green["to"], f"{where}.green.to", green["from"] + 1, length - 1)
-        _int(green["length"], f"{where}.green.length", 1)
+        _int(green["length"], f"{where}.green.length", 1, MAX_GREEN)
         expected_first = last + 1
+    squares = length + sum(raw["green"]["length"] for raw in districts)
+    if squares > MAX_SQUARES:
+        raise BadSetup(f"{field}.districts", f"at most {MAX_SQUARES} squares in all, track and green paths "
+                       f"(here {squares})")
     if expected_first != length:
         raise BadSetup(f"{field}.districts[{len(districts) - 1}].last", f"must be {base}: the last district ends "
                        "at the base")
@@ -145,9 +153,9 @@ def _squares(spec: dict[str, Any], key: str, field: str, low: int, high: int) ->
 def load_board(spec: Any, field: str = "options.board") -> Board:
     """A validated ``Board`` from its JSON object; ``BadSetup`` names the faulty field."""
     _object(spec, field, BOARD_KEYS, ("length", "districts"))
-    if not isinstance(spec.get("name", "custom"), str):
-        raise BadSetup(f"{field}.name", "must be a string")
-    length = _int(spec["length"], f"{field}.length", 3)
+    if not isinstance(spec.get("name", "custom"), str) or len(spec.get("name", "")) > MAX_NAME:
+        raise BadSetup(f"{field}.name", f"must be a string of at most {MAX_NAME} characters")
+    length = _int(spec["length"], f"{field}.length", 3, MAX_LENGTH)
     start = _int(spec.get("start", 0), f"{field}.start", 0, 0)
     base = _int(spec.get("base", length - 1), f"{field}.base", length - 1, length - 1)
     wall = spec.get("wall")

@@ -161,8 +161,12 @@ class TurnPassed(Event, frozen=True, tag="turn_passed"):
 
 
 class GameEnded(Event, frozen=True, tag="game_ended"):
+    """The end: ``winners`` is empty for a draw; ``termination`` "rules" or "max_plies" (absent from games stored
+    before it existed: see ``state.evolve``)."""
+
     winners: list[int]
     reason: str
+    termination: str | None = None
 
 
 EVENTS = (GameCreated, DeckShuffled, DiceRolled, MapUsed, Moved, WallReached, WallCrossed, WallStopped,

@@ -7,6 +7,7 @@ The layout of every game package: ``events``, ``state`` (state and ``evolve``), 
 step, ``exit D5 d6 e6``.
 """
 
+from domain.mouseguard.catalog import CATALOG
 from domain.mouseguard.events import EVENTS
 from domain.mouseguard.notation import format, parse
 from domain.mouseguard.position import dump_position
@@ -15,6 +16,7 @@ from domain.mouseguard.state import State, evolve
 from domain.mouseguard.view import describe, redact, render, view
 
 __all__ = [
+           "CATALOG",
            "EVENTS",
            "NAME",
            "OPTIONS",

@@ -122,10 +122,12 @@ class TurnEnded(Event, frozen=True, tag="turn_ended"):
 
 
 class GameEnded(Event, frozen=True, tag="game_ended"):
-    """The end: ``winners`` is empty for a draw."""
+    """The end: ``winners`` is empty for a draw; ``termination`` "rules" or "max_plies" (absent from games stored
+    before it existed: see ``state.evolve``)."""
 
     winners: list[int]
     reason: str
+    termination: str | None = None
 
 
 EVENTS = (GameCreated, ColoursDrawn, DeckShuffled, DeckSet, HandSet, CardDrawn, MicePlaced, PlacementsRevealed,

@@ -8,10 +8,11 @@ from functools import reduce
 from itertools import combinations
 from typing import Any
 
-from domain.base import BadSetup, IllegalMove, Rng, Setup, check_options
+from domain.base import MAX_PLIES, RULES, BadSetup, IllegalMove, Result, Rng, Setup, check_options, outcome
 from domain.mouseguard import turns
 from domain.mouseguard.board import BLACK, COLOURS, LOCATIONS, WHITE, geometry, name
 from domain.mouseguard.cards import HAND_SIZE, full_deck, is_rescue_hand, refill
+from domain.mouseguard.catalog import CATALOG
 from domain.mouseguard.events import (
     CardDrawn,
     CardPlayed,
@@ -32,15 +33,9 @@ from domain.mouseguard.notation import Command, Exit, Pass, Place, Rescue, Turn,
 from domain.mouseguard.position import load_position
 from domain.mouseguard.state import State, evolve
 
-NAME = "mouseguard"
-SEATS = (2, 2)
-OPTIONS: dict[str, Any] = {
-    "edge_points": False,
-    "exit_extra_step": False,
-    "diplomacy_metric": "squares",
-    "max_plies": None,
-}
-METRICS = ("squares", "chebyshev")
+NAME = CATALOG.name
+SEATS = CATALOG.seats
+OPTIONS: dict[str, Any] = CATALOG.defaults()
 MICE = 4
 
 
@@ -62,10 +57,7 @@ def initial(setup: Setup, rng: Rng) -> list[Event]:
     (see ``_place``); a game from a position with mice deals the missing hands at once."""
     if setup.seats != 2:
         raise BadSetup("seats", f"Mouse Guard is played by 2 seats, not {setup.seats}")
-    options = check_options(setup.options, OPTIONS)
-    if options["diplomacy_metric"] not in METRICS:
-        raise BadSetup("options.diplomacy_metric",
-                       f"must be \"squares\" or \"chebyshev\", not {options['diplomacy_metric']!r}")
+    options = check_options(setup.options, CATALOG.options)
     geo = geometry(options["edge_points"])
     loaded = load_position(setup.position, geo) if setup.position is not None else None
     black = rng.randrange(2)
@@ -102,11 +94,9 @@ def status(state: State) -> str:
     return state.phase
 
 
-def result(state: State) -> dict[str, Any] | None:
-    """None while the game runs, then ``{"winners": [...], "reason": "..."}`` (a copy)."""
-    if state.result is None:
-        return None
-    return {"winners": list(state.result["winners"]), "reason": state.result["reason"]}
+def result(state: State) -> Result | None:
+    """None while the game runs, then ``{"winners", "reason", "termination"}`` (a copy)."""
+    return None if state.result is None else outcome(**state.result)
 
 
 def _fold(state: State, events: list[Event]) -> State:
@@ -209,14 +199,15 @@ def decide(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     effects = [e for e in events if not isinstance(e, CardPlayed)]
     won = turns.victory(board, colour, effects)
     if won:
-        return events + [GameEnded(winners=[seat], reason=won)]
+        return events + [GameEnded(winners=[seat], reason=won, termination=RULES)]
     after = _fold(state, events)
     events += refill(seat, len(after.hands[colour]), after.deck, after.discard, rng)
     ply = state.plies + 1
     events.append(TurnEnded(seat=seat, ply=ply))
     limit = state.options.max_plies
     if limit is not None and ply >= limit:
-        events.append(GameEnded(winners=[], reason=f"a draw: the limit of {limit} plies was reached"))
+        events.append(GameEnded(winners=[], reason=f"a draw: the limit of {limit} plies was reached",
+                                termination=MAX_PLIES))
     return events
 
 

@@ -7,6 +7,7 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
+from domain.base import MAX_PLIES, RULES, BadEvent, outcome
 from domain.mouseguard import events as ev
 from domain.mouseguard.board import BLACK, COLOURS, EMPTY, EMPTY_BOARD, LOCATIONS, WHITE
 from domain.mouseguard.cards import CARDS, sort_hand, without
@@ -78,10 +79,19 @@ def _created(event: ev.GameCreated) -> State:
 
 
 def evolve(state: State | None, event: ev.Event) -> State:
-    """The state after ``event``; never mutates ``state``."""
+    """The state after ``event``; never mutates ``state``. ``BadEvent`` for an event that is not Mouse Guard's,
+    malformed or out of place."""
+    try:
+        return _apply(state, event)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+        raise BadEvent(f"{type(event).__name__} cannot be applied: {exc}") from None
+
+
+def _apply(state: State | None, event: ev.Event) -> State:
     if isinstance(event, ev.GameCreated):
         return _created(event)
-    assert state is not None, "a game starts with game_created"
+    if state is None:
+        raise BadEvent("the first event of a game is game_created")
     match event:
         case ev.Moved(frm=frm, to=to):
             cells = list(state.board)
@@ -129,6 +139,8 @@ def evolve(state: State | None, event: ev.Event) -> State:
             mice = dict.fromkeys(black, "black") | dict.fromkeys(white, "white")
             return replace(state, phase="playing", board=board_from_mice(mice), placements=(None, None),
                            turn=BLACK)
-        case ev.GameEnded(winners=winners, reason=reason):
-            return replace(state, phase="finished", result={"winners": list(winners), "reason": reason})
-    raise TypeError(f"not a Mouse Guard event: {event!r}")
+        case ev.GameEnded(winners=winners, reason=reason, termination=termination):
+            # Before ``termination`` was recorded, the only game without a winner was a max_plies draw.
+            termination = termination or (RULES if winners else MAX_PLIES)
+            return replace(state, phase="finished", result=outcome(winners, reason, termination))
+    raise BadEvent(f"not a Mouse Guard event: {event!r}")

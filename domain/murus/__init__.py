@@ -15,6 +15,7 @@ illegal).
      "status": "playing"|"finished", "result": None|{"winners", "reason"}}
 """
 
+from domain.murus.catalog import CATALOG
 from domain.murus.events import EVENTS, Captured, GameCreated, GameEnded, Moved
 from domain.murus.notation import Command, format, parse
 from domain.murus.position import dump_position
@@ -23,6 +24,7 @@ from domain.murus.state import MurusState, State, evolve
 from domain.murus.view import describe, redact, render, view
 
 __all__ = [
+    "CATALOG",
     "EVENTS",
     "NAME",
     "OPTIONS",

@@ -38,10 +38,12 @@ class Captured(Event, frozen=True, tag="captured"):
 
 
 class GameEnded(Event, frozen=True, tag="game_ended"):
-    """The game is over: ``winners`` (seats; empty for a draw) and the ``reason`` as a sentence."""
+    """The game is over: ``winners`` (seats; empty for a draw), the ``reason`` as a sentence and the
+    ``termination`` ("rules" or "max_plies"; absent from games stored before it existed: see ``state.evolve``)."""
 
     winners: list[int]
     reason: str
+    termination: str | None = None
 
 
 EVENTS = (GameCreated, Moved, Captured, GameEnded)

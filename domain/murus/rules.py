@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from domain.base import BadSetup, Event, IllegalMove, Rng, Setup, check_options
+from domain.base import MAX_PLIES, RULES, BadSetup, Event, IllegalMove, Result, Rng, Setup, check_options, outcome
 from domain.murus import board
 from domain.murus.board import BREAKTHROUGH, DISTRIBUTE, HELD, Position
+from domain.murus.catalog import CATALOG
 from domain.murus.events import Captured, GameCreated, GameEnded, Moved
 from domain.murus.explain import explain_illegal
 from domain.murus.notation import CELL_NAMES, MOVE_TEXTS, PLAYER_NAMES, Command, format, parse, to_move
 from domain.murus.position import STONE_LETTERS, load_position, position_json
 from domain.murus.state import State
 
-NAME = "murus"
-SEATS = (2, 2)
-OPTIONS = {"variant": "basic", "max_plies": None}
-VARIANTS = ("basic", "advanced")
+NAME = CATALOG.name
+SEATS = CATALOG.seats
+OPTIONS = CATALOG.defaults()
 KIND_NAMES = ("distribute", "sacrifice", "double_sacrifice", "fire")
 GOAL_ROW_NUMBERS = (7, 1)
 """The row number each side must reach, by side."""
@@ -26,9 +24,7 @@ def initial(setup: Setup, rng: Rng) -> list[Event]:
     """``game_created`` with the options and start position; ``game_ended`` too if that position is over."""
     if setup.seats != 2:
         raise BadSetup("seats", f"Murus Gallicus is played by exactly 2 players, not {setup.seats}")
-    options = check_options(setup.options, OPTIONS)
-    if options["variant"] not in VARIANTS:
-        raise BadSetup("options.variant", f"must be \"basic\" or \"advanced\", not {options['variant']!r}")
+    options = check_options(setup.options, CATALOG.options)
     advanced = options["variant"] == "advanced"
     pos = load_position(setup.position, advanced)
     events: list[Event] = [GameCreated(seats=setup.seats, options=options, position=position_json(pos))]
@@ -97,9 +93,10 @@ def _ending(pos: Position, advanced: bool, ply: int, max_plies: int | None) -> G
             reason = f"{PLAYER_NAMES[winner]} reached row {GOAL_ROW_NUMBERS[winner]} and held it for a turn"
         else:
             reason = f"{PLAYER_NAMES[winner ^ 1]} have no legal move"
-        return GameEnded(winners=[winner], reason=reason)
+        return GameEnded(winners=[winner], reason=reason, termination=RULES)
     if max_plies is not None and ply >= max_plies:
-        return GameEnded(winners=[], reason=f"Draw: the limit of {max_plies} plies was reached")
+        return GameEnded(winners=[], reason=f"Draw: the limit of {max_plies} plies was reached",
+                         termination=MAX_PLIES)
     return None
 
 
@@ -121,10 +118,9 @@ def status(state: State) -> str:
     return "finished" if state.result is not None else "playing"
 
 
-def result(state: State) -> dict[str, Any] | None:
-    """Winners and reason once the game is over."""
-    return None if state.result is None else {"winners": list(state.result["winners"]),
-                                               "reason": state.result["reason"]}
+def result(state: State) -> Result | None:
+    """``{"winners", "reason", "termination"}`` once the game is over (a copy), else None."""
+    return None if state.result is None else outcome(**state.result)
 
 
 def perft(state: State, depth: int) -> int:

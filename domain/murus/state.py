@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-from domain.base import BadEvent, BadSetup, Event
+from domain.base import MAX_PLIES, RULES, BadEvent, BadSetup, Event, outcome
 from domain.murus.board import CELLS, FULL, Position
 from domain.murus.events import Captured, GameCreated, GameEnded, Moved
 from domain.murus.notation import CELL_NAMES
@@ -71,7 +71,9 @@ def evolve(state: State | None, event: Event) -> State:
                (m2 & keep) | (stones >> _M2 & FULL), (m3 & keep) | (stones >> _M3 & FULL), side ^ 1)
         return _after_move(state, pos, event.move, tuple(event.cells))
     if isinstance(event, GameEnded):
-        return dataclasses.replace(state, result={"winners": list(event.winners), "reason": event.reason})
+        # Before ``termination`` was recorded, the only Murus game without a winner was a max_plies draw.
+        termination = event.termination or (RULES if event.winners else MAX_PLIES)
+        return dataclasses.replace(state, result=outcome(event.winners, event.reason, termination))
     if isinstance(event, Captured):
         return state  # already applied by its moved event
     raise BadEvent(f"not a Murus Gallicus event: {event!r}")

@@ -10,6 +10,7 @@ identity. The layout of every game package: ``events``, ``state`` (state and ``e
 
 from __future__ import annotations
 
+from domain.squirrels.catalog import CATALOG
 from domain.squirrels.events import EVENTS
 from domain.squirrels.notation import format, parse
 from domain.squirrels.position import dump_position
@@ -17,6 +18,6 @@ from domain.squirrels.rules import NAME, OPTIONS, SEATS, decide, initial, leave,
 from domain.squirrels.state import State, evolve
 from domain.squirrels.view import describe, redact, render, view
 
-__all__ = ["EVENTS", "NAME", "OPTIONS", "SEATS", "State", "decide", "describe", "dump_position", "evolve",
-           "format", "initial", "leave", "legal", "parse", "redact", "render", "result", "status", "to_act",
-           "view"]
+__all__ = ["CATALOG", "EVENTS", "NAME", "OPTIONS", "SEATS", "State", "decide", "describe", "dump_position",
+           "evolve", "format", "initial", "leave", "legal", "parse", "redact", "render", "result", "status",
+           "to_act", "view"]

@@ -69,6 +69,8 @@ class GameEnded(Event, tag="game_ended"):
     winners: list[int]
     reason: str
     scores: list[dict[str, Any]]
+    termination: str | None = None
+    """"rules" (FS-8) or "max_plies"; absent from games stored before it existed (see ``state.evolve``)."""
 
 
 EVENTS = (GameCreated, BoostersOpened, CardsDealt, FirstPlayerChosen, Dug, Moved, TurnPassed, GameEnded)

@@ -67,7 +67,7 @@ def test_no_move_when_it_is_not_the_seats_turn():
 def test_takes_a_breakthrough(level):
     state = new_game({"d5": "RR", "a7": "GG", "h6": "GG", "a1": "RR"})
     state, _ = play(state, ai_move(state, level))
-    assert murus.result(state) == {"winners": [0], "reason": "Romans reached row 7"}
+    assert murus.result(state) == {"winners": [0], "reason": "Romans reached row 7", "termination": "rules"}
 
 
 @pytest.mark.parametrize("level", ["normal", "hard"])

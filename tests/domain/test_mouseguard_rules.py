@@ -410,7 +410,7 @@ def test_MG_19_capturing_every_enemy_mouse_wins():
     state, events = play(state, "c4-c5 sword b5 b6")
     assert types(events)[-1] == "game_ended"
     assert mg.result(state) == {"winners": [seat(state, "black")],
-                                "reason": "Black captured every white mouse"}
+                                "reason": "Black captured every white mouse", "termination": "rules"}
 
 
 def test_MG_19_last_point_mouse_captured_while_enemy_in_stronghold_is_no_win():
@@ -427,7 +427,8 @@ def test_MG_20_max_plies_ends_in_a_draw():
     state, _ = play(state, "c4-c5")
     assert mg.status(state) == "playing"
     state, events = play(state, "f8-f7")
-    assert mg.result(state) == {"winners": [], "reason": "a draw: the limit of 2 plies was reached"}
+    assert mg.result(state) == {"winners": [], "reason": "a draw: the limit of 2 plies was reached",
+                                "termination": "max_plies"}
     assert types(events)[-2:] == ["turn_ended", "game_ended"]
 
 

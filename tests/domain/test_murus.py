@@ -197,7 +197,7 @@ def test_MS_5_double_sacrifice_and_fire_do_not_exist_in_basic():
 def test_MS_6_romans_break_through_at_once():
     state, events = play(new_game({"d5": "RR", "a7": "GG", "h6": "GG"}), "d5-d7")
     assert types(events) == ["moved", "game_ended"]
-    assert murus.result(state) == {"winners": [0], "reason": "Romans reached row 7"}
+    assert murus.result(state) == {"winners": [0], "reason": "Romans reached row 7", "termination": "rules"}
     assert murus.status(state) == "finished" and murus.to_act(state) == [] and murus.legal(state, 1) == []
     with pytest.raises(IllegalMove, match="game is over"):
         murus.decide(state, 1, murus.parse("h6-h4"), random.Random(0))
@@ -205,7 +205,7 @@ def test_MS_6_romans_break_through_at_once():
 
 def test_MS_6_gauls_break_through_diagonally():
     state, _ = play(new_game({"c3": "GG", "h1": "RR"}, turn="gauls"), "c3-a1")
-    assert murus.result(state) == {"winners": [1], "reason": "Gauls reached row 1"}
+    assert murus.result(state) == {"winners": [1], "reason": "Gauls reached row 1", "termination": "rules"}
 
 
 def test_MS_6_breakthrough_by_the_far_cell_only():
@@ -230,7 +230,7 @@ def test_MS_7_stalemate_with_only_walls_left():
     assert murus.status(state) == "playing"
     state, events = play(state, "h7-h5")  # the Romans now start their turn with walls only
     assert types(events) == ["moved", "game_ended"]
-    assert murus.result(state) == {"winners": [1], "reason": "Romans have no legal move"}
+    assert murus.result(state) == {"winners": [1], "reason": "Romans have no legal move", "termination": "rules"}
 
 
 def test_MS_7_stalemate_with_all_towers_blocked():
@@ -240,7 +240,7 @@ def test_MS_7_stalemate_with_all_towers_blocked():
     assert murus.legal(state, 1)
     state, events = play(state, "d3-b3")
     assert types(events) == ["moved", "game_ended"]
-    assert murus.result(state) == {"winners": [1], "reason": "Romans have no legal move"}
+    assert murus.result(state) == {"winners": [1], "reason": "Romans have no legal move", "termination": "rules"}
 
 
 def test_MS_7_a_stalemated_start_position_ends_at_once():
@@ -267,7 +267,8 @@ def test_MS_8_max_plies_ends_in_a_draw():
     assert murus.status(state) == "playing"
     state, events = play(state, "a7-a5")
     assert types(events) == ["moved", "game_ended"]
-    assert murus.result(state) == {"winners": [], "reason": "Draw: the limit of 2 plies was reached"}
+    assert murus.result(state) == {"winners": [], "reason": "Draw: the limit of 2 plies was reached",
+                                   "termination": "max_plies"}
 
 
 def test_MS_8_a_win_on_the_last_ply_beats_the_draw():
@@ -395,7 +396,8 @@ def test_MS_A4_reaching_the_goal_row_wins_only_if_it_survives_a_turn():
     assert types(events) == ["moved"] and murus.view(state, None)["intruders"] == ["d7"]
     state, events = play(state, "h4-h2")
     assert types(events) == ["moved", "game_ended"]
-    assert murus.result(state) == {"winners": [0], "reason": "Romans reached row 7 and held it for a turn"}
+    assert murus.result(state) == {"winners": [0], "reason": "Romans reached row 7 and held it for a turn",
+                                   "termination": "rules"}
 
 
 def test_MS_A4_the_opponent_may_remove_the_intruder():
@@ -407,7 +409,8 @@ def test_MS_A4_the_opponent_may_remove_the_intruder():
 def test_MS_A4_gauls_hold_row_one_after_a_fire():
     state = new_game({"e4": "GGG", "a1": "RR", "h7": "GG"}, turn="gauls", variant="advanced")
     state, _ = play(state, "e4*e1", "a1-a3")
-    assert murus.result(state) == {"winners": [1], "reason": "Gauls reached row 1 and held it for a turn"}
+    assert murus.result(state) == {"winners": [1], "reason": "Gauls reached row 1 and held it for a turn",
+                                   "termination": "rules"}
 
 
 def test_MS_A4_checked_before_stalemate():

@@ -426,7 +426,7 @@ def test_FS_9_final_scores_count_cards_and_bonuses():
     scores = events[-1].scores
     assert scores[0]["bonuses"] == ["foils", "rares", "squirrels"] and scores[0]["points"] == 5
     assert scores[1]["bonuses"] == ["colors"] and scores[1]["points"] == 3
-    assert game.result(after) == {"winners": [0], "reason": "Seat 0 wins with 5 points."}
+    assert game.result(after) == {"winners": [0], "reason": "Seat 0 wins with 5 points.", "termination": "rules"}
 
 
 @pytest.mark.parametrize("needs_one, points", [(False, 7), (True, 4)])

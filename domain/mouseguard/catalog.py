@@ -1,0 +1,44 @@
+"""Mouse Guard in the catalog (``domain/catalog.py``): name, seats, options, AI levels, rules in short."""
+
+from domain.ai import LEVELS
+from domain.catalog import MAX_PLIES, Choice, GameInfo, Notation, Option
+
+CATALOG = GameInfo(
+    name="mouseguard",
+    title="Mouse Guard: Swords & Strongholds",
+    seats=(2, 2),
+    seats_note="colours drawn at random",
+    levels=LEVELS,
+    options=(
+        Option("edge_points", "bool", False, "The outer line is playable too (63 points)",
+               "By default only the 35 inner points are played on, and a mouse pushed onto the edge is "
+               "captured."),
+        Option("exit_extra_step", "bool", False, "Leaving a stronghold takes one more step",
+               "A mouse that leaves its stronghold then also steps once to an open point."),
+        Option("diplomacy_metric", "choice", "squares", "Diplomacy distance",
+               "How Diplomacy finds the nearest enemy mouse: by the squares the mice occupy, or by Chebyshev "
+               "distance.",
+               (Choice("squares", "Squares (default)"), Choice("chebyshev", "Chebyshev"))),
+        Option("max_plies", "count", None, "End in a draw after this many plies (empty: never)",
+               "Ends the game as a draw after that many turns in all.", maximum=MAX_PLIES),
+    ),
+    rules=(
+        "Each side places four mice in secret on its two nearest rows, then holds three cards: Sword, "
+        "Stronghold, Diplomacy. A turn moves one mouse a step and may play one card on it: a Sword steps on in "
+        "an L and pushes mice ahead (off the board is captured), a Stronghold leaps into a square and closes "
+        "its corners, Diplomacy swaps with the nearest enemy mouse. A stronghold mouse may step out instead; "
+        "one card of each kind rescues a captured mouse. Win with a stronghold in a corner square of the "
+        "opponent's back edge, or by capturing every enemy mouse."
+    ),
+    notation=(
+        Notation("place b2 c3 d2 e3"),
+        Notation("c3-c4"),
+        Notation("c3-c4 sword c5 d5"),
+        Notation("c3-c4 stronghold C4"),
+        Notation("c3-c4 diplomacy e6"),
+        Notation("c3-c4 diplomacy D5 e6"),
+        Notation("exit D5 d6", "(`exit D5 d6 e6` with the extra step)"),
+        Notation("rescue c2"),
+        Notation("pass sword"),
+    ),
+)

@@ -1,0 +1,38 @@
+"""Foraging Squirrels in the catalog (``domain/catalog.py``): name, seats, options, AI levels, rules in short."""
+
+from domain.ai import LEVELS
+from domain.catalog import MAX_PLIES, MAX_TEXT, Choice, GameInfo, Notation, Option
+
+CATALOG = GameInfo(
+    name="squirrels",
+    title="Foraging Squirrels",
+    seats=(2, 4),
+    levels=LEVELS,
+    options=(
+        Option("bonus_needs_one", "bool", False, "A bonus category needs at least one card",
+               "Without it, players tied at zero in a category each get its bonus point."),
+        Option("packs", "choice", "set", "Boosters",
+               "The kind of Modern Horizons 2 booster the food comes from.",
+               (Choice("set", "Set Boosters"), Choice("draft", "Draft Boosters"))),
+        Option("card_pool", "text", None, "Card list (CSV)",
+               "Your own card list, as CSV text with the columns of domain/squirrels/mh2-cards.csv; null: the "
+               "real MH2 cards.", max_length=MAX_TEXT),
+        Option("max_plies", "count", None, "End in a draw after this many plies (empty: never)",
+               "Ends the game as a draw after that many turns in all.", maximum=MAX_PLIES),
+    ),
+    rules=(
+        "Twenty-four Magic cards and the squirrel lie face up on a 5 by 5 grid. On your turn name a colour "
+        "(W, U, B, R, G, or C for colourless) and a direction: the squirrel runs that way, over empty cells, "
+        "collecting every card of that colour until a card of another colour or the edge stops it, and ends "
+        "on the last card taken. You must take at least one. Once per game, every player but the first may "
+        "dig: move one card to an empty cell, before or after running. The game ends when the squirrel's row "
+        "and column hold no more food; a point per card plus a bonus for each category led (foils, rares and "
+        "mythics, colours, squirrels in the art) decides."
+    ),
+    notation=(
+        Notation("G left"),
+        Notation("C up"),
+        Notation("dig b2 c4; G left"),
+        Notation("G left; dig b2 c4"),
+    ),
+)
