@@ -307,6 +307,11 @@
     panels.replay({step: step ? step.index : 0, steps: page.steps.length, version, latest: page.latest,
                    replaying, yourTurn: Boolean(liveTurn), onLive: stopReplay});
     root.classList.toggle("replaying", replaying);
+    if (window.BurrowAnalysis) {  // the analysis under a finished game's board (analysis.js)
+      window.BurrowAnalysis.rendered({finished: liveDocs().some((d) => d.status === "finished"), doc: liveDocs()[0],
+                                      steps: page.steps, version, latest: page.latest, replaying, label,
+                                      replayTo: startReplay});
+    }
     if (window.BurrowNotify) {
       window.BurrowNotify.update(Boolean(liveTurn) && !page.offline,
                                  liveTurn ? `${seatLabel(page.docs.get(liveTurn.seat), liveTurn.seat)} to play` : "");

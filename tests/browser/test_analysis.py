@@ -1,0 +1,47 @@
+"""The post-game analysis on the game page: the evaluation graph under a finished game's board, a click on it
+jumps the replay, and the blunder is marked in the move list with the better move."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import shot
+from tests.domain.test_ai_analysis import BLUNDER_POSITION
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_graph_shows_each_seat_and_a_click_jumps_the_replay(server, new_page, watch):
+    created = server.api("POST", "/api/games", {"game": "murus", "players": [{"name": "Ana"}, {"name": "Bo"}],
+                                                "position": BLUNDER_POSITION})
+    watch.add_seats(created)
+    gid = created["id"]
+    server.api("POST", f"/api/games/{gid}/commands", {"move": "e2-e4"}, token=created["seats"][0]["token"])
+    server.api("POST", f"/api/games/{gid}/commands", {"move": "d3-f1"}, token=created["seats"][1]["token"])
+
+    page = new_page()
+    page.goto(f"/games/{gid}")  # a spectator: the game is finished, everyone may see its analysis
+    expect(page.locator("#result")).to_be_visible()
+    analysis = page.locator("#analysis")
+    expect(analysis).to_be_visible()
+    # Queued automatically when the game (with human seats) finished; the page shows progress, then the graph.
+    expect(analysis.locator(".analysis-graph")).to_be_visible(timeout=30_000)
+    expect(analysis).to_contain_text("1 blunder", timeout=30_000)
+    expect(analysis.locator("polyline.analysis-line")).to_have_count(2)
+    expect(analysis.locator(".analysis-legend")).to_contain_text("Ana")
+    expect(analysis.locator("circle.analysis-blunder")).to_have_count(1)
+    expect(page.locator("#moves .blunder-mark")).to_have_count(1)
+    expect(page.locator("#moves .blunder-mark")).to_contain_text("better:")
+    shot(page, "analysis-graph")
+
+    # A click at the graph's left edge shows the position before the first move.
+    graph = analysis.locator(".analysis-graph")
+    box = graph.bounding_box()
+    graph.click(position={"x": box["width"] * 0.06, "y": box["height"] / 2})
+    expect(page.locator("#replay-label")).to_contain_text("(replay, version 1 of 4)")
+    expect(page.locator("#game")).to_have_class("game replaying")
+    expect(analysis.locator(".analysis-cursor")).to_have_count(1)
+    # … and a click at its right edge, the end of the game.
+    graph.click(position={"x": box["width"] * 0.99, "y": box["height"] / 2})
+    expect(page.locator("#replay-label")).to_contain_text("live")
