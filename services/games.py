@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import random
 import secrets
 import threading
@@ -15,16 +16,17 @@ from typing import Any, Protocol
 
 import redis
 
-from domain.ai import LEVELS
 from domain.base import REVEAL_ALL, BadNotation, BadSetup, IllegalMove, Setup, Viewer
+from domain.catalog import GameInfo
 from domain.registry import GAME_NAMES, game_module
 from domain.table import TABLE_COMMANDS, TableCommand, TableSet, check_clock, table_of
-from services import codec, errors, tokens
+from services import bounds, codec, errors, tokens
 from services.clients import client_id
 from services.fairness import setup_meta
 from services.quota import OpenGames
 from services.store import ConcurrencyError, EventStore, StoreUnavailable, new_game_id
 
+log = logging.getLogger(__name__)
 COMMAND_RETRIES = 8
 
 
@@ -154,18 +156,27 @@ class GameService:
             raise errors.Unprocessable(f"game: unknown game {game!r} (known: {', '.join(GAME_NAMES)})",
                                        field="game")
         module = game_module(game)
-        players = self._check_players(module, players)
+        players = self._check_players(module.CATALOG, players)
         try:
             clock = check_clock(clock)
         except BadSetup as exc:
             raise errors.Unprocessable(str(exc), field=exc.field) from exc
         for seat, old in (reserved or {}).items():
             players[seat] = {**players[seat], "open": True, "rematch_of": old}
+        bounds.check_json(options, "options")
+        bounds.check_json(position, "position")
+        if seed is not None:
+            bounds.check_int(seed, "seed", -bounds.MAX_SEED, bounds.MAX_SEED)
         rng = random.Random(f"{seed}/0") if seed is not None else random.Random(secrets.randbits(128))
         try:
             events = module.initial(Setup(seats=len(players), options=options or {}, position=position), rng)
         except BadSetup as exc:
             raise errors.Unprocessable(str(exc), field=exc.field) from exc
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, ArithmeticError) as exc:
+            # The domain is pure: what it cannot read is the client's input. A bug to fix, not a 500 to give.
+            field = "position" if position is not None else "options"
+            log.warning("create %s: %s refused with %r", game, field, exc)
+            raise errors.Unprocessable(f"{field}: not a valid {field} of {game}", field=field) from exc
         open_seats = [i for i, p in enumerate(players) if p.get("open")]
         if open_seats or clock:
             events.append(TableSet(open=open_seats, clock=clock))
@@ -184,8 +195,12 @@ class GameService:
                                        meta=json.dumps(meta).encode())
         except Exception:
             self.open_games.release(client, gid)
+            self.store.redis.delete(self.store.keys.seats(gid))  # no orphan seats hash of a game never made
             raise
         self._poke(gid)
+        if clock and not open_seats:  # the clock of the first seat to act runs from now
+            started = self.load(gid)
+            self._schedule_clock(gid, started.module, started.state, started.version)
         seats = []
         for i, p in enumerate(players):
             if p.get("open"):
@@ -206,11 +221,13 @@ class GameService:
             return False
         return game.module.status(game.state) != "finished"
 
-    def _check_players(self, module: ModuleType, players: Any) -> list[dict]:
-        low, high = module.SEATS
+    def _check_players(self, info: GameInfo, players: Any) -> list[dict]:
+        """The players of a new game, checked once, here, against the game's catalog entry (seats, AI levels).
+
+        The API decodes them as a list of objects and nothing more (``web/schemas.py``)."""
+        low, high = info.seats
         if not isinstance(players, list) or not low <= len(players) <= high:
-            raise errors.Unprocessable(f"players: {module.NAME} needs {low}" + (f" to {high}" if high > low else "")
-                                       + " players", field="players")
+            raise errors.Unprocessable(f"players: {info.name} needs {info.seat_range()} players", field="players")
         if len(players) > self.limits["players"]:
             raise errors.Unprocessable(f"players: at most {self.limits['players']} players", field="players")
         checked = []
@@ -223,22 +240,16 @@ class GameService:
                                                field=f"players[{i}]")
                 checked.append({"open": True})
                 continue
-            name = p.get("name")
-            if not isinstance(name, str) or not name.strip():
-                raise errors.Unprocessable(f"players[{i}].name: a non-empty name is required",
-                                           field=f"players[{i}].name")
-            if len(name) > self.limits["name_length"]:
-                raise errors.Unprocessable(f"players[{i}].name: at most {self.limits['name_length']} characters",
-                                           field=f"players[{i}].name")
+            name = bounds.check_name(p.get("name"), f"players[{i}].name", self.limits["name_length"])
             ai = p.get("ai")
-            if ai is not None and ai not in LEVELS:
-                raise errors.Unprocessable(f"players[{i}].ai: must be one of {', '.join(LEVELS)}",
-                                           field=f"players[{i}].ai")
+            if ai is not None and ai not in info.levels:  # a value outside the enumeration: malformed (400)
+                raise errors.BadRequest(f"players[{i}].ai: must be one of {', '.join(info.levels)}",
+                                        field=f"players[{i}].ai")
             unknown = set(p) - {"name", "ai"}
             if unknown:
                 raise errors.Unprocessable(f"players[{i}]: unknown field {min(unknown)!r}",
                                            field=f"players[{i}]")
-            checked.append({"name": name.strip(), **({"ai": ai} if ai else {})})
+            checked.append({"name": name, **({"ai": ai} if ai else {})})
         return checked
 
     # -- commands ----------------------------------------------------------------------------------------

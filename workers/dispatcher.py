@@ -128,6 +128,9 @@ class Dispatcher:
         ai_seats = ai_seats_to_act(game.meta, game.module.to_act(game.state))
         for seat in ai_seats:
             self.runtime.jobs.ai_turn(gid, seat, game.version, game.meta.get("client"))
+        deadline = game.module.deadline(game.state)
+        if deadline is not None:  # a clock runs: check it at its deadline (a scheduled job, no client needed)
+            self.runtime.jobs.clock(gid, game.version, deadline)
         return projected, game.version if ai_seats else None
 
     def _failed(self, partition: int, eid: str, fields: dict, error: str, failing: dict[str, Failure]) -> None:

@@ -15,7 +15,7 @@ from services.jobs import KINDS
 
 log = logging.getLogger(__name__)
 RESTART_SECONDS = 1.0
-SCHEDULER_SECONDS = 0.5  # how often the embedded scheduler moves due jobs to their queue
+SCHEDULER_SECONDS = 1  # how often the embedded scheduler moves due jobs to their queue (whole seconds: RQ lock TTLs)
 
 
 class ThreadScheduler(RQScheduler):
@@ -46,6 +46,11 @@ class ThreadWorker(rq.SimpleWorker):
         self.scheduler.acquire_locks()
         if self.scheduler.acquired_locks:
             self.scheduler.start()
+
+    def stop_scheduler(self) -> None:
+        if self.scheduler is not None and self.scheduler._process is not None:
+            self.scheduler.request_stop()
+            self.scheduler._process.join(5)
 
 
 def start_thread_worker(runtime: Runtime, kind: str = "project") -> threading.Thread:

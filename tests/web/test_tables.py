@@ -1,0 +1,243 @@
+"""Tables through the API (CONTRACT.md "Tables"): open seats, resign/draw/abort, clocks, rematch, on fakeredis and a
+real Redis. Races run real threads against the store; bad input gets a clear 4xx and appends nothing."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from services import errors
+from services.tables import Tables
+from tests.conftest import run_jobs
+
+
+def create(client, players=None, game="murus", **extra):
+    r = client.post("/api/games", json={"game": game, "players": players or [{"name": "Ana"}, {"open": True}],
+                                        **extra})
+    assert r.status_code == 201, r.json
+    return r.json
+
+
+def auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def doc(client, gid, token=None):
+    return client.get(f"/api/games/{gid}?min_version=1000000", headers=auth(token) if token else {}).json
+
+
+def test_an_open_seat_is_taken_by_a_claim_and_the_game_starts(client, runtime):
+    g = create(client)
+    assert g["seats"][1] == {"seat": 1, "open": True}
+    d = doc(client, g["id"], g["seats"][0]["token"])
+    assert d["status"] == "setup" and d["open_seats"] == [1] and d["to_act"] == [] and d["table"] == ["abort"]
+    run_jobs(runtime)
+    assert [x["id"] for x in client.get("/api/games?status=open").json["games"]] == [g["id"]]
+    r = client.post(f"/api/games/{g['id']}/seats/1", json={"name": "Ben"})
+    assert r.status_code == 200 and r.json["seat"] == 1 and r.json["name"] == "Ben" and r.json["token"]
+    d = doc(client, g["id"], r.json["token"])
+    assert d["you"] == 1 and d["status"] == "playing" and d["open_seats"] == []
+    assert [p["name"] for p in d["players"]] == ["Ana", "Ben"]
+    events = client.get(f"/api/games/{g['id']}/events").json["events"]
+    assert events[-1]["type"] == "seat_taken" and events[-1]["data"] == {"seat": 1, "name": "Ben"}
+    run_jobs(runtime)
+    assert client.get("/api/games?status=open").json["games"] == []
+
+
+def test_thirty_two_racing_claims_give_one_seat(runtime):
+    g = runtime.service.create("murus", [{"name": "Ana"}, {"open": True}])
+    tables = Tables(runtime.service)
+    barrier = threading.Barrier(32)
+    won, lost = [], []
+
+    def claim(i: int) -> None:
+        barrier.wait()
+        try:
+            won.append(tables.claim(g["id"], 1, f"P{i}"))
+        except errors.ServiceError as exc:
+            lost.append(exc.code)
+
+    threads = [threading.Thread(target=claim, args=(i,)) for i in range(32)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(won) == 1 and lost == ["seat_taken"] * 31
+    assert runtime.store.version(g["id"]) == g["version"] + 1  # one seat_taken event
+    assert runtime.service.seat_for(g["id"], won[0]["token"]) == 1
+
+
+@pytest.mark.parametrize("path, body, status, code", [
+    ("/seats/0", {"name": "Eve"}, 409, "seat_taken"),   # a seat with a player
+    ("/seats/7", {"name": "Eve"}, 404, "not_found"),
+    ("/seats/1", {"name": ""}, 422, "unprocessable"),
+    ("/seats/1", {"name": "x" * 41}, 422, "unprocessable"),
+    ("/seats/1", {}, 400, "bad_request"),
+])
+def test_bad_claims_append_nothing(client, runtime, path, body, status, code):
+    g = create(client)
+    r = client.post(f"/api/games/{g['id']}{path}", json=body)
+    assert (r.status_code, r.json["error"]["code"]) == (status, code) and r.json["error"]["message"]
+    assert runtime.store.version(g["id"]) == g["version"]
+
+
+def test_no_claim_on_a_finished_game_and_unknown_game(client, runtime):
+    g = create(client)
+    assert client.post(f"/api/games/{g['id']}/commands", headers=auth(g["seats"][0]["token"]),
+                       json={"move": "abort"}).status_code == 200
+    version = runtime.store.version(g["id"])
+    r = client.post(f"/api/games/{g['id']}/seats/1", json={"name": "Ben"})
+    assert r.status_code == 409 and "over" in r.json["error"]["message"]
+    assert runtime.store.version(g["id"]) == version
+    assert client.post("/api/games/000000000000/seats/1", json={"name": "Ben"}).status_code == 404
+
+
+def test_resign_from_a_seat_not_to_act_names_the_players(client):
+    g = create(client, players=[{"name": "Ana"}, {"name": "Ben"}])
+    ben = g["seats"][1]["token"]
+    r = client.post(f"/api/games/{g['id']}/commands", headers=auth(ben), json={"move": "resign"})
+    assert r.status_code == 200 and r.json["events"][0]["text"] == "Ben resigns."
+    d = doc(client, g["id"], ben)
+    assert d["result"] == {"winners": [0], "reason": "Ben resigns. Ana wins.", "termination": "resigned"}
+    assert d["table"] == [] and d["legal"] == []
+
+
+def test_table_commands_bad_input_appends_nothing(client, runtime):
+    g = create(client, players=[{"name": "Ana"}, {"name": "Ben"}])
+    gid, ana = g["id"], g["seats"][0]["token"]
+    r = client.post(f"/api/games/{gid}/commands", json={"move": "resign"})  # a spectator
+    assert r.status_code == 401
+    r = client.post(f"/api/games/{gid}/commands", headers=auth(ana), json={"move": "accept draw"})
+    assert r.status_code == 422 and "no draw offer" in r.json["error"]["message"]
+    assert runtime.store.version(gid) == g["version"]
+    client.post(f"/api/games/{gid}/commands", headers=auth(ana), json={"move": "offer draw"})
+    d = doc(client, gid, g["seats"][1]["token"])
+    assert d["table"] == ["resign", "accept draw", "decline draw", "abort"] and "accept draw" not in d["legal"]
+    assert client.post(f"/api/games/{gid}/commands", headers=auth(g["seats"][1]["token"]),
+                       json={"move": "accept draw"}).status_code == 200
+    version = runtime.store.version(gid)
+    r = client.post(f"/api/games/{gid}/commands", headers=auth(ana), json={"move": "resign"})
+    assert r.status_code == 403 and r.json["error"]["message"] == "the game is over"
+    assert runtime.store.version(gid) == version
+    assert doc(client, gid)["result"]["termination"] == "draw_agreed"
+
+
+@pytest.mark.parametrize("clock, field", [
+    ({"initial": 0}, "clock.initial"), ({"initial": -1, "increment": 2}, "clock.initial"),
+    ({"initial": 2_592_001}, "clock.initial"), ({"per_move": 0}, "clock.per_move"),
+    ({"per_move": 40 * 86400}, "clock.per_move"), ({"initial": 60, "increment": -3}, "clock.increment"),
+])
+def test_bad_clock_values_are_422_naming_the_field(client, runtime, clock, field):
+    before = set(runtime.store.game_ids())
+    r = client.post("/api/games", json={"game": "murus", "players": [{"name": "A"}, {"name": "B"}], "clock": clock})
+    assert r.status_code == 422 and r.json["error"]["field"] == field and field in r.json["error"]["message"]
+    assert set(runtime.store.game_ids()) == before
+
+
+def test_the_document_shows_the_clock(client):
+    g = create(client, players=[{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 300, "increment": 5})
+    d = doc(client, g["id"])
+    assert d["clock"]["remaining"] == [300, 300] and d["clock"]["running"] == [0] and d["clock"]["as_of"]
+    r = client.post(f"/api/games/{g['id']}/commands", headers=auth(g["seats"][0]["token"]), json={"move": "a1-a3"})
+    assert r.status_code == 200
+    d = doc(client, g["id"])
+    assert d["clock"]["running"] == [1] and 300 < d["clock"]["remaining"][0] <= 305
+
+
+def test_a_move_and_a_timeout_racing_for_one_version_exactly_one_wins(runtime):
+    tables = Tables(runtime.service)
+    outcomes = set()
+    for _ in range(12):
+        g = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 600})
+        gid, version = g["id"], g["version"]
+        game = runtime.service.load(gid)
+        late = game.module.deadline(game.state) + 1  # the flag judges as if seat 0's time had run out
+        time.sleep(0.005)  # a move now leaves seat 1 more than that: a retried flag finds no timeout
+        barrier = threading.Barrier(2)
+        result = {}
+
+        def move() -> None:
+            barrier.wait()
+            try:
+                runtime.service.command(gid, 0, "a1-a3", expected_version=version)
+                result["move"] = True
+            except errors.ServiceError:
+                result["move"] = False
+
+        def flag() -> None:
+            barrier.wait()
+            result["flag"] = tables.flag(gid, now=late) == "timeout"
+
+        threads = [threading.Thread(target=move), threading.Thread(target=flag)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert result["move"] != result["flag"], result  # exactly one of the two
+        assert runtime.store.version(gid) == version + 1
+        outcomes.add("move" if result["move"] else "flag")
+        final = runtime.service.load(gid)
+        if result["flag"]:
+            assert final.module.result(final.state)["termination"] == "timeout"
+    assert outcomes  # which one wins each race is up to the threads
+
+
+def test_aborted_games_are_not_rated(client, runtime):
+    g = create(client, players=[{"name": "Ana"}, {"name": "Ben"}])
+    client.post(f"/api/games/{g['id']}/commands", headers=auth(g["seats"][0]["token"]), json={"move": "abort"})
+    run_jobs(runtime)
+    stats = client.get("/api/stats").json
+    assert stats["games"].get("murus", {}).get("finished", 0) == 0 and not stats["ratings"].get("murus")
+
+
+def test_rematch_rotates_seats_and_the_other_player_joins_it(client, runtime):
+    g = create(client, players=[{"name": "Ana"}, {"name": "Ben"}, {"name": "Bot", "ai": "easy"}],
+               game="squirrels", clock={"per_move": 3600})
+    ana, ben = g["seats"][0]["token"], g["seats"][1]["token"]
+    assert client.post(f"/api/games/{g['id']}/rematch", headers=auth(ana)).status_code == 409  # not over yet
+    client.post(f"/api/games/{g['id']}/commands", headers=auth(ana), json={"move": "abort"})
+    r = client.post(f"/api/games/{g['id']}/rematch", headers=auth(ana))
+    assert r.status_code == 201
+    new = r.json["id"]
+    assert doc(client, g["id"])["rematch"] == new
+    d = doc(client, new, r.json["seats"][2]["token"])  # old seat 0 sits at new seat 2
+    assert d["you"] == 2 and [p["name"] for p in d["players"]] == ["Ben", "Bot", "Ana"]
+    assert d["status"] == "setup" and d["open_seats"] == [0] and d["clock"]["remaining"] == [3600] * 3
+    assert client.post(f"/api/games/{new}/seats/0", json={"name": "Eve"}).status_code == 409  # kept for Ben
+    r = client.post(f"/api/games/{g['id']}/rematch", headers=auth(ben))
+    assert r.status_code == 201 and r.json["id"] == new and r.json["seats"][0]["token"]
+    assert doc(client, new, r.json["seats"][0]["token"])["status"] == "playing"
+
+
+def test_a_two_second_game_times_out_with_no_client_connected(tmp_path):
+    """Real time: the scheduler of an embedded worker thread ends the game after its 2 seconds."""
+    from burrow.runtime import build, install
+    from services.config import Settings
+    from workers.dispatcher import Dispatcher
+    from workers.worker import ThreadWorker
+
+    rt = build(Settings(data_dir=str(tmp_path)), journal=False)
+    install(rt)
+    dispatcher = Dispatcher(rt, consumer="clock-test")
+    worker = ThreadWorker([rt.jobs.queue("project")], connection=rt.rq_redis)
+    threads = [threading.Thread(target=dispatcher.run, kwargs={"block_ms": 100}, daemon=True),
+               threading.Thread(target=worker.work, kwargs={"with_scheduler": True, "logging_level": "ERROR",
+                                                            "max_idle_time": 10}, daemon=True)]
+    for thread in threads:
+        thread.start()
+    try:
+        g = rt.service.create("murus", [{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 2})
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            game = rt.service.load(g["id"])
+            if game.module.status(game.state) == "finished":
+                break
+            time.sleep(0.2)
+        result = game.module.result(game.state)
+        assert result is not None and result["termination"] == "timeout" and result["winners"] == [1]
+    finally:
+        dispatcher.stop()
+        worker._stop_requested = True  # the worker ends after its current wait (10 s idle at most)
+        worker.stop_scheduler()
