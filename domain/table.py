@@ -145,12 +145,16 @@ def _seconds(clock: dict, name: str, positive: bool) -> float:
     return value
 
 
-def name_seats(text: str, names: list[str]) -> str:
-    """``text`` with every "Seat N" replaced by that seat's player name."""
+def name_seats(text: str, names: list[str], sides: tuple[str, ...] = ()) -> str:
+    """``text`` with every "Seat N" replaced by that seat's player name, and a line opening with a side's name
+    (a game's fixed colours, ``SIDES``: "Romans: a1-a3") opening with the player's name too."""
     def name(match: re.Match) -> str:
         seat = int(match.group(1))
         return names[seat] if 0 <= seat < len(names) and names[seat] else match.group(0)
 
+    for seat, side in enumerate(sides):
+        if seat < len(names) and names[seat] and re.match(rf"{re.escape(side)}\b", text):
+            return f"{names[seat]} ({side}){text[len(side):]}"
     return re.sub(r"\b[Ss]eat (\d+)\b", name, text)
 
 

@@ -36,7 +36,7 @@ def to_client(module: ModuleType, event: Event, version: int, at: int,
     a readable line for the move list (with the players' ``names`` for "Seat N")."""
     text = module.describe(event)
     return {"version": version, "type": event_type(event), "data": event_data(event), "at": iso_time(at),
-            "text": name_seats(text, names) if names else text}
+            "text": name_seats(text, names, getattr(module, "SIDES", ())) if names else text}
 
 
 def iso_time(ms: int) -> str:

@@ -17,6 +17,7 @@ illegal).
 
 from domain.murus.catalog import CATALOG
 from domain.murus.events import EVENTS, Captured, GameCreated, GameEnded, Moved
+from domain.murus.notation import PLAYER_NAMES as SIDES
 from domain.murus.notation import Command, format, parse
 from domain.murus.position import dump_position
 from domain.murus.rules import NAME, OPTIONS, SEATS, decide, initial, legal, perft, result, status, to_act
@@ -29,6 +30,7 @@ __all__ = [
     "NAME",
     "OPTIONS",
     "SEATS",
+    "SIDES",
     "Captured",
     "Command",
     "GameCreated",

@@ -251,3 +251,4 @@ def test_good_clock_values():
 def test_names_replace_seat_numbers():
     assert name_seats("Seat 1 resigns. Seat 0 wins.", ["Ana", "Ben"]) == "Ben resigns. Ana wins."
     assert name_seats("Seat 3 to play.", ["Ana", "Ben"]) == "Seat 3 to play."
+    assert name_seats("Gauls: a7-a5", ["Ana", "Ben"], ("Romans", "Gauls")) == "Ben (Gauls): a7-a5"
