@@ -5,9 +5,10 @@ from __future__ import annotations
 import threading
 import time
 
-import msgspec
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from domain import registry
+from domain.catalog import to_builtins
 from services import analysis, doctor, errors
 from services.config import public_url
 from services.connection import REDIS_DOWN
@@ -71,6 +72,12 @@ def int_arg(name: str, minimum: int = 0) -> int | None:
     return value
 
 
+@api.get("/catalog")
+def catalog():
+    """Every game as its catalog entry describes it (``domain/catalog.py``)."""
+    return jsonify({"games": [to_builtins(info) for info in registry.catalog()]})
+
+
 @api.get("/openapi.json")
 def openapi():
     from web.openapi import document
@@ -92,8 +99,7 @@ def create_game():
         body = schemas.decode(request.get_data(), schemas.CreateGame)
     except ValueError as exc:
         raise errors.BadRequest(str(exc)) from None
-    players = [{k: v for k, v in msgspec.structs.asdict(p).items() if v is not None} for p in body.players]
-    created = runtime().service.create(body.game, players, body.options, body.seed, body.position,
+    created = runtime().service.create(body.game, body.players, body.options, body.seed, body.position,
                                        client=request.remote_addr, clock=body.clock)
     return jsonify(created), 201
 

@@ -12,10 +12,15 @@ from typing import Any, Literal
 
 import msgspec
 
+from domain.catalog import GameInfo
 from web import schemas
 
-AI = Literal["easy", "normal", "hard"]
+AI = Literal[tuple(schemas.levels())]  # every level of the catalog
 STATUS = Literal["setup", "playing", "finished"]
+
+
+class Catalog(msgspec.Struct):
+    games: list[GameInfo]  # domain/catalog.py: one entry per game
 
 
 class ErrorBody(msgspec.Struct, omit_defaults=True):
@@ -131,7 +136,8 @@ class Analysis(msgspec.Struct):
     plies: list[AnalysedMove]  # the moves analysed so far, in order
 
 
-ANSWERS = (Error, Health, Created, GameDocument, CommandResult, Events, Lobby, AnalysisRequest, AnalysisStatus, Analysis)
+ANSWERS = (Catalog, Error, Health, Created, GameDocument, CommandResult, Events, Lobby, AnalysisRequest,
+           AnalysisStatus, Analysis)
 REQUESTS = (schemas.CreateGame, schemas.Command)
 
 
@@ -145,7 +151,8 @@ def _json(kind: type, description: str) -> dict:
 
 def _errors(*statuses: int) -> dict:
     meaning = {400: "malformed request (body, notation or parameter)", 401: "no or unknown seat token",
-               403: "not this seat's turn", 404: "no such game", 409: "stale expected_version (body: current version)",
+               403: "not this seat's turn", 404: "no such game",
+               409: "stale expected_version (body: current version)",
                413: "body too large", 422: "illegal move, or bad game, options, players or position",
                429: "too many open games from this client", 503: "the event store is unreachable"}
     return {str(s): _json(Error, meaning[s]) for s in statuses}
@@ -171,6 +178,10 @@ def document() -> dict:
         "/api/health": {"get": {
             "summary": "Liveness, and which store this server uses", "operationId": "health",
             "responses": {"200": _json(Health, "the service and its store are up"), **_errors(503)}}},
+        "/api/catalog": {"get": {
+            "summary": "Every game: title, seats, AI levels, options (type, default, label, help, choices), rules "
+                       "in short, notation examples", "operationId": "catalog",
+            "responses": {"200": _json(Catalog, "the catalog, one entry per game")}}},
         "/api/games": {
             "post": {
                 "summary": "Create a game", "operationId": "createGame",

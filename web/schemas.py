@@ -2,20 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any
 
 import msgspec
 
+from domain import registry
 
-class Player(msgspec.Struct, forbid_unknown_fields=True):
-    name: str | None = None
-    ai: Literal["easy", "normal", "hard"] | None = None
-    open: bool | None = None
-    """``{"open": true}``: a seat left open for anyone to take (``POST /api/games/<gid>/seats/<seat>``)."""
+
+def levels() -> list[str]:
+    """Every AI level some game of the catalog offers, in catalog order."""
+    return list(dict.fromkeys(level for info in registry.catalog() for level in info.levels))
+
+
+# A player is decoded as an object and nothing more: the service checks players once, against the game's catalog
+# entry (``services/games.py``). The schema below only documents them (OpenAPI), from that same catalog.
+Player = Annotated[dict[str, Any], msgspec.Meta(
+    title="Player",
+    description='A seat: {"name", "ai"?} (a person, or an AI of that level), or {"open": true} (a seat left open '
+                "for anyone to take, POST /api/games/<gid>/seats/<seat>).",
+    extra_json_schema={"properties": {"name": {"type": "string"},
+                                      "ai": {"anyOf": [{"enum": levels()}, {"type": "null"}]},
+                                      "open": {"type": "boolean"}}})]
 
 
 class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
-    game: str
+    game: Annotated[str, msgspec.Meta(description="a game's name in GET /api/catalog",
+                                      extra_json_schema={"examples": [i.name for i in registry.catalog()]})]
     players: list[Player]
     options: dict[str, Any] = {}
     seed: int | None = None
@@ -29,9 +41,9 @@ class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Command(msgspec.Struct, forbid_unknown_fields=True):
-    move: str
-    expected_version: int | None = None
-    command_id: str | None = msgspec.field(default=None)
+    move: Annotated[str, msgspec.Meta(max_length=200)]
+    expected_version: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
+    command_id: Annotated[str, msgspec.Meta(max_length=128)] | None = msgspec.field(default=None)
 
 
 def decode(body: bytes, kind: type):
@@ -44,6 +56,8 @@ def decode(body: bytes, kind: type):
         raise ValueError(_wording(str(exc))) from exc
     except msgspec.DecodeError as exc:
         raise ValueError(f"the request body is not valid JSON ({exc})") from exc
+    except RecursionError:
+        raise ValueError("the request body is nested too deep") from None
 
 
 def _wording(message: str) -> str:
