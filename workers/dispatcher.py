@@ -20,7 +20,7 @@ import socket
 import threading
 
 from services import errors
-from services.ai_turns import ai_seats_to_act
+from services.ai_turns import ai_seats_now
 from services.connection import REDIS_DOWN
 from services.context import Runtime
 from services.doctor import Heartbeats, now_ms
@@ -125,7 +125,7 @@ class Dispatcher:
         projected = self.runtime.projector.projected(gid)
         if projected < game.version:
             self.runtime.jobs.project(gid)
-        ai_seats = ai_seats_to_act(game.meta, game.module.to_act(game.state))
+        ai_seats = ai_seats_now(game)  # their turn, or a draw offer to answer
         for seat in ai_seats:
             self.runtime.jobs.ai_turn(gid, seat, game.version, game.meta.get("client"))
         deadline = game.module.deadline(game.state)
