@@ -12,7 +12,7 @@ import time
 from dataclasses import replace
 
 from domain.table import Rematched, SeatTaken
-from services import codec, errors, tokens
+from services import bounds, codec, errors, tokens
 from services.games import Game, GameService
 from services.store import ConcurrencyError
 
@@ -67,12 +67,7 @@ class Tables:
         return {"seat": seat, "name": name, "token": token}
 
     def _check_name(self, name: object) -> str:
-        limit = self.service.limits["name_length"]
-        if not isinstance(name, str) or not name.strip():
-            raise errors.Unprocessable("name: a non-empty name is required", field="name")
-        if len(name.strip()) > limit:
-            raise errors.Unprocessable(f"name: at most {limit} characters", field="name")
-        return name.strip()
+        return bounds.check_name(name, "name", self.service.limits["name_length"])
 
     # -- rematch -------------------------------------------------------------------------------------------
 

@@ -92,8 +92,9 @@ def _deck(raw: Any, rng: random.Random) -> list[str]:
     if not isinstance(raw, list):
         raise BadSetup("position.caution_deck", "must be a list of card names, top card first")
     for i, card in enumerate(raw):
-        if card not in CAUTION_DECK:
-            raise BadSetup(f"position.caution_deck[{i}]", f"unknown card {card!r} (known: {', '.join(CARD_NAMES)})")
+        if not isinstance(card, str) or card not in CAUTION_DECK:
+            raise BadSetup(f"position.caution_deck[{i}]",
+                           f"unknown card {card!r} (known: {', '.join(CARD_NAMES)})")
     for card, total in CAUTION_DECK.items():
         if raw.count(card) > total:
             raise BadSetup("position.caution_deck", f"has {raw.count(card)} {card} cards; the game has {total}")
