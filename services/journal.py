@@ -28,7 +28,20 @@ class JournaledEventStore(EventStore):
 
     def set_seat_hashes(self, gid: str, hashes: dict[int, str]) -> None:
         super().set_seat_hashes(gid, hashes)
-        self._seats[gid] = hashes  # written with the header, at the game's first append
+        path = self.directory / f"{gid}.jsonl"
+        with self._lock:
+            if not path.exists():
+                self._seats[gid] = hashes  # written with the header, at the game's first append
+                return
+            # An open seat taken later (``services/tables.py``): its hash joins the header's, in a file replaced
+            # whole, so a crash leaves the old file or the new one.
+            lines = path.read_text(encoding="utf-8").split("\n")
+            header = json.loads(lines[0])
+            header["seats"] = {**header.get("seats", {}), **{str(s): h for s, h in hashes.items()}}
+            lines[0] = json.dumps(header)
+            partial = path.with_suffix(".jsonl.tmp")
+            partial.write_text("\n".join(lines), encoding="utf-8")
+            os.replace(partial, path)
 
     def append(self, gid, events, *, expected_version, command_id=None, result=b"", meta=None, at=None):
         at = at if at is not None else int(time.time() * 1000)
