@@ -5,35 +5,30 @@ Nothing secret is ever rendered here: seat tokens live in the browser only (URL 
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 from flask import Blueprint, current_app, render_template
 
-from domain.registry import GAME_NAMES, game_module
+from domain import registry
 
 pages = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
                   static_url_path="/static")
 
 BOARDS = Path(__file__).parent / "static" / "boards"
-TITLES = {"murus": "Murus Gallicus", "mouseguard": "Mouse Guard: Swords & Strongholds",
-          "squirrels": "Foraging Squirrels", "commando": "Mission commando"}
+
+
+def title(name: str) -> str:
+    """The game's title in the catalog (its name if it has none)."""
+    try:
+        return registry.game_info(name).title
+    except (KeyError, ImportError, AttributeError):
+        return name
 
 
 def game_choices() -> list[dict]:
-    """The games for the lobby's form: whether their rules have landed, their seat range, whether an AI exists."""
-    choices = []
-    for name in GAME_NAMES:
-        try:
-            module = game_module(name)
-            low, high = module.SEATS
-            ready = hasattr(module, "decide")
-        except (ImportError, AttributeError):
-            low, high, ready = 2, 2, False
-        has_ai = ready and importlib.util.find_spec(f"domain.ai.{name}") is not None
-        choices.append({"name": name, "title": TITLES.get(name, name), "ready": ready,
-                        "min_seats": low, "max_seats": high, "ai": has_ai})
-    return choices
+    """The games for the lobby's form, from the catalog: title, seat range, whether an AI plays it."""
+    return [{"name": info.name, "title": info.title, "min_seats": info.seats[0],
+             "max_seats": info.seats[1], "ai": bool(info.levels)} for info in registry.catalog()]
 
 
 @pages.get("/")
@@ -48,4 +43,4 @@ def game(gid: str):
         return render_template("missing.html", gid=gid), 404
     name = meta["game"]
     board = name if (BOARDS / f"{name}.js").is_file() else None
-    return render_template("game.html", gid=gid, game=name, title=TITLES.get(name, name), board=board)
+    return render_template("game.html", gid=gid, game=name, title=title(name), board=board)

@@ -12,37 +12,22 @@
   const TITLES = {};
   for (const option of $("game-choice").options) TITLES[option.value] = option.textContent.trim();
 
-  /* The options of each game (RULES.md). Only values differing from the default are sent; a number left empty
-     keeps the game's default. Types: "bool" (a checkbox), "count" (a positive integer), "int" (0 or more). */
-  const COUNT = {type: "count", label: "End in a draw after this many plies (empty: never)"};
-  const OPTIONS = {
-    murus: [
-      {name: "variant", label: "Variant", choices: [["basic", "Basic"], ["advanced", "Advanced (catapults)"]]},
-      Object.assign({name: "max_plies"}, COUNT),
-    ],
-    mouseguard: [
-      {name: "edge_points", type: "bool", label: "The outer line is playable too (63 points)"},
-      {name: "exit_extra_step", type: "bool", label: "Leaving a stronghold takes one more step"},
-      {name: "diplomacy_metric", label: "Diplomacy distance",
-       choices: [["squares", "Squares (default)"], ["chebyshev", "Chebyshev"]]},
-      Object.assign({name: "max_plies"}, COUNT),
-    ],
-    squirrels: [
-      {name: "packs", label: "Boosters", choices: [["set", "Set Boosters"], ["draft", "Draft Boosters"]]},
-      {name: "bonus_needs_one", type: "bool", label: "A bonus category needs at least one card"},
-      Object.assign({name: "max_plies"}, COUNT),
-    ],
-    commando: [
-      {name: "start_money", type: "int", label: "Banknotes at the start (default 3)"},
-      {name: "start_maps", type: "int", label: "Maps at the start (default 1)"},
-      {name: "fine", type: "int", label: "Fine (default 2)"},
-      {name: "weapon_price", type: "int", label: "Price of a weapon (default 2)"},
-      {name: "accessory_price", type: "int", label: "Price of an accessory (default 1)"},
-      {name: "accessory_limit", type: "int", label: "Accessories held at most (default 3)"},
-      Object.assign({name: "max_plies"}, COUNT),
-    ],
-  };
-  const LEVELS = [["", "Human"], ["easy", "AI — easy"], ["normal", "AI — normal"], ["hard", "AI — hard"]];
+  /* Each game's options and AI levels come from GET /api/catalog (domain/<game>/catalog.py), loaded at start. The
+     form shows the options of the types a form can set: "bool" (a checkbox), "choice" (a select), "count" (a
+     positive integer; empty: none) and "int" (0 or more; empty: the default); "text" and "object" options are
+     the API's. Only values differing from the default are sent. */
+  const FORM_TYPES = ["bool", "choice", "count", "int"];
+  const CATALOG = {};  // game name → its catalog entry
+
+  function specsOf(game) {
+    const info = CATALOG[game];
+    return info ? info.options.filter((o) => FORM_TYPES.includes(o.type)) : [];
+  }
+
+  function levelsOf(game) {
+    const info = CATALOG[game];
+    return [["", "Human"], ...(info ? info.levels : []).map((level) => [level, `AI — ${level}`])];
+  }
 
   // ---------------------------------------------------------------- the form
 
@@ -54,27 +39,32 @@
   function renderOptions() {
     const box = $("options");
     for (const node of [...box.children]) if (node.tagName !== "LEGEND") node.remove();
-    const specs = OPTIONS[chosenGame().value] || [];
+    const specs = specsOf(chosenGame().value);
     if (!specs.length) html("p", "note", "This game has no options.", box);
     for (const spec of specs) {
       const label = html("label", spec.type === "bool" ? "field check" : "field", null, box);
       let input;
       if (spec.choices) {
         input = document.createElement("select");
-        for (const [value, text] of spec.choices) {
-          const option = html("option", "", text, input);
-          option.value = value;
+        for (const choice of spec.choices) {
+          const option = html("option", "", choice.label, input);
+          option.value = choice.value;
         }
+        input.value = spec.default;
       } else {
         input = document.createElement("input");
         input.type = spec.type === "bool" ? "checkbox" : "number";
         if (spec.type === "count" || spec.type === "int") {
           input.min = spec.type === "count" ? "1" : "0";
           input.inputMode = "numeric";
+          if (spec.default !== null) input.placeholder = String(spec.default);
+        } else {
+          input.checked = spec.default === true;
         }
       }
       input.name = spec.name;
       input.dataset.option = spec.name;
+      if (spec.help) label.title = spec.help;
       if (spec.type === "bool") {
         label.appendChild(input);
         label.appendChild(document.createTextNode(" " + spec.label));
@@ -86,23 +76,34 @@
   }
 
   function options() {
-    const specs = OPTIONS[chosenGame().value] || [];
+    const specs = specsOf(chosenGame().value);
     const out = {};
     for (const spec of specs) {
       const input = $("options").querySelector(`[data-option="${spec.name}"]`);
       if (spec.type === "bool") {
-        if (input.checked) out[spec.name] = true;
+        if (input.checked !== spec.default) out[spec.name] = input.checked;
       } else if (spec.type === "count" || spec.type === "int") {
         if (input.value.trim()) out[spec.name] = Number(input.value);
-      } else if (spec.choices && input.value !== spec.choices[0][0]) {
+      } else if (input.value !== spec.default) {
         out[spec.name] = input.value;
       }
     }
     return out;
   }
 
-  function seatRow(index) {
+  /* Add the game's seat kinds (a person, an AI of each level) missing from the select ``kind``. */
+  function fillKinds(kind) {
     const hasAi = chosenGame().dataset.ai === "yes";
+    const present = new Set([...kind.options].map((option) => option.value));
+    for (const [value, text] of levelsOf(chosenGame().value)) {
+      if (present.has(value)) continue;
+      const option = html("option", "", text, kind);
+      option.value = value;
+      option.disabled = Boolean(value) && !hasAi;
+    }
+  }
+
+  function seatRow(index) {
     const item = html("li", "seat-row", null);
     const nameLabel = html("label", "field", `Seat ${index} name `, item);
     const name = document.createElement("input");
@@ -114,16 +115,13 @@
     const kindLabel = html("label", "field", "played by ", item);
     const kind = document.createElement("select");
     kind.className = "seat-kind";
-    for (const [value, text] of LEVELS) {
-      const option = html("option", "", text, kind);
-      option.value = value;
-      option.disabled = Boolean(value) && !hasAi;
-    }
+    fillKinds(kind);
     kind.addEventListener("change", () => {
       if (kind.value && /^Player \d+$/.test(name.value)) name.value = `Bot ${index + 1}`;
       if (!kind.value && /^Bot \d+$/.test(name.value)) name.value = `Player ${index + 1}`;
     });
     kindLabel.appendChild(kind);
+    if (window.BurrowSeats) window.BurrowSeats.seatKind(kind, name);  // "Anyone": an open seat (seats.js)
     return item;
   }
 
@@ -142,6 +140,9 @@
   }
 
   function onGameChange() {
+    for (const help of document.querySelectorAll(".help-game")) help.hidden = help.dataset.game !== chosenGame().value;
+    const title = $("help-title");
+    if (title) title.textContent = `How to play ${TITLES[chosenGame().value] || chosenGame().value}`;
     renderOptions();
     $("seats").replaceChildren();
     renderSeats(Number(chosenGame().dataset.minSeats));
@@ -151,19 +152,92 @@
     return [...$("seats").children].map((row) => {
       const player = {name: row.querySelector(".seat-name").value.trim()};
       const level = row.querySelector(".seat-kind").value;
+      if (level === "open") return {open: true};
       if (level) player.ai = level;
       return player;
     });
   }
 
-  function showError(text) {
+  function showError(text, field) {
     $("create-error").textContent = text;
+    for (const node of document.querySelectorAll("#create [aria-invalid]")) node.removeAttribute("aria-invalid");
+    if (field) {
+      field.setAttribute("aria-invalid", "true");
+      field.focus();
+    }
+  }
+
+  /** The words a person reads for a request field: an option's label, "Seat 1's name", "The starting position". */
+  function fieldName(path) {
+    let m;
+    if ((m = /^options\.(\w+)/.exec(path))) {
+      const input = $("options").querySelector(`[data-option="${m[1]}"]`);
+      const label = input && input.closest("label");
+      const words = label ? label.textContent.replace(/\s+/g, " ").trim() : m[1].replace(/_/g, " ");
+      return {text: `“${words}”`, input};
+    }
+    if ((m = /^players\[(\d+)\]\.?(\w*)/.exec(path))) {
+      const row = $("seats").children[Number(m[1])];
+      const what = m[2] === "ai" ? "player" : m[2] || "entry";
+      return {text: `Seat ${m[1]}'s ${what}`, input: row && row.querySelector(m[2] === "ai" ? ".seat-kind" : ".seat-name")};
+    }
+    if (/^players/.test(path)) return {text: "The seats", input: null};
+    if (/^position/.test(path)) return {text: "The starting position", input: $("position")};
+    if (/^seed/.test(path)) return {text: "The seed", input: $("seed")};
+    if (/^game/.test(path)) return {text: "The game", input: $("game-choice")};
+    return null;
+  }
+
+  /** A server message in the words of the form: "options.max_plies: must be a positive integer or null, not 0"
+      becomes "“End in a draw after …”: must be a whole number above 0, or left empty (you gave 0)." */
+  function friendly(err) {
+    const message = String(err.message || "");
+    const m = /^([A-Za-z_][\w.[\]]*): (.*)$/.exec(message);
+    const path = err.field || (m ? m[1] : null);
+    const found = path ? fieldName(path) : null;
+    if (!found) return {text: message, input: null};
+    let rest = m && (!err.field || m[1] === err.field || m[1].startsWith(err.field)) ? m[2] : message;
+    rest = rest
+      .replace(/must be a positive integer or null, not (.+)$/, "must be a whole number above 0, or left empty (you gave $1)")
+      .replace(/must be a whole number of 0 or more, not (.+)$/, "must be a whole number, 0 or more (you gave $1)")
+      .replace(/invalid enum value '([^']*)'/, "“$1” is not one of the choices")
+      .replace(/^Expected `(\w+)`, got `(\w+)`.*$/, "has the wrong kind of value");
+    const deeper = path && path.startsWith("position.") ? ` (at ${path.slice("position.".length)})` : "";
+    return {text: `${found.text}${deeper}: ${rest.replace(/\.$/, "")}.`, input: found.input};
+  }
+
+  /** Checks made before asking the server: empty names, numbers that are not whole numbers. */
+  function problems() {
+    for (const [i, row] of [...$("seats").children].entries()) {
+      const name = row.querySelector(".seat-name");
+      if (!name.value.trim()) return {text: `Seat ${i} needs a name.`, input: name};
+    }
+    for (const input of $("options").querySelectorAll('input[type="number"]')) {
+      const value = input.value.trim();
+      const label = input.closest("label").textContent.replace(/\s+/g, " ").trim();
+      const min = Number(input.min || 0);
+      if (input.validity.badInput || (value && (!/^\d+$/.test(value) || Number(value) < min))) {
+        return {text: `“${label}”: ${min > 0 ? "a whole number above 0, or leave it empty" : "a whole number, 0 or more"}.`,
+                input};
+      }
+    }
+    const seed = $("seed");
+    if (seed.validity.badInput || (seed.value.trim() && !/^\d+$/.test(seed.value.trim()))) {
+      return {text: "The seed: a whole number, 0 or more (or leave it empty).", input: seed};
+    }
+    return null;
   }
 
   async function create(event) {
     event.preventDefault();
     showError("");
-    const body = {game: chosenGame().value, players: players(), options: options()};
+    const problem = problems();
+    if (problem) {
+      showError(problem.text, problem.input);
+      return;
+    }
+    const body = {game: chosenGame().value, players: players(), options: options(),
+                  ...(window.BurrowSeats ? window.BurrowSeats.extraBody() : {})};
     const seed = $("seed").value.trim();
     if (seed) body.seed = Number(seed);
     const position = $("position").value.trim();
@@ -171,8 +245,7 @@
       try {
         body.position = JSON.parse(position);
       } catch (err) {
-        showError("The starting position is not valid JSON.");
-        $("position").focus();
+        showError("The starting position is not valid JSON: see the game's rules below for its form.", $("position"));
         return;
       }
     }
@@ -183,7 +256,8 @@
       showCreated(body.game, answer);
       pollGames();
     } catch (err) {
-      showError(err.message);
+      const shown = friendly(err);
+      showError(shown.text, shown.input);
     } finally {
       submit.disabled = false;
     }
@@ -212,7 +286,8 @@
 
   function showCreated(game, answer) {
     const humans = answer.seats.filter((s) => s.token);
-    const names = answer.seats.map((s) => (s.ai ? `${s.name} (AI, ${s.ai})` : s.name)).join(", ");
+    const names = answer.seats.map((s) => (s.open ? "an open seat" : s.ai ? `${s.name} (AI, ${s.ai})` : s.name))
+      .join(", ");
     $("created-summary").textContent = `${TITLES[game] || game}, game ${answer.id}: ${names}.`;
     const actions = $("created-actions");
     actions.replaceChildren();
@@ -267,19 +342,21 @@
     const focused = document.activeElement && list.contains(document.activeElement)
       ? document.activeElement.getAttribute("data-key") : null;
     list.replaceChildren();
-    $("games-status").textContent = games.length ? `${games.length} game${games.length === 1 ? "" : "s"}`
-      : "No games yet: create one above.";
+    const kind = {setup: "open", playing: "running", finished: "finished"}[statusFilter];
+    $("games-status").textContent = games.length ? `${games.length} ${kind ? kind + " " : ""}game${games.length === 1 ? "" : "s"}`
+      : kind ? `No ${kind} games right now.` : "No games yet: create one above.";
     for (const g of games) {
       const item = html("li", `game-item status-${g.status}`, null, list);
       const link = html("a", "game-link", null, item);
       link.href = "/games/" + encodeURIComponent(g.id);
       link.dataset.key = g.id;
-      html("span", "game-title", TITLES[g.game] || g.game, link);
+      const head = html("span", "game-head", null, link);
+      html("span", "game-title", TITLES[g.game] || g.game, head);
+      html("span", "game-time", `#${g.id} · ${ago(changed(g))}`, head);
       html("span", "game-players", g.players.map((p) => (p.ai ? `${p.name} (AI)` : p.name)).join(" vs "), link);
       const held = tokens.stored(g.id).length;
       html("span", "game-state", describeGame(g) + (held ? ` · you hold ${held === 1 ? "a seat" : held + " seats"}` : ""),
            link);
-      html("span", "game-time", `#${g.id} · ${ago(changed(g))}`, link);
     }
     refocus(list, focused);
   }
@@ -320,6 +397,11 @@
   $("create").addEventListener("submit", create);
   bindFilters();
   onGameChange();
+  api("/api/catalog").then((body) => {
+    for (const info of body.games) CATALOG[info.name] = info;
+    renderOptions();
+    for (const kind of document.querySelectorAll(".seat-kind")) fillKinds(kind);
+  }).catch(() => {});  // without the catalog the form offers no options and human seats only
   pollGames();
   setInterval(() => { if (!document.hidden) pollGames(); }, POLL_MS);
 })();
