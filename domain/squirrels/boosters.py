@@ -1,13 +1,21 @@
 """MH2 booster packs (FS-11), generated from a card list and an rng only.
 
-Set Booster, in this order: 1 basic land (foil 15%), 6 commons/uncommons (split 5C1U 350, 4C2U 400, 3C3U 125,
-2C4U 70, 1C5U 35, 6U 2 out of 982), 1 wildcard (C 4 : U 3 : R/M 3), 1 rare or mythic (mythic 1 in 7), 1
-new-to-Modern reprint (U 2/3, R 0.3, M 1/30), 1 more common or uncommon, 1 foil of any rarity, 1 art card.
+Set Booster from the MH2 list (the default): the real collation, MTGJSON's ``booster.set`` shipped beside this
+module as ``mh2-set-booster.json`` (without the List slot, whose cards are not MH2 cards). A layout is picked by
+its weight, then each of its slots draws its count of cards from that slot's sheet, each card by its weight, never
+the same printing twice in one slot. Foil sheets give foils; a ``showcase`` entry is a variant printing of the
+card (same facts, ``"showcase": true`` in the record). A pack lists its slots in ``SHEET_ORDER``, each card's
+``slot`` being its sheet's name, then the art card: 12 Magic cards and 1 art card, whatever the layout.
+
+Set Booster from a player's own list (option ``card_pool``), filled by rarity, in this order: 1 basic land (foil
+15%), 6 commons/uncommons (split 5C1U 350, 4C2U 400, 3C3U 125, 2C4U 70, 1C5U 35, 6U 2 out of 982), 1 wildcard
+(C 4 : U 3 : R/M 3), 1 rare or mythic (mythic 1 in 7), 1 new-to-Modern reprint (U 2/3, R 0.3, M 1/30), 1 more
+common or uncommon, 1 foil of any rarity, 1 art card.
 
 Draft Booster (option ``packs: "draft"``): 10 commons, 3 uncommons, 1 rare or mythic (mythic 1 in 7), 1
 new-to-Modern reprint, 1 art card; in 1 pack of 3 a foil of any rarity replaces one common.
 
-Details the rule leaves open, settled here:
+Details the rule leaves open for a player's own list and for Draft Boosters, settled here:
 - Card pools: the basic slot draws from the basic lands; the common, uncommon, wildcard, rare and extra
   slots from the main set (not basic, not a reprint numbered 262–303); the reprint slot from 262–303; the foil
   slot from every non-basic card (main set and reprints). An art card depicts a main-set card.
@@ -28,10 +36,13 @@ slot``; the art card has ``slot: "art"``, ``rarity: "art"`` and the number and n
 from __future__ import annotations
 
 import functools
-from typing import Any
+import importlib.resources
+import itertools
+import json
+from typing import Any, NamedTuple
 
 from domain.base import Rng
-from domain.squirrels.cards import CardFact
+from domain.squirrels.cards import CardFact, mh2_cards
 
 SPLITS = ((5, 1), (4, 2), (3, 3), (2, 4), (1, 5), (0, 6))
 SPLIT_WEIGHTS = (350, 400, 125, 70, 35, 2)  # out of 982
@@ -116,8 +127,71 @@ def _art_card(rng: Rng, pools: _Pools) -> dict[str, Any]:
     return {**_record(shown, "art"), "rarity": "art", "colors": "", "land": False, "basic": False}
 
 
+SHEET_ORDER = ("basic", "foilBasic", "common", "uncommon", "commonUncommonShowcase", "wildcard",
+               "rareMythicWithShowcase", "reprintToModern", "foilWithShowcase")
+"""The slots of a collated Set Booster, in pack order (each layout uses some of them)."""
+
+
+class Sheet(NamedTuple):
+    """One print sheet: its printings (card, showcase) and their cumulative weights."""
+
+    name: str
+    foil: bool
+    printings: tuple[tuple[CardFact, bool], ...]
+    cumulative: tuple[int, ...]
+
+    @property
+    def total(self) -> int:
+        return self.cumulative[-1]
+
+
+class Collation(NamedTuple):
+    """Pack layouts (slot → count) with cumulative weights, and the sheets by name."""
+
+    layouts: tuple[dict[str, int], ...]
+    cumulative: tuple[int, ...]
+    sheets: dict[str, Sheet]
+
+
+@functools.cache
+def mh2_collation() -> Collation:
+    """The real MH2 Set Booster collation shipped beside this module, its cards from ``mh2_cards()``."""
+    text = importlib.resources.files(__package__).joinpath("mh2-set-booster.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    by_number = {card.number: card for card in mh2_cards()}
+    sheets = {}
+    for name, sheet in data["sheets"].items():
+        printings = tuple((by_number[c["number"]], bool(c["showcase"])) for c in sheet["cards"])
+        sheets[name] = Sheet(name, bool(sheet["foil"]), printings,
+                             tuple(itertools.accumulate(c["weight"] for c in sheet["cards"])))
+    layouts = tuple(dict(layout["contents"]) for layout in data["layouts"])
+    if not set(sheets) == set(SHEET_ORDER) >= {slot for layout in layouts for slot in layout}:
+        raise ValueError("mh2-set-booster.json: sheets other than SHEET_ORDER")
+    return Collation(layouts, tuple(itertools.accumulate(layout["weight"] for layout in data["layouts"])), sheets)
+
+
+def collated_set_booster(rng: Rng) -> list[dict[str, Any]]:
+    """One MH2 Set Booster by the real collation: 12 Magic cards in ``SHEET_ORDER``, then the art card."""
+    collation = mh2_collation()
+    layout = rng.choices(collation.layouts, cum_weights=collation.cumulative)[0]
+    pack = []
+    for name in SHEET_ORDER:
+        sheet, drawn = collation.sheets[name], set()
+        while len(drawn) < layout.get(name, 0):
+            card, showcase = rng.choices(sheet.printings, cum_weights=sheet.cumulative)[0]
+            if (card.number, showcase) in drawn:
+                continue  # never the same printing twice in one slot's draw
+            drawn.add((card.number, showcase))
+            pack.append({**_record(card, name, sheet.foil), "showcase": showcase})
+    pack.append(_art_card(rng, _pools(mh2_cards())))
+    return pack
+
+
 def set_booster(rng: Rng, cards: tuple[CardFact, ...]) -> list[dict[str, Any]]:
-    """One MH2 Set Booster: 12 Magic cards then the art card."""
+    """One MH2 Set Booster: 12 Magic cards then the art card; by the real collation for the MH2 list, by rarity
+    for a player's own list."""
+    if cards is mh2_cards() or cards == mh2_cards():
+        return collated_set_booster(rng)
     pools = _pools(cards)
     pack = [_record(_draw(rng, pools.basic, ANY, pools), "basic", rng.random() < BASIC_FOIL_RATE)]
     commons, uncommons = rng.choices(SPLITS, SPLIT_WEIGHTS)[0]

@@ -1,4 +1,6 @@
-"""FS-11: the MH2 card data and the booster generator (exact slots for every pack, rates within tolerance).
+"""FS-11: the MH2 card data and the booster generator (exact slots for every pack, rates within tolerance): Set
+Boosters of the MH2 list by the real collation (layout and slot rates against the sheet weights), of a player's
+own list by rarity; Draft Boosters.
 
 Rates are measured over N packs from fixed seeds; each tolerance is at least 6 standard deviations of the
 binomial proportion, so a correct generator fails with probability below 1e-8 whatever the seed.
@@ -12,10 +14,18 @@ from collections import Counter
 
 import pytest
 
-from domain.squirrels.boosters import SPLIT_WEIGHTS, SPLITS, draft_booster, open_boosters, set_booster
-from domain.squirrels.cards import CardPoolError, mh2_cards, parse_card_pool
+from domain.squirrels.boosters import (
+    SPLIT_WEIGHTS,
+    SPLITS,
+    draft_booster,
+    mh2_collation,
+    open_boosters,
+    set_booster,
+)
+from domain.squirrels.cards import RARITIES, CardPoolError, mh2_cards, parse_card_pool
 
 MH2 = mh2_cards()
+HOME = tuple(c for c in MH2 if c.number != 1)
 BY_NUMBER = {c.number: c for c in MH2}
 N = 20_000
 HEADER = "number,name,rarity,colors,land,basic,squirrel\n"
@@ -75,11 +85,104 @@ def test_FS_11_card_pool_lands_are_colourless_and_colours_ordered():
     assert [c.colors for c in cards] == ["", "WG"]
 
 
-# --- Set Boosters ------------------------------------------------------------------------------------------------
+# --- Set Boosters: the real collation (the MH2 list) ------------------------------------------------------------
 
-def test_FS_11_set_booster_slots_are_exact_for_every_pack(set_packs):
-    main = range(1, 262)
+COLLATION = mh2_collation()
+LAYOUT_TOTAL = COLLATION.cumulative[-1]
+LAYOUT_WEIGHTS = [b - a for a, b in zip((0, *COLLATION.cumulative), COLLATION.cumulative)]
+
+
+def contents(pack: list[dict]) -> dict[str, int]:
+    return dict(Counter(c["slot"] for c in pack if c["slot"] != "art"))
+
+
+def sheet_share(name: str, test) -> float:
+    """The share of sheet ``name``'s weight held by printings for which ``test(card, showcase)`` holds."""
+    sheet = COLLATION.sheets[name]
+    weights = [b - a for a, b in zip((0, *sheet.cumulative), sheet.cumulative)]
+    return sum(w for (card, showcase), w in zip(sheet.printings, weights) if test(card, showcase)) / sheet.total
+
+
+def first_of_each_slot(packs: list[list[dict]]) -> dict[str, list[dict]]:
+    """Each pack's first card of every slot: that draw is by the sheet's weights exactly (later ones avoid it)."""
+    out: dict[str, list[dict]] = {}
+    for pack in packs:
+        seen = set()
+        for card in pack:
+            if card["slot"] not in seen:
+                seen.add(card["slot"])
+                out.setdefault(card["slot"], []).append(card)
+    return out
+
+
+def test_FS_11_every_set_booster_is_a_layout_filled_from_its_sheets(set_packs):
+    layouts = [dict(layout) for layout in COLLATION.layouts]
+    printings = {name: {(c.number, sc) for c, sc in sheet.printings} for name, sheet in COLLATION.sheets.items()}
     for pack in set_packs:
+        assert len(pack) == 13 and pack[-1]["slot"] == "art" and sum(c["slot"] == "art" for c in pack) == 1
+        assert contents(pack) in layouts
+        for c in pack[:-1]:
+            fact = BY_NUMBER[c["number"]]
+            assert (c["name"], c["rarity"], c["colors"], c["squirrel"], c["basic"]) == \
+                   (fact.name, fact.rarity, fact.colors, fact.squirrel, fact.basic)
+            assert (c["number"], c["showcase"]) in printings[c["slot"]]
+            assert c["foil"] is COLLATION.sheets[c["slot"]].foil
+        drawn = [(c["slot"], c["number"], c["showcase"]) for c in pack[:-1]]
+        assert len(set(drawn)) == 12, "a slot never holds the same printing twice"
+
+
+def test_FS_11_layouts_come_at_their_weights(set_packs):
+    counts = Counter(tuple(sorted(contents(pack).items())) for pack in set_packs)
+    for layout, weight in zip(COLLATION.layouts, LAYOUT_WEIGHTS):
+        assert within(counts[tuple(sorted(layout.items()))], N, weight / LAYOUT_TOTAL), layout
+
+
+@pytest.mark.parametrize("name", sorted(COLLATION.sheets))
+def test_FS_11_each_slot_draws_rarities_basics_reprints_and_showcases_at_its_sheet_weights(set_packs, name):
+    cards = first_of_each_slot(set_packs)[name]
+    n = len(cards)
+    per_pack = sum(w for layout, w in zip(COLLATION.layouts, LAYOUT_WEIGHTS) if name in layout) / LAYOUT_TOTAL
+    assert within(n, N, per_pack)
+    tests = {f"rarity {r}": lambda card, sc, r=r: card.rarity == r and not card.basic for r in RARITIES}
+    tests |= {"basic": lambda card, sc: card.basic, "reprint": lambda card, sc: card.reprint,
+              "showcase": lambda card, sc: sc}
+    for what, test in tests.items():
+        p = sheet_share(name, test)
+        seen = sum(test(BY_NUMBER[c["number"]], c["showcase"]) for c in cards)
+        if p in (0.0, 1.0):
+            assert seen == p * n, (name, what)
+        else:
+            assert within(seen, n, p), (name, what, seen / n, p)
+
+
+def test_FS_11_foil_slot_and_reprints_as_the_data_readme_says(set_packs):
+    foils = first_of_each_slot(set_packs)["foilWithShowcase"]
+    share = Counter("basic" if c["basic"] else c["rarity"] for c in foils)
+    assert within(share["common"] + share["basic"], N, 0.6) and within(share["basic"], N, 0.0541)
+    assert within(share["uncommon"], N, 0.2511) and within(share["rare"], N, 0.129)
+    assert within(share["mythic"], N, 0.0199)
+    reprints = {c["slot"] for pack in set_packs for c in pack if 262 <= c["number"] <= 303}
+    assert reprints >= {"uncommon", "wildcard", "rareMythicWithShowcase", "foilWithShowcase", "reprintToModern"}
+
+
+def test_FS_11_every_card_of_the_sheets_can_appear(set_packs):
+    seen = {c["number"] for pack in set_packs for c in pack}
+    assert seen == {card.number for sheet in COLLATION.sheets.values() for card, _ in sheet.printings}
+    assert seen >= set(range(1, 304))
+
+
+# --- Set Boosters from a player's own list: by rarity ------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def home_packs() -> list[list[dict]]:
+    """A list of one's own: the MH2 cards but one (any list but the shipped one is filled by rarity)."""
+    rng = random.Random(20210618)
+    return [set_booster(rng, HOME) for _ in range(N)]
+
+
+def test_FS_11_home_list_set_booster_slots_are_exact_for_every_pack(home_packs):
+    main = range(2, 262)
+    for pack in home_packs:
         kinds = Counter(slots(pack))
         assert len(pack) == 13 and kinds["art"] == 1 and pack[-1]["slot"] == "art"
         assert kinds["common"] + kinds["uncommon"] == 6 and (kinds["common"], kinds["uncommon"]) in SPLITS
@@ -108,40 +211,35 @@ def test_FS_11_set_booster_slots_are_exact_for_every_pack(set_packs):
         assert len(set(run)) == 7, "a common/uncommon run never repeats a card"
 
 
-def test_FS_11_basic_land_foil_15_percent(set_packs):
-    foils = sum(pack[0]["foil"] for pack in set_packs)
+def test_FS_11_home_list_basic_land_foil_15_percent(home_packs):
+    foils = sum(pack[0]["foil"] for pack in home_packs)
     assert within(foils, N, 0.15)
-    assert {pack[0]["number"] for pack in set_packs} == set(range(481, 491))
+    assert {pack[0]["number"] for pack in home_packs} == set(range(481, 491))
 
 
-def test_FS_11_common_uncommon_split_out_of_982(set_packs):
-    splits = Counter(sum(c["slot"] == "uncommon" for c in pack) for pack in set_packs)
+def test_FS_11_home_list_common_uncommon_split_out_of_982(home_packs):
+    splits = Counter(sum(c["slot"] == "uncommon" for c in pack) for pack in home_packs)
     for (_, uncommons), weight in zip(SPLITS, SPLIT_WEIGHTS):
         assert within(splits[uncommons], N, weight / 982), (uncommons, splits[uncommons])
 
 
-def test_FS_11_rare_slot_mythic_one_in_seven(set_packs):
-    mythics = sum(c["rarity"] == "mythic" for pack in set_packs for c in pack if c["slot"] == "rare")
+def test_FS_11_home_list_rare_slot_mythic_one_in_seven(home_packs):
+    mythics = sum(c["rarity"] == "mythic" for pack in home_packs for c in pack if c["slot"] == "rare")
     assert within(mythics, N, 1 / 7)
 
 
-def test_FS_11_reprint_slot_rarities(set_packs):
-    rarities = Counter(c["rarity"] for pack in set_packs for c in pack if c["slot"] == "reprint")
+def test_FS_11_home_list_reprint_slot_rarities(home_packs):
+    rarities = Counter(c["rarity"] for pack in home_packs for c in pack if c["slot"] == "reprint")
     assert within(rarities["uncommon"], N, 2 / 3)
     assert within(rarities["rare"], N, 0.3)
     assert within(rarities["mythic"], N, 1 / 30)
 
 
-def test_FS_11_wildcard_four_three_three(set_packs):
-    rarities = Counter(c["rarity"] for pack in set_packs for c in pack if c["slot"] == "wildcard")
+def test_FS_11_home_list_wildcard_four_three_three(home_packs):
+    rarities = Counter(c["rarity"] for pack in home_packs for c in pack if c["slot"] == "wildcard")
     assert within(rarities["common"], N, 0.4) and within(rarities["uncommon"], N, 0.3)
     assert within(rarities["rare"] + rarities["mythic"], N, 0.3)
     assert within(rarities["mythic"], N, 0.3 / 7)
-
-
-def test_FS_11_every_main_set_card_can_appear(set_packs):
-    seen = {c["number"] for pack in set_packs for c in pack}
-    assert seen >= set(range(1, 304))
 
 
 # --- Draft Boosters ----------------------------------------------------------------------------------------------
