@@ -15,9 +15,10 @@ own, on a fresh redis-server (AOF everysec), with:
 * **thread** — the embedded ``ThreadWorker`` (two threads) and a dispatcher thread in the probe's own process,
   as ``burrow serve --redis URL`` runs them;
 
-each with the probe alone, under a paced load (``--load`` games, one command a second each: busy human play) and
+each with the probe alone, under a paced load (``--load`` games, one command a second each: busy human play),
 under the load of ``command_path.py`` (``--load`` games played at full speed through the service layer, one
-thread each). "fast path off" runs the service without its job sink, leaving projections to the dispatcher alone.
+thread each) and at half the command rate that full speed reached. "fast path off" runs the service without
+its job sink, leaving projections to the dispatcher alone.
 The backlog column is the queue length when the window closes: a backlog means the workers cannot keep up, and
 the lag then grows with the length of the run.
 
@@ -212,7 +213,7 @@ def _measure(rt, service, load: int, pace: float, seconds: float) -> dict:
 
 SCENARIOS = [(workers, load, fast) for workers, fast in (("fork", True), ("simple", True), ("thread", True),
                                                           ("simple", False))
-             for load in ("idle", "paced", "full")]
+             for load in ("idle", "paced", "full", "half")]
 QUICK = [("thread", "full", True)]
 
 
@@ -244,13 +245,17 @@ def main(argv: list[str] | None = None) -> int:
         args.seconds, args.load, args.jobs = 0.5, 2, 10
     harness.header("Projection lag: append → visible view", argv)
     rows = []
+    full_rate: dict[tuple, float] = {}  # (workers, fast) → the load's commands/s at full speed, measured before
     for workers, load, fast in QUICK if args.quick else SCENARIOS:
-        games, pace = {"idle": (0, 0.0), "paced": (args.load, PACE), "full": (args.load, 0.0)}[load]
+        games, pace = {"idle": (0, 0.0), "paced": (args.load, PACE), "full": (args.load, 0.0),
+                       "half": (args.load, full_rate.get((workers, fast), 0.0) / 2 / max(1, args.load))}[load]
         r = child(["--seconds", str(args.seconds),
                    "--scenario", f"{workers},{games},{pace},{'on' if fast else 'off'}"])
         lags = r["lags"]
         what = {"idle": "probe alone", "paced": f"{games} games × {PACE:g}/s",
-                "full": f"{games} games, full speed"}[load]
+                "full": f"{games} games, full speed", "half": f"{games} games × {pace:.0f}/s (half of full)"}[load]
+        if load == "full":
+            full_rate[workers, fast] = r["load_commands"] / r["seconds"]
         rows.append([WORKERS[workers], "on" if fast else "off", what, r["load_commands"] / r["seconds"], len(lags),
                      median(lags) * 1e3, percentile(lags, 99) * 1e3, max(lags, default=float("nan")) * 1e3,
                      r["missed"], r["backlog"]])

@@ -31,7 +31,9 @@ SUITE = [
     ("perft_murus.py", ["--depth", "5"], ["--depth", "3"]),
     ("ai_speed.py", [], ["--quick"]),
     ("ai_latency.py", ["--ai-time", "0.25"], ["--quick"]),
+    ("analysis.py", [], ["--quick"]),
     ("fair_queues.py", [], ["--quick"]),
+    ("watchers.py", [], ["--quick"]),
 ]
 
 

@@ -24,9 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 import redis
 
-from domain.base import REVEAL_ALL
 from services import codec, errors
 from services.games import Game, GameService
 from services.store import Keys
@@ -39,8 +39,15 @@ BLOCK_MS = 5000  # one XREAD BLOCK of a reader (below the clients' socket timeou
 
 
 def sse(version: int, payload: dict) -> bytes:
-    """One Server-Sent Events message: ``id`` = version, event ``version``, the payload as JSON."""
-    return f"id: {version}\nevent: version\ndata: {json.dumps(payload, separators=(',', ':'))}\n\n".encode()
+    """One Server-Sent Events message: ``id`` = version, event ``version``, the payload as JSON (one line)."""
+    try:
+        data = _encode(payload)
+    except (TypeError, ValueError):  # a type msgspec does not know: the standard library's way
+        data = json.dumps(payload, separators=(",", ":"), default=str).encode()
+    return b"id: %d\nevent: version\ndata: %s\n\n" % (version, data)
+
+
+_encode = msgspec.json.Encoder().encode
 
 
 class Subscription:
@@ -171,8 +178,7 @@ class Hub:
         game = self.service.load(gid)  # NotFound for no such game
         shown = None
         for item in self.store.read(gid, after=game.version - 1, to=game.version):  # the event of that version
-            event = game.module.redact(codec.decode(game.module, item.data), game.viewer(None))
-            shown = codec.to_client(game.module, event, item.version, item.at)
+            shown = _shown(game, codec.decode(game.module, item.data), item.version, item.at)
         fresh = _Watched(game, deque([(game.version, self._message(game, shown))], maxlen=self.recent))
         with self._lock:
             watched = self._games.setdefault(gid, fresh)
@@ -225,10 +231,8 @@ class Hub:
             event = codec.decode(module, item.data)
             state = module.evolve(state, event)
             version = item.version
-            viewer = REVEAL_ALL if module.status(state) == "finished" else None
-            shown = codec.to_client(module, module.redact(event, viewer), version, item.at)
             game = Game(game.gid, game.meta, module, version, state)
-            message = self._message(game, shown)
+            message = self._message(game, _shown(game, event, version, item.at))
             watched.recent.append((version, message))
             out.append(message)
         watched.game = game
@@ -316,6 +320,12 @@ class Hub:
             except Exception:
                 log.exception("live: reader of %s failed; retrying", log_key)
                 self._stopping.wait(1.0)
+
+
+def _shown(game: Game, event, version: int, at: int) -> dict:
+    """``event`` (of ``version``) as a spectator sees it once ``game`` is at that version: redacted (unless the
+    game is finished), with the players' names; as ``GameService.events`` shows it."""
+    return codec.to_client(game.module, game.module.redact(event, game.viewer(None)), version, at, game.names)
 
 
 def new_hub(runtime: Any, per_client: int | None = None) -> Hub:

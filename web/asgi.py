@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs
 
@@ -30,6 +31,32 @@ STREAM_PATH = re.compile(r"^/api/games/([^/]+)/stream$")
 SETUP_THREADS = 4  # threads that open streams (a store read each); never more, whatever the number of streams
 
 
+class Waker:
+    """Wakes stream coroutines from the hub's reader threads: one wake-up of the loop per batch of streams (a new
+    version watched by 2,000 pages is one write to the loop's self-pipe, not 2,000)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop):
+        self.loop = loop
+        self._lock = threading.Lock()
+        self._pending: list = []
+        self._scheduled = False
+
+    def wake(self, callback) -> None:
+        """Run ``callback`` on the loop soon; from any thread."""
+        with self._lock:
+            self._pending.append(callback)
+            if self._scheduled:
+                return
+            self._scheduled = True
+        self.loop.call_soon_threadsafe(self._run)
+
+    def _run(self) -> None:
+        with self._lock:
+            pending, self._pending, self._scheduled = self._pending, [], False
+        for callback in pending:
+            callback()
+
+
 class Front:
     """ASGI app: ``GET /api/games/<gid>/stream`` here, everything else to ``flask_app``."""
 
@@ -39,6 +66,14 @@ class Front:
         self.hub: Hub = live_hub(flask_app)
         self.settings = flask_app.config["RUNTIME"].settings
         self.setup = ThreadPoolExecutor(max_workers=SETUP_THREADS, thread_name_prefix="stream-open")
+        self._wakers: dict[asyncio.AbstractEventLoop, Waker] = {}
+        self._lock = threading.Lock()
+
+    def _waker(self, loop: asyncio.AbstractEventLoop) -> Waker:
+        with self._lock:
+            if loop not in self._wakers:
+                self._wakers[loop] = Waker(loop)
+            return self._wakers[loop]
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "lifespan":
@@ -87,8 +122,10 @@ class Front:
             if sub is not None and sub.dropped and state["sending"]:
                 task.cancel()  # stuck writing to a client that does not read: end it, it reconnects
 
+        waker = self._waker(loop)
+
         def wake() -> None:  # from a reader thread
-            loop.call_soon_threadsafe(on_wake)
+            waker.wake(on_wake)
 
         try:
             after = last_event_id(headers.get("last-event-id"), (query.get("after") or [None])[0])

@@ -49,9 +49,9 @@ def new_game(http: Http) -> tuple[str, dict[int, str], int]:
     return body["id"], {s["seat"]: s["token"] for s in body["seats"]}, body["version"]
 
 
-def move(http: Http, gid: str, tokens: dict[int, str]) -> int:
-    """One legal move by the seat to act; returns the version it reached."""
-    status, doc = http.get(f"/api/games/{gid}")
+def move(http: Http, gid: str, tokens: dict[int, str], version: int) -> int:
+    """One legal move by the seat to act in the game at ``version``; returns the version it reached."""
+    status, doc = http.get(f"/api/games/{gid}?min_version={version}")
     assert status == 200, doc
     seat = doc["to_act"][0]
     status, mine = http.get(f"/api/games/{gid}?min_version={doc['version']}", tokens[seat])
@@ -87,8 +87,8 @@ def test_more_open_streams_than_threads_a_command_answers_and_every_stream_recei
         status, health = await asyncio.to_thread(http.get, "/api/health")
         assert status == 200 and health["ok"]
         reached = {}
-        for gid, tokens, _ in games:
-            reached[gid] = await asyncio.to_thread(move, http, gid, tokens)
+        for gid, tokens, version in games:
+            reached[gid] = await asyncio.to_thread(move, http, gid, tokens, version)
         for gid, stream in streams:
             message = await asyncio.wait_for(stream.next(), WAIT)
             assert message.id == reached[gid] and message.data["document"]["version"] == reached[gid]
@@ -110,7 +110,7 @@ def test_a_stalled_reader_does_not_hold_back_another_and_misses_nothing_once_it_
         reader = await open_stream(server.port, gid, after=start, headers=address())
         last = start
         for _ in range(30):
-            last = await asyncio.to_thread(move, http, gid, tokens)
+            last = await asyncio.to_thread(move, http, gid, tokens, last)
         assert await read_until(reader, last) == list(range(start + 1, last + 1))
         seen = await read_until(stalled, last)  # now it reads: what it gets is in order, without a gap
         assert seen == list(range(start + 1, start + 1 + len(seen)))
@@ -156,10 +156,9 @@ def test_the_per_client_cap_answers_429_and_a_closed_stream_frees_its_place(serv
 
 def test_a_reconnect_with_last_event_id_receives_the_versions_it_missed(server):
     http = Http(server.port)
-    gid, tokens, _ = new_game(http)
-    last = 0
+    gid, tokens, last = new_game(http)
     for _ in range(6):
-        last = move(http, gid, tokens)
+        last = move(http, gid, tokens, last)
 
     async def run():
         again = await open_stream(server.port, gid, last_event_id=last - 4, after=0, headers=address())
