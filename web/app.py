@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask, jsonify, request
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from services.context import Runtime
 
@@ -17,6 +18,11 @@ def create_app(runtime: Runtime) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = runtime.settings.limits["body_bytes"]
     app.register_blueprint(api)
     app.register_blueprint(pages)
+    proxies = runtime.settings.trusted_proxies
+    if proxies:
+        # Behind ``proxies`` reverse proxies, each appending to X-Forwarded-For: the client is the address the
+        # outermost one saw. Untrusted (the default), the header is ignored, so a client cannot pick its address.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
 
     @app.errorhandler(404)
     def not_found(exc):
