@@ -1,0 +1,140 @@
+"""Calibration of the analysis's winning chances: predicted (``domain.ai.analysis.evaluate``) against observed, in
+deciles, over positions of selfplay games; for Murus also the maximum-likelihood fit of ``MURUS_SCALE``.
+
+    python bench/calibrate.py [--games murus,mouseguard,squirrels,commando] [--positions 200] [--budget 0.25]
+                              [--ai-time 0.05] [--jobs 1] [--seed 1] [--quick]
+
+Games are played AI against AI (hard against normal, then normal against normal, seats alternating, ``--ai-time``
+a move), every ``STRIDE``-th position is analysed at ``--budget`` as the analysis job does, and the mover's
+predicted chance is compared with the game's outcome for the mover (1 won, 0 lost, 1/k for a win shared by k, a
+draw 1/seats). A well calibrated analysis has observed ≈ predicted in every decile. The Murus fit takes the raw
+search scores of the same positions (proven wins and losses left out) and the scale maximising the likelihood of
+the outcomes under ``1 / (1 + exp(-score / scale))``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import harness
+
+from domain import ai
+from domain.ai import analysis
+from domain.ai.murus import WON
+from domain.base import Setup
+from domain.registry import game_module
+
+STRIDE = 4
+PAIRINGS = (("hard", "normal"), ("normal", "normal"))
+
+
+def play_and_sample(game: str, seed: int, budget: float, ai_time: float) -> list[tuple]:
+    """One selfplay game; for every ``STRIDE``-th position the engine searches: (mover's predicted chance,
+    mover's outcome, Murus search score or None)."""
+    module = game_module(game)
+    rng = random.Random(seed)
+    levels = list(PAIRINGS[(seed // 2) % len(PAIRINGS)])
+    if seed % 2:
+        levels.reverse()
+    state = None
+    for event in module.initial(Setup(seats=2, options={}), rng):
+        state = module.evolve(state, event)
+    sampled, ply = [], 0
+    while module.status(state) != "finished" and ply < 400:
+        seat = module.to_act(state)[0]
+        if ply % STRIDE == STRIDE - 1:
+            if game == "murus":
+                score, _, side = analysis.murus_search(module.view(state, "all"), budget, random.Random(ply),
+                                                       time.monotonic)
+                sampled.append((side, analysis.murus_chance(score), score))
+            else:
+                found = analysis.evaluate(module, state, 2, seat, budget, random.Random(ply), time.monotonic)
+                if found.best is not None:  # not Mouse Guard's secret placements, where nothing is searched
+                    sampled.append((seat, found.win[seat], None))
+        level = levels[seat]
+        move = ai.choose(game, module.view(state, seat), seat, level, rng, ai.budget_for(level, ai_time),
+                         time.monotonic)
+        for event in module.decide(state, seat, module.parse(move), rng):
+            state = module.evolve(state, event)
+        ply += 1
+    end = analysis.final(module, state, 2)
+    return [(chance, end[seat], score) for seat, chance, score in sampled]
+
+
+def _task(args):
+    return play_and_sample(*args)
+
+
+def deciles(records: list[tuple[float, float, float | None]]) -> list[list]:
+    rows = []
+    for d in range(10):
+        low, high = d / 10, (d + 1) / 10
+        inside = [(p, o) for p, o, _ in records if low <= p < high or (d == 9 and p == 1.0)]
+        if not inside:
+            rows.append([f"{low:.1f}–{high:.1f}", 0, "—", "—"])
+            continue
+        predicted = sum(p for p, _ in inside) / len(inside)
+        observed = sum(o for _, o in inside) / len(inside)
+        rows.append([f"{low:.1f}–{high:.1f}", len(inside), f"{predicted:.2f}", f"{observed:.2f}"])
+    return rows
+
+
+def brier(records) -> float:
+    return sum((p - o) ** 2 for p, o, _ in records) / len(records)
+
+
+def fit_scale(records) -> tuple[float, float, int]:
+    """(best scale, its mean log-likelihood, positions used) over unproven Murus scores."""
+    scored = [(s, o) for _, o, s in records if s is not None and abs(s) <= WON]
+
+    def loglik(scale: float) -> float:
+        total = 0.0
+        for s, o in scored:
+            p = min(max(1 / (1 + math.exp(-s / scale)), 1e-6), 1 - 1e-6)
+            total += o * math.log(p) + (1 - o) * math.log(1 - p)
+        return total / max(len(scored), 1)
+
+    best = max(range(25, 3001, 25), key=loglik)
+    return float(best), loglik(best), len(scored)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = harness.parser(__doc__.splitlines()[0])
+    p.add_argument("--games", default="murus,mouseguard,squirrels,commando")
+    p.add_argument("--positions", type=int, default=200, help="at least this many positions per game")
+    p.add_argument("--budget", type=float, default=0.25, help="analysis seconds per position")
+    p.add_argument("--ai-time", type=float, default=0.05, help="selfplay seconds per move (hard: twice)")
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args(argv)
+    if args.quick:
+        args.positions, args.budget, args.ai_time, args.games = 6, 0.02, 0.01, "murus,squirrels"
+    harness.header("Calibration of the analysis's winning chances (bench/calibrate.py)", argv)
+    for game in args.games.split(","):
+        records, seed, started = [], args.seed * 1000, time.monotonic()
+        with ProcessPoolExecutor(args.jobs) as pool:
+            while len(records) < args.positions:
+                batch = [(game, seed + i, args.budget, args.ai_time) for i in range(max(args.jobs, 2))]
+                seed += len(batch)
+                for sampled in pool.map(_task, batch):
+                    records.extend(sampled)
+        games = seed - args.seed * 1000
+        harness.table(["predicted", "positions", "mean predicted", "observed"], deciles(records),
+                      title=f"{game}: {len(records)} positions of {games} games, budget {args.budget:g} s, "
+                            f"Brier score {brier(records):.3f} ({time.monotonic() - started:.0f} s)")
+        if game == "murus":
+            scale, loglik, used = fit_scale(records)
+            print(f"Murus fit: scale {scale:g} centi-stones per unit of log-odds (mean log-likelihood "
+                  f"{loglik:.3f} over {used} unproven positions; MURUS_SCALE is {analysis.MURUS_SCALE:g})\n")
+            refit = [(1 / (1 + math.exp(-s / scale)) if abs(s) <= WON else p, o, s) for p, o, s in records]
+            harness.table(["predicted", "positions", "mean predicted", "observed"], deciles(refit),
+                          title=f"murus with the fitted scale {scale:g}: Brier score {brier(refit):.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
