@@ -212,12 +212,13 @@ def document() -> dict:
             "responses": {"200": _json(Events, "events in version order"), **_errors(400, 401, 404, 503)}}},
         "/api/games/{gid}/stream": {"get": {
             "summary": "Server-Sent Events: one message per new version, id = version, data = the event as a "
-                       "spectator sees it", "operationId": "streamGame",
+                       "spectator sees it and the spectator's document at that version (\"document\")",
+            "operationId": "streamGame",
             "parameters": [GID, _query("after", "resume after this version (or the Last-Event-ID header)"),
                            {"name": "Last-Event-ID", "in": "header", "required": False,
                             "schema": {"type": "string"}}],
             "responses": {"200": {"description": "the stream", "content": {"text/event-stream": {
-                "schema": {"type": "string"}}}}, **_errors(400, 404, 503)}}},
+                "schema": {"type": "string"}}}}, **_errors(400, 404, 429, 503)}}},
         "/api/games/{gid}/analysis": {
             "post": {
                 "summary": "Queue the analysis of a finished game (each move's chances, best move, blunders)",
