@@ -140,11 +140,10 @@ def cmd_replay(args) -> int:
         names = [game.meta["players"][s]["name"] for s in result["winners"]]
         print(f"result: {', '.join(names) or 'draw'} — {result['reason']}")
     if args.verify:
-        projected = runtime.redis.get(runtime.store.keys.view(args.gid))
-        if projected is None:
+        stored = runtime.projector.stored(args.gid)
+        if stored is None:
             print("verify: no projection of this game (run 'burrow rebuild' or start the workers)")
             return 1
-        stored = json.loads(projected)
         fresh = all_documents(latest)
         if stored["docs"] != json.loads(json.dumps(fresh)):
             diffs = [k for k in fresh if stored["docs"].get(k) != json.loads(json.dumps(fresh[k]))]

@@ -21,14 +21,26 @@ redis.call('SET', KEYS[2], ARGV[1])
 return 1
 """
 
+# KEYS: the lobby hash (gid → line), its versions (gid → version), then the sorted sets (gid by update time) of
+# every game, of each status and of games with an open seat. ARGV: gid, version, line, updated ms, status, open.
 WRITE_LOBBY = """
 local current = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0')
 local version = tonumber(ARGV[2])
 if version <= current then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+local updated = tonumber(ARGV[4])
+redis.call('ZADD', KEYS[3], updated, ARGV[1])
+for i, status in ipairs({'setup', 'playing', 'finished'}) do
+  if status == ARGV[5] then redis.call('ZADD', KEYS[3 + i], updated, ARGV[1])
+  else redis.call('ZREM', KEYS[3 + i], ARGV[1]) end
+end
+if ARGV[6] == '1' then redis.call('ZADD', KEYS[7], updated, ARGV[1]) else redis.call('ZREM', KEYS[7], ARGV[1]) end
 return 1
 """
+
+LOBBY_SETS = ("all", "setup", "playing", "finished", "open")
+PAGE_SLACK = 50  # lines with the cursor's own update time read past it, at most (a page's ties)
 
 PROJECTIONS = ("games", "lobby")
 
@@ -52,48 +64,89 @@ class Projector:
                          args=[game.version, json.dumps({"version": game.version, "docs": docs})])
         return game.version
 
-    def project_lobby(self, gid: str) -> int:
-        """Bring the game's lobby line up to its latest version."""
+    def project_lobby(self, gid: str, suffix: str = "") -> int:
+        """Bring the game's lobby line up to its latest version (in the lobby keys ending in ``suffix``)."""
         game = self.service.load(gid)
         last = next(self.store.read(gid, after=game.version - 1, to=game.version), None)
-        entry = lobby_entry(game, last.at if last else game.meta["created"])
-        lobby = self.keys.lobby_of(gid)
-        self._write_lobby(keys=[lobby, lobby + "v"], args=[gid, game.version, json.dumps(entry)])
+        updated = last.at if last else game.meta["created"]
+        entry = lobby_entry(game, updated)
+        self._write_lobby(keys=self.lobby_keys(self.keys.partition(gid), suffix),
+                          args=[gid, game.version, json.dumps(entry), updated, entry["status"],
+                                1 if entry.get("open_seats") else 0])
         return game.version
+
+    def lobby_keys(self, partition: int, suffix: str = "") -> list[str]:
+        """A partition's lobby: its hash of lines, their versions, and a sorted set per ``LOBBY_SETS``."""
+        keys = self.keys
+        return [keys.lobby(partition, suffix), keys.lobby_versions(partition, suffix),
+                *(keys.lobby_index(partition, name, suffix) for name in LOBBY_SETS)]
 
     def checkpoint(self, gid: str) -> int:
         return int(self.store.redis.get(self.keys.ckpt(gid)) or 0)
 
     def projected(self, gid: str) -> int:
         """The version that both of the game's projections, its view and its lobby line, have reached."""
-        line = self.store.redis.hget(self.keys.lobby_of(gid) + "v", gid)
+        line = self.store.redis.hget(self.keys.lobby_versions(self.keys.partition(gid)), gid)
         return min(self.checkpoint(gid), int(line or 0))
+
+    def stored(self, gid: str) -> dict | None:
+        """The game's projected view as stored, ``{"version", "docs": {viewer: document}}``, or None."""
+        raw = self.store.redis.get(self.keys.view(gid))
+        return None if raw is None else json.loads(raw)
 
     def read(self, gid: str, seat: int | None) -> dict | None:
         """The projected document for ``seat`` (None: spectator), or None if not projected yet."""
-        raw = self.store.redis.get(self.keys.view(gid))
-        if raw is None:
+        stored = self.stored(gid)
+        if stored is None:
             return None
-        docs = json.loads(raw)["docs"]
-        return docs.get(SPECTATOR if seat is None else str(seat))
+        return stored["docs"].get(SPECTATOR if seat is None else str(seat))
 
     def lobby(self, status: str | None = None, limit: int = 200) -> list[dict]:
-        """Lobby lines of every partition, most recently updated first."""
-        entries = []
+        """The first ``limit`` lobby lines, most recently updated first (``page`` without the cursor)."""
+        return self.page(status, limit)[0]
+
+    def page(self, status: str | None = None, limit: int = 50,
+             cursor: str | None = None) -> tuple[list[dict], str | None]:
+        """A page of lobby lines, most recently updated first, from ``cursor`` on; and the next page's cursor.
+
+        Each partition keeps its games in sorted sets by update time (all, per status, with an open seat): a page
+        reads ``limit`` (+ a few) members of each partition's set and then their lines, so its cost does not grow
+        with the number of games stored. A cursor is ``"<updated ms>.<gid>"`` of the last line of a page."""
+        name = status or "all"
+        top, after_gid = "+inf", None
+        if cursor is not None:
+            at, _, after_gid = cursor.partition(".")
+            top = at
+        picked: list[tuple[float, str, int]] = []
         for p in range(self.keys.partitions):
-            for raw in self.store.redis.hvals(self.keys.lobby(p)):
-                entry = json.loads(raw)
-                if status is None or entry["status"] == status or (status == "open" and entry.get("open_seats")):
-                    entries.append(entry)
-        entries.sort(key=lambda e: e["updated"], reverse=True)
-        return entries[:limit]
+            zset = self.lobby_keys(p)[2 + LOBBY_SETS.index(name)]
+            slack = PAGE_SLACK if after_gid else 0
+            members = self.store.redis.zrevrangebyscore(zset, top, "-inf", start=0, num=limit + 1 + slack,
+                                                        withscores=True)
+            for member, score in members:
+                gid = member.decode()
+                if after_gid is not None and str(int(score)) == top and gid >= after_gid:
+                    continue
+                picked.append((score, gid, p))
+        picked.sort(key=lambda item: (item[0], item[1]), reverse=True)
+        more = len(picked) > limit
+        picked = picked[:limit]
+        by_partition: dict[int, list[str]] = {}
+        for _, gid, p in picked:
+            by_partition.setdefault(p, []).append(gid)
+        found = {}
+        for p, gids in by_partition.items():
+            found.update(zip(gids, self.store.redis.hmget(self.keys.lobby(p), gids), strict=True))
+        lines = [json.loads(found[gid]) for _, gid, _ in picked if found.get(gid) is not None]
+        next_cursor = f"{int(picked[-1][0])}.{picked[-1][1]}" if more and picked else None
+        return lines, next_cursor
 
     def drop(self, projection: str) -> None:
         """Delete a projection's keys, before a rebuild."""
         redis = self.store.redis
         if projection == "lobby":
             for p in range(self.keys.partitions):
-                redis.delete(self.keys.lobby(p), self.keys.lobby(p) + "v")
+                redis.delete(*self.lobby_keys(p))
             return
         for gid in self.store.game_ids():
             redis.delete(self.keys.view(gid), self.keys.ckpt(gid))

@@ -1,4 +1,5 @@
-"""How many open games one client may hold at once: a sorted set per client address in Redis, with an expiry.
+"""Quotas per client (``services/clients.py``: an address, or an IPv6 /64, hashed): how many open games one client
+may hold at once (a sorted set per client in Redis, with an expiry), and how many games it may create a minute.
 
 A game counts from its creation until it finishes, or for ``WINDOW_MS`` at most (an abandoned game stops counting
 after a day). The set's key expires with the window, so idle clients leave nothing behind.
@@ -33,7 +34,7 @@ class OpenGames:
         self._reserve = store.redis.register_script(RESERVE)
 
     def key(self, client: str) -> str:
-        return f"{self.store.keys.prefix}:client:{client}"
+        return self.store.keys.client(client)
 
     def reserve(self, client: str | None, gid: str, is_open: Callable[[str], bool]) -> None:
         """Count ``gid`` as one of ``client``'s open games, or raise ``TooMany`` (429) at the limit."""
@@ -58,3 +59,37 @@ class OpenGames:
     def _try(self, client: str, gid: str) -> bool:
         now = int(time.time() * 1000)
         return bool(self._reserve(keys=[self.key(client)], args=[gid, now, self.limit, WINDOW_MS]))
+
+
+RATE = """
+-- KEYS[1] the client's creations in this window; ARGV: 1 limit, 2 window ms. Returns 0, or ms to the next window.
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if n > tonumber(ARGV[1]) then return math.max(1, redis.call('PTTL', KEYS[1])) end
+return 0
+"""
+
+RATE_WINDOW_MS = 60_000
+
+
+class CreationRate:
+    """At most ``limit`` games created per client a minute (``limits["games_per_minute_per_client"]``; None: no
+    limit). A fixed window per client in Redis: one key expiring with its minute; idle clients leave nothing."""
+
+    def __init__(self, store: EventStore, limit: int | None):
+        self.store = store
+        self.limit = limit
+        self._count = store.redis.register_script(RATE)
+
+    def key(self, client: str) -> str:
+        return f"{self.store.keys.prefix}:rate:{client}"
+
+    def spend(self, client: str | None) -> None:
+        """Count one creation of ``client``, or raise ``TooMany`` (429) past the limit."""
+        if client is None or self.limit is None:
+            return
+        wait_ms = int(self._count(keys=[self.key(client)], args=[self.limit, RATE_WINDOW_MS]))
+        if wait_ms:
+            seconds = max(1, round(wait_ms / 1000))
+            raise errors.TooMany(f"too many games created from this client (at most {self.limit} a minute): "
+                                 f"try again in {seconds} s", retry_after=seconds)

@@ -82,9 +82,8 @@ class Ratings:
     def __init__(self, service: GameService):
         self.service = service
         self.redis = service.store.redis
-        prefix = service.store.keys.prefix
-        # One slot of their own: the ratings span every partition.
-        self.keys = [f"{prefix}:{{stats}}:{name}" for name in ("counted", "stats", "ratings", "played")]
+        self.store_keys = service.store.keys
+        self.keys = [self.store_keys.stats(name) for name in ("counted", "stats", "ratings", "played")]
         self._count = self.redis.register_script(COUNT_GAME)
 
     def project(self, gid: str) -> bool:
@@ -102,7 +101,7 @@ class Ratings:
 
     def ranking(self, game: str) -> str:
         """The key of ``game``'s ranking: names by rating in a sorted set, so its top costs the same always."""
-        return f"{self.keys[0].rsplit(':', 1)[0]}:rank:{game}"
+        return self.store_keys.ranking(game)
 
     def read(self, top: int = TOP) -> dict:
         """``{"games": {game: {finished, rated, draws, mean_events, wins_by_seat}}, "ratings": {game: [{name,

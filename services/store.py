@@ -108,8 +108,30 @@ class Keys:
         """Hash: dispatcher consumer name → when it last read the logs (ms)."""
         return f"{self.prefix}:{{ops}}:dispatchers"
 
-    def lobby(self, partition: int) -> str:
-        return f"{self._p(partition)}:lobby"
+    def lobby(self, partition: int, suffix: str = "") -> str:
+        """Hash: gid → lobby line (``suffix``: a lobby being rebuilt beside the live one)."""
+        return f"{self._p(partition)}:lobby{suffix}"
+
+    def lobby_versions(self, partition: int, suffix: str = "") -> str:
+        """Hash: gid → the version of its lobby line."""
+        return f"{self._p(partition)}:lobbyv{suffix}"
+
+    def lobby_index(self, partition: int, name: str, suffix: str = "") -> str:
+        """Sorted set: the gids of the lobby list ``name`` (all, a status, open) by update time (ms)."""
+        return f"{self._p(partition)}:lobby:z:{name}{suffix}"
+
+    def stats(self, name: str) -> str:
+        """The statistics and ratings (``counted``, ``stats``, ``ratings``, ``played``): one slot of their own,
+        since they span every partition."""
+        return f"{self.prefix}:{{stats}}:{name}"
+
+    def ranking(self, game: str) -> str:
+        """Sorted set: player names of ``game`` by rating."""
+        return self.stats(f"rank:{game}")
+
+    def client(self, client: str) -> str:
+        """Sorted set: the open games of one client (a hashed address), for the per-client quota."""
+        return f"{self.prefix}:client:{client}"
 
     def log_of(self, gid: str) -> str:
         return self.log(self.partition(gid))

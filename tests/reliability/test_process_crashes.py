@@ -36,7 +36,7 @@ def settled(client: redis.Redis, keys: Keys, gid: str) -> bool:
     """Projections at the game's version, and no AI seat left waiting to play (its job was not lost)."""
     version = client.xlen(keys.game(gid))
     raw = client.get(keys.view(gid))
-    line = client.hget(keys.lobby_of(gid) + "v", gid)
+    line = client.hget(keys.lobby_versions(keys.partition(gid)), gid)
     if raw is None or line is None or int(line) != version:
         return False
     view = json.loads(raw)

@@ -67,7 +67,7 @@ def converged(runtime, gids: list[str]) -> bool:
     keys, client = runtime.store.keys, runtime.redis
     for gid in gids:
         version = runtime.store.version(gid)
-        line = client.hget(keys.lobby_of(gid) + "v", gid)
+        line = client.hget(keys.lobby_versions(keys.partition(gid)), gid)
         if runtime.projector.checkpoint(gid) != version or line is None or int(line) != version:
             return False
     return True
