@@ -23,7 +23,7 @@ from domain.table import TABLE_COMMANDS, TableCommand, TableSet, check_clock, ta
 from services import bounds, codec, errors, tokens
 from services.clients import client_id
 from services.fairness import setup_meta
-from services.quota import OpenGames
+from services.quota import CreationRate, OpenGames
 from services.store import ConcurrencyError, EventStore, StoreUnavailable, new_game_id
 
 log = logging.getLogger(__name__)
@@ -77,6 +77,7 @@ class GameService:
         self.jobs = jobs
         self.limits = limits or {"name_length": 40, "players": 8}
         self.open_games = OpenGames(store, self.limits.get("open_games_per_client"))
+        self.creation_rate = CreationRate(store, self.limits.get("games_per_minute_per_client"))
         self._cache: OrderedDict[str, Game] = OrderedDict()
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
@@ -121,6 +122,12 @@ class GameService:
         """The cached state of the game, possibly behind the stream (no Redis read)."""
         with self._cache_lock:
             return self._cache.get(gid)
+
+    def seen_version(self, gid: str) -> int:
+        """The newest version of the game this process has loaded or appended (0: none; no Redis read): a read
+        answered here never goes below it."""
+        game = self._cached(gid)
+        return game.version if game is not None else 0
 
     def _remember(self, game: Game) -> None:
         with self._cache_lock:
@@ -188,6 +195,7 @@ class GameService:
         client = client_id(client)
         if client:
             meta["client"] = client  # the creator, hashed: quotas and fair AI queues count by it
+        self.creation_rate.spend(client)
         self.open_games.reserve(client, gid, self._is_open)
         try:
             self.store.set_seat_hashes(gid, {s: tokens.token_hash(t) for s, t in seat_tokens.items()})

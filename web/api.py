@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 
@@ -22,6 +23,8 @@ api = Blueprint("api", __name__, url_prefix="/api")
 SSE_SECONDS = 55  # a stream served by Flask itself closes after this; EventSource reconnects with Last-Event-ID
 KEEPALIVE_SECONDS = 15  # a comment line on an idle stream, so proxies and clients see it alive
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+LOBBY_PAGE, LOBBY_MAX = 50, 200  # lobby lines per page: default, most
+LOBBY_CURSOR = re.compile(r"\d{1,15}\.[0-9a-z-]{1,40}")
 MAX_VERSION = 2**63 - 1  # stream IDs are 64-bit: a larger number is no version of any game (and Redis refuses it)
 
 
@@ -134,7 +137,14 @@ def lobby():
     status = request.args.get("status")
     if status not in (None, "open", "setup", "playing", "finished"):
         raise errors.BadRequest("status: must be open, setup, playing or finished")
-    return jsonify({"games": runtime().projector.lobby(status)})
+    limit = int_arg("limit", minimum=1)
+    if limit is not None and limit > LOBBY_MAX:
+        raise errors.BadRequest(f"limit: at most {LOBBY_MAX}")
+    cursor = request.args.get("cursor")
+    if cursor is not None and not LOBBY_CURSOR.fullmatch(cursor):
+        raise errors.BadRequest("cursor: not a cursor of this lobby (use the 'next' of a page)")
+    games, following = runtime().projector.page(status, limit or LOBBY_PAGE, cursor)
+    return jsonify({"games": games, "next": following})
 
 
 @api.get("/stats")
@@ -154,12 +164,14 @@ def get_game(gid: str):
         latest = rt.service.load(gid)
         finished = latest.module.status(latest.state) == "finished"
         return jsonify(document(rt.service.at_version(gid, version), seat, reveal=finished))
-    min_version = int_arg("min_version") or 0
+    # Never older than what the client says it has seen (``min_version``), nor than what this process has seen
+    # (its own commands and reads): a client that stays with one process reads monotonically even without it.
+    floor = max(int_arg("min_version") or 0, rt.service.seen_version(gid))
     doc = rt.projector.read(gid, seat)
-    if doc is not None and doc["version"] >= min_version:
+    if doc is not None and doc["version"] >= floor:
         return jsonify(doc)
-    # The projection is missing or behind what the client has seen: read the stream directly (cached state +
-    # tail), so that a player always sees their own move.
+    # The projection is missing or behind: read the stream directly (cached state + tail), so that a player
+    # always sees their own move.
     return jsonify(document(rt.service.load(gid), seat))
 
 

@@ -85,13 +85,20 @@
   }
 
   async function fetchDocs(minVersion) {
-    const query = minVersion ? "?min_version=" + minVersion : "";
+    // Monotonic reads: ask for at least what the page has already shown (a server may answer from a projection
+    // that lags), and never replace a document with an older one (an answer overtaken by a newer one).
+    const floor = Math.max(minVersion || 0, page.latest || 0);
+    const query = floor ? "?min_version=" + floor : "";
+    const keep = (seat, doc) => {
+      const shown = page.docs.get(seat);
+      if (!shown || doc.version >= shown.version) page.docs.set(seat, doc);
+    };
     if (!page.held.length) {
-      page.docs.set(null, await api(gamePath + query));
+      keep(null, await api(gamePath + query));
       return;
     }
     const docs = await Promise.all(page.held.map((h) => api(gamePath + query, {token: h.token})));
-    docs.forEach((doc, i) => page.docs.set(page.held[i].seat, doc));
+    docs.forEach((doc, i) => keep(page.held[i].seat, doc));
   }
 
   async function fetchEvents(all) {
@@ -106,7 +113,6 @@
       after = body.events[body.events.length - 1].version;
     }
     page.events = all ? fresh : page.events.concat(fresh);
-    page.steps = replayKit.steps(page.events);
   }
 
   /** Bring every held document (and the move list) up to at least ``minVersion``; coalesces bursts. */
@@ -277,6 +283,7 @@
   function render() {
     const doc = shownDoc();
     if (!doc) return;
+    page.steps = replayKit.steps(page.events);  // the move list may have grown from a refresh or the stream
     const act = page.replay ? null : acting();
     const key = `${doc.version}/${act ? act.seat : "-"}/${page.replay ? "r" : "l"}`;
     if (key !== page.memoryKey) {
@@ -294,6 +301,7 @@
                          dot: b.seatDot ? (seat) => b.seatDot(doc, seat) : null, onCopy: copyLink,
                          onRelease: release});
     if (window.BurrowSetup) window.BurrowSetup.warn(doc, page.held.map((h) => h.seat));
+    if (window.BurrowTable) window.BurrowTable.render(doc, {held: page.held, docs: page.docs, replay: replaying});
     renderBoard(doc, act);
     renderLegal();
     const step = replayKit.stepOf(page.steps, version);
