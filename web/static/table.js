@@ -1,0 +1,175 @@
+/* The table around the board on the game page (CONTRACT.md "Tables"): resign (after a confirmation), offer /
+   accept / decline a draw, abort, ticking clocks, and the rematch when the game is over.
+
+   game.js calls BurrowTable.render(doc, {held, replay}) after each render: ``doc`` is the document shown, ``held``
+   the seats this page plays ([{token, seat}]). Commands go through POST /commands like moves, with the seat's
+   token in the Authorization header; the page updates from the live stream as for any move. */
+(function () {
+  "use strict";
+  const {api, tokens} = window.BurrowApi;
+  const $ = (id) => document.getElementById(id);
+  const root = $("game");
+  const gid = root ? root.dataset.gid : null;
+  const LABELS = {"resign": "Resign", "offer draw": "Offer a draw", "accept draw": "Accept the draw",
+                  "decline draw": "Decline the draw", "abort": "Abort the game"};
+  let shown = {doc: null, held: [], replay: false};
+  let lastKey = "";
+
+  function box() {
+    let node = $("table-tools");
+    if (!node) {
+      const anchor = $("seat-tools") || $("players");
+      if (!anchor) return null;
+      node = document.createElement("div");
+      node.id = "table-tools";
+      node.className = "table-tools";
+      anchor.insertAdjacentElement("afterend", node);
+    }
+    return node;
+  }
+
+  function say(text) {
+    const note = $("table-note");
+    if (note) note.textContent = text;
+  }
+
+  function name(doc, seat) {
+    const p = (doc.players || [])[seat] || {};
+    return p.name || `seat ${seat}`;
+  }
+
+  async function send(h, move) {
+    if (move === "resign" && !window.confirm("Resign this game? It ends now and counts as a loss.")) return;
+    if (move === "abort" && !window.confirm("Abort this game? It ends with no result.")) return;
+    try {
+      await api(`/api/games/${encodeURIComponent(gid)}/commands`, {method: "POST", token: h.token,
+                                                                    body: {move}});
+      say(move === "offer draw" ? "Your draw offer is sent." : "");
+    } catch (err) {
+      say(err.message);
+    }
+  }
+
+  async function rematch(h) {
+    try {
+      const answer = await api(`/api/games/${encodeURIComponent(gid)}/rematch`, {method: "POST", token: h.token});
+      const mine = answer.seats.filter((s) => s.token).map((s) => s.token);
+      tokens.save(answer.id, [...tokens.stored(answer.id), ...mine]);
+      location.assign("/games/" + encodeURIComponent(answer.id));
+    } catch (err) {
+      say(err.message);
+    }
+  }
+
+  // ---------------------------------------------------------------- clocks
+
+  function clockText(seconds) {
+    const s = Math.max(0, seconds);
+    if (s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
+    if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
+    const whole = Math.floor(s);
+    const tenths = s < 10 ? "." + Math.floor((s * 10) % 10) : "";
+    return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}${tenths}`;
+  }
+
+  function tick() {
+    const doc = shown.doc;
+    const list = $("table-clocks");
+    if (!doc || !doc.clock || !list) return;
+    const since = (Date.now() - Date.parse(doc.clock.as_of)) / 1000;
+    const live = !shown.replay && doc.status !== "finished";
+    doc.clock.remaining.forEach((left, seat) => {
+      const item = list.querySelector(`[data-seat="${seat}"] .clock-time`);
+      if (!item) return;
+      const running = live && doc.clock.running.includes(seat);
+      item.textContent = clockText(running ? left - Math.max(0, since) : left);
+      item.parentElement.classList.toggle("running", running);
+    });
+  }
+
+  function renderClocks(node, doc) {
+    if (!doc.clock) return;
+    const list = document.createElement("ul");
+    list.id = "table-clocks";
+    list.className = "clocks";
+    list.setAttribute("aria-label", "Clocks");
+    doc.clock.remaining.forEach((_, seat) => {
+      const item = document.createElement("li");
+      item.dataset.seat = String(seat);
+      item.className = "clock";
+      const who = document.createElement("span");
+      who.className = "clock-name";
+      who.textContent = name(doc, seat) + " ";
+      const time = document.createElement("span");
+      time.className = "clock-time";
+      time.setAttribute("role", "timer");
+      item.append(who, time);
+      list.appendChild(item);
+    });
+    node.appendChild(list);
+  }
+
+  // ---------------------------------------------------------------- buttons
+
+  function render(doc, options) {
+    shown = {doc, held: (options && options.held) || [], replay: Boolean(options && options.replay)};
+    const node = box();
+    if (!node || !doc) return;
+    const mine = shown.held.map((h) => {
+      const d = options.docs && options.docs.get(h.seat);
+      return d ? `${h.seat}:${d.version}:${(d.table || []).join("|")}:${d.status}` : `${h.seat}`;
+    }).join(",");
+    const key = JSON.stringify([doc.version, doc.status, doc.table, doc.rematch, doc.clock, shown.replay, mine]);
+    if (key === lastKey) return;
+    lastKey = key;
+    node.replaceChildren();
+    renderClocks(node, doc);
+    const actions = document.createElement("p");
+    actions.className = "table-actions";
+    if (!shown.replay) {
+      for (const h of shown.held) {
+        const seatDoc = (options.docs && options.docs.get(h.seat)) || doc;
+        const commands = seatDoc.you === h.seat ? seatDoc.table || [] : [];
+        for (const move of commands) {
+          const b = document.createElement("button");
+          b.type = "button";
+          b.className = "table-command" + (move === "accept draw" ? " primary" : "");
+          b.dataset.move = move;
+          b.textContent = LABELS[move] + (shown.held.length > 1 ? ` (${name(doc, h.seat)})` : "");
+          b.addEventListener("click", () => send(h, move));
+          actions.appendChild(b);
+        }
+        if (seatDoc.status === "finished") {
+          const b = document.createElement("button");
+          b.type = "button";
+          b.className = "rematch primary";
+          b.textContent = doc.rematch ? "Take your seat in the rematch" : "Rematch";
+          b.addEventListener("click", () => rematch(h));
+          actions.appendChild(b);
+          break;  // one rematch button for the page
+        }
+      }
+      const offer = (doc.table || []).includes("accept draw");
+      if (offer) say(`A draw is offered: accept or decline it.`);
+      if (!shown.held.length && doc.rematch) {
+        const a = document.createElement("a");
+        a.href = "/games/" + encodeURIComponent(doc.rematch);
+        a.textContent = "Watch the rematch";
+        actions.appendChild(a);
+      }
+    }
+    node.appendChild(actions);
+    const note = document.createElement("p");
+    note.id = "table-note";
+    note.className = "note";
+    note.setAttribute("aria-live", "polite");
+    node.appendChild(note);
+    if (doc.status === "setup" && (doc.open_seats || []).length) {
+      note.textContent = "Waiting for a player: anyone can join from the lobby's list of games waiting for a player.";
+    }
+    tick();
+  }
+
+  setInterval(tick, 200);
+  window.BurrowTable = {render};
+})();
