@@ -12,7 +12,8 @@ A game module (``domain/murus.py``, ``domain/mouseguard/``, ...) exposes, at mod
 ``to_act(state)``              seats that may send a command now (several during simultaneous phases)
 ``legal(state, seat)``         every legal command of that seat, in notation (empty when not to act)
 ``status(state)``              ``"setup"`` | ``"playing"`` | ``"finished"``
-``result(state)``              ``None`` or ``{"winners": [seats], "reason": "..."}`` (a draw: no winners)
+``result(state)``              ``None`` or ``{"winners": [seats], "reason": "...", "termination": "rules" |
+                               "max_plies"}`` (a draw: no winners; see ``Result``)
 ``view(state, viewer)``        JSON-ready dict of what ``viewer`` may see (see ``Viewer``)
 ``redact(event, viewer)``      the event as ``viewer`` may see it (hidden fields set to ``None``)
 ``describe(event)``            one readable line for a move list ("Romans: a1-a3")
@@ -21,13 +22,23 @@ A game module (``domain/murus.py``, ``domain/mouseguard/``, ...) exposes, at mod
 ``render(state)``              a plain-text board for the terminal (``burrow replay``)
 
 ``initial`` validates ``setup`` (seat count, options, position) and raises ``BadSetup`` naming the field.
+``evolve`` raises ``BadEvent`` (and nothing else) for an event that is not the game's, malformed or out of place.
+
+``Decider`` below is this shape as a ``typing.Protocol``, generic over the game's state type; a game module
+satisfies it (a module is an instance of a protocol whose members are its functions and constants), and
+``decider_problems(module)`` checks one at run time (``tests/domain/test_conformance.py`` checks every registered
+game). Every game package has one layout: ``events.py``; ``state.py`` (``State`` and ``evolve``); ``rules.py``
+(``NAME``, ``SEATS``, ``OPTIONS``, ``initial``, ``decide``, ``legal``, ``to_act``, ``status``, ``result``);
+``notation.py``; ``position.py``; ``view.py`` (``view``, ``redact``, ``describe``, ``render``); ``catalog.py``;
+modules of its own beside them (bitboards, card data, a turn's flow …).
 """
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Sequence
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, Protocol, TypedDict, TypeVar
 
 import msgspec
 
@@ -140,3 +151,65 @@ def check_options(options: dict[str, Any], specs: Sequence[Option]) -> dict[str,
             raise BadSetup(f"options.{name}", problem)
         merged[name] = value
     return merged
+
+
+StateT = TypeVar("StateT")
+CommandT = TypeVar("CommandT")
+
+
+class Decider(Protocol[StateT, CommandT]):
+    """The shape of a game module, generic over its state type and its parsed command type."""
+
+    NAME: str
+    SEATS: tuple[int, int]
+    OPTIONS: dict[str, Any]
+    EVENTS: tuple[type[Event], ...]
+
+    def initial(self, setup: Setup, rng: Rng) -> list[Event]: ...
+    def evolve(self, state: StateT | None, event: Event) -> StateT: ...
+    def decide(self, state: StateT, seat: int, cmd: CommandT, rng: Rng) -> list[Event]: ...
+    def to_act(self, state: StateT) -> list[int]: ...
+    def legal(self, state: StateT, seat: int) -> list[str]: ...
+    def status(self, state: StateT) -> str: ...
+    def result(self, state: StateT) -> Result | None: ...
+    def view(self, state: StateT, viewer: Viewer) -> dict[str, Any]: ...
+    def redact(self, event: Event, viewer: Viewer) -> Event: ...
+    def describe(self, event: Event) -> str: ...
+    def parse(self, text: str) -> CommandT: ...
+    def format(self, cmd: CommandT) -> str: ...
+    def dump_position(self, state: StateT) -> dict[str, Any]: ...
+    def render(self, state: StateT) -> str: ...
+
+
+def decider_problems(module: Any) -> list[str]:
+    """What keeps ``module`` from having the ``Decider`` shape (empty: none): a missing member, a constant of the
+    wrong type, or a function whose positional parameters differ from the protocol's."""
+    problems = []
+    constants = {"NAME": str, "SEATS": tuple, "OPTIONS": dict, "EVENTS": tuple}
+    for name, kind in constants.items():
+        if not isinstance(getattr(module, name, None), kind):
+            problems.append(f"{name} is missing or not a {kind.__name__}")
+    if isinstance(getattr(module, "SEATS", None), tuple) and not (
+            len(module.SEATS) == 2 and all(isinstance(n, int) for n in module.SEATS)
+            and 1 <= module.SEATS[0] <= module.SEATS[1]):
+        problems.append(f"SEATS must be (min, max) with 1 <= min <= max, not {module.SEATS!r}")
+    for event in getattr(module, "EVENTS", None) or ():
+        if not (isinstance(event, type) and issubclass(event, Event)):
+            problems.append(f"EVENTS holds {event!r}, not an Event class")
+    for name, member in vars(Decider).items():
+        if name.startswith("_") or not inspect.isfunction(member):
+            continue
+        function = getattr(module, name, None)
+        if not callable(function):
+            problems.append(f"{name}() is missing")
+            continue
+        wanted = list(inspect.signature(member).parameters)[1:]  # without self
+        try:
+            got = [p.name for p in inspect.signature(function).parameters.values()
+                   if p.default is inspect.Parameter.empty
+                   and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        except (TypeError, ValueError):
+            continue  # a builtin without a signature
+        if len(got) != len(wanted):
+            problems.append(f"{name}({', '.join(got)}) should take ({', '.join(wanted)})")
+    return problems

@@ -118,3 +118,14 @@ def run_jobs(runtime) -> None:
     Dispatcher(runtime, consumer="tests").run_once(block_ms=1)
     queues = list(runtime.jobs.queues.values())
     ThreadWorker(queues, connection=runtime.rq_redis).work(burst=True, logging_level="ERROR")
+
+
+@pytest.fixture(scope="module")
+def tictactoe():
+    """The tests' tic-tac-toe (``tests/games/tictactoe``) registered as game "tictactoe" for a module's tests;
+    it never shows in production."""
+    from domain import registry
+
+    registry.register("tictactoe", "tests.games.tictactoe")
+    yield "tictactoe"
+    registry.unregister("tictactoe")

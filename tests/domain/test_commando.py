@@ -5,13 +5,17 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domain import commando
 from domain.base import REVEAL_ALL, BadNotation, BadSetup, IllegalMove, Setup
 from domain.commando.board import DEFAULT_BOARD
 from domain.commando.constants import CAUTION_DECK
-from tests.domain.test_commando_helpers import Dice, Game, agent, find, types
+from domain.commando.state import State
+from tests.domain.test_commando_helpers import Dice, Game, agent, find, fold, types
 
 REST = ["trap", "trap", "ambush", "ambush", "ambush", "obstacle", "obstacle", "obstacle", "lucky_find"]
 
@@ -645,3 +649,72 @@ def test_MC_P12_the_first_agent_on_the_base_wins_at_once():
     game = Game(agent(55, money=0), agent(0), deck=deck("lucky_find"))
     game.play("roll", 4)
     assert types(game.last) == ["dice_rolled", "moved", "game_ended"]
+
+
+# Secrets followed through play (moved from test_commando_properties.py; the generic properties, a one-step secret
+# pair included, are in test_conformance.py) ---------------------------------------------------------------------
+
+STEP_BOUND = 3000
+games = st.fixed_dictionaries({
+    "seats": st.integers(2, 5),
+    "seed": st.integers(0, 2**32 - 1),
+    "max_plies": st.one_of(st.none(), st.integers(1, 80)),
+    "start_money": st.integers(0, 8),
+})
+
+
+def new_game(params) -> tuple[random.Random, list, State]:
+    rng = random.Random(params["seed"])
+    options = {"max_plies": params["max_plies"], "start_money": params["start_money"]}
+    events = commando.initial(Setup(seats=params["seats"], options=options), rng)
+    return rng, events, fold(events)
+
+
+def hidden_variant(state: State, viewer: int | None, rng: random.Random) -> State:
+    """The same game with everything ``viewer`` may not know changed: deck order, others' commitments."""
+    deck = list(state.deck)
+    rng.shuffle(deck)
+    fight = state.fight
+    if fight is not None and not fight.revealed:
+        commits = list(fight.commits)
+        for i, seat in enumerate((fight.attacker, fight.defender)):
+            if seat != viewer and commits[i] is not None:
+                commits[i] = rng.randint(0, state.agents[seat].weapons)
+        fight = msgspec.structs.replace(fight, commits=tuple(commits))
+    return msgspec.structs.replace(state, deck=tuple(deck), fight=fight)
+
+
+@settings(max_examples=25, deadline=None)
+@given(games)
+def test_views_and_events_never_show_another_seats_secrets(params):
+    rng, _, state = new_game(params)
+    other_rng = random.Random(params["seed"] + 1)
+    viewers = [None, *range(state.seats)]
+    for _ in range(STEP_BOUND):
+        if commando.status(state) == "finished":
+            break
+        for viewer in viewers:
+            variant = hidden_variant(state, viewer, other_rng)
+            assert commando.view(variant, viewer) == commando.view(state, viewer)
+            if viewer is not None:
+                assert commando.legal(variant, viewer) == commando.legal(state, viewer)
+        seat = rng.choice(commando.to_act(state))
+        text = rng.choice(commando.legal(state, seat))
+        seed = rng.random()
+        new = commando.decide(state, seat, commando.parse(text), random.Random(seed))
+        if text.startswith("commit") and len(commando.to_act(state)) == 2:
+            # another count committed first: every other viewer sees the very same events
+            for other_text in commando.legal(state, seat):
+                other = commando.decide(state, seat, commando.parse(other_text), random.Random(seed))
+                for viewer in viewers:
+                    if viewer != seat:
+                        assert [commando.redact(e, viewer) for e in other] == [commando.redact(e, viewer)
+                                                                              for e in new]
+        for event in new:
+            for viewer in viewers:
+                redacted = commando.redact(event, viewer)
+                assert getattr(redacted, "order", None) is None
+                if viewer != getattr(event, "seat", viewer) and hasattr(event, "count") and \
+                        type(event).__name__ == "WeaponsCommitted":
+                    assert redacted.count is None
+        state = fold(new, state)

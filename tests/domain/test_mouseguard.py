@@ -7,6 +7,8 @@ from collections import Counter
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domain import mouseguard as mg
 from domain.base import REVEAL_ALL, BadNotation, BadSetup, IllegalMove, Setup
@@ -400,3 +402,120 @@ def test_render_draws_the_board():
     state = start(position({"c4": "black", "D5": "white", "f8": "white"}))
     text = mg.render(state)
     assert "B" in text and "W" in text and "x" in text and "to move: black" in text
+
+
+# Non-interference of Mouse Guard's secrets, followed through play (moved from test_mouseguard_properties.py;
+# the generic properties, a one-step secret pair included, are in test_conformance.py) ---------------------------
+
+def random_game(seed: int, options: dict, plies: int):
+    """Yield (state, seat, command text, events) along a random legal game of at most ``plies`` plies."""
+    rng = random.Random(seed)
+    state = fold(mg.initial(Setup(seats=2, options={**options, "max_plies": plies}), rng))
+    while mg.status(state) != "finished":
+        seat = rng.choice(mg.to_act(state))
+        text = rng.choice(mg.legal(state, seat))
+        events = mg.decide(state, seat, mg.parse(text), rng)
+        yield state, seat, text, events
+        state = fold(events, state)
+
+
+def _encoded_view(state, viewer) -> bytes:
+    return msgspec.json.encode(mg.view(state, viewer))
+
+
+def _hidden_variant(state, mine: str, rng: random.Random):
+    """The position of ``state`` with the same public parts, ``mine`` hand and next deck cards, but another
+    opponent hand and deck order."""
+    position = mg.dump_position(state)
+    theirs = "white" if mine == "black" else "black"
+    keep = position["deck"][:4]  # what ``me`` may draw soon stays put, so both worlds stay alike for longer
+    pool = position["hands"][theirs] + position["deck"][4:]
+    rng.shuffle(pool)
+    position["hands"][theirs], position["deck"] = pool[:3], keep + pool[3:]
+    return position
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), prefix=st.integers(0, 12), mine=st.sampled_from(["black", "white"]))
+def test_non_interference_of_hidden_cards(seed, prefix, mine):
+    """Two games differing only in the opponent's hand and the deck order look the same to ``me``."""
+    state = None
+    for state, _, _, _ in random_game(seed, {}, prefix + 3):
+        if mg.status(state) == "playing" and state.plies >= prefix:
+            break
+    if state is None or mg.status(state) != "playing":
+        return
+    rng = random.Random(seed)
+    base = mg.dump_position(state)
+    events_1 = mg.initial(Setup(seats=2, position=base), random.Random(seed))
+    events_2 = mg.initial(Setup(seats=2, position=_hidden_variant(state, mine, rng)), random.Random(seed))
+    worlds = [fold(events_1), fold(events_2)]
+    me = worlds[0].seat_of(0 if mine == "black" else 1)
+    feeds = [[msgspec.json.encode(mg.redact(e, me)) for e in events] for events in (events_1, events_2)]
+    for _ in range(30):
+        own = [w.hands[w.colour_of(me)] for w in worlds]
+        if own[0] != own[1] or mg.status(worlds[0]) == "finished":
+            break  # ``me`` drew different cards: from now on the worlds differ for ``me`` too
+        assert _encoded_view(worlds[0], me) == _encoded_view(worlds[1], me)
+        assert _encoded_view(worlds[0], None) == _encoded_view(worlds[1], None)
+        assert feeds[0] == feeds[1]
+        seat = mg.to_act(worlds[0])[0]
+        common = sorted(set(mg.legal(worlds[0], seat)) & set(mg.legal(worlds[1], seat)))
+        if seat == me:
+            assert mg.legal(worlds[0], me) == mg.legal(worlds[1], me)
+        if not common:
+            break
+        text = rng.choice(common)
+        step = rng.randrange(10**6)
+        for index, world in enumerate(worlds):
+            events = mg.decide(world, seat, mg.parse(text), random.Random(step))
+            feeds[index] += [msgspec.json.encode(mg.redact(e, me)) for e in events]
+            worlds[index] = fold(events, world)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10**6), me=st.sampled_from([0, 1]))
+def test_non_interference_of_secret_placements(seed, me):
+    """Until both have placed, the other seat's placement is invisible to ``me`` and to spectators."""
+    rng = random.Random(seed)
+    state = fold(mg.initial(Setup(seats=2), random.Random(seed)))
+    choices = mg.legal(state, 1 - me)
+    first, second = rng.sample(choices, 2)
+    worlds, feeds = [], []
+    for text in (first, second):
+        events = mg.decide(state, 1 - me, mg.parse(text), rng)
+        worlds.append(fold(events, state))
+        feeds.append([msgspec.json.encode(mg.redact(e, me)) for e in events])
+    for viewer in (me, None):
+        assert _encoded_view(worlds[0], viewer) == _encoded_view(worlds[1], viewer)
+    assert feeds[0] == feeds[1]
+    assert _encoded_view(worlds[0], 1 - me) != _encoded_view(worlds[1], 1 - me)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10**6), me=st.sampled_from([0, 1]), my_placement_first=st.booleans())
+def test_non_interference_of_the_deck_through_the_deal(seed, me, my_placement_first):
+    """Two setups whose decks differ except for the cards dealt to ``me`` look the same to ``me`` through the
+    reveal and the deal (MG-4), and the same to spectators."""
+    rng = random.Random(seed)
+    base = mg.dump_position(fold(mg.initial(Setup(seats=2), random.Random(seed))))
+    state = fold(mg.initial(Setup(seats=2, position=base), random.Random(seed)))
+    mine = state.colour_of(me)
+    deck = list(base["deck"])
+    kept = {index for index in range(6) if index % 2 == mine}  # the deal alternates, Black first
+    others = [card for index, card in enumerate(deck) if index not in kept]
+    rng.shuffle(others)
+    variant = [deck[index] if index in kept else others.pop() for index in range(len(deck))]
+    worlds = [state, fold(mg.initial(Setup(seats=2, position={**base, "deck": variant}), random.Random(seed)))]
+    feeds: list[list[bytes]] = [[], []]
+    order = [me, 1 - me] if my_placement_first else [1 - me, me]
+    for seat in order:
+        text = rng.choice(mg.legal(worlds[0], seat))
+        for index, world in enumerate(worlds):
+            events = mg.decide(world, seat, mg.parse(text), random.Random(0))
+            feeds[index] += [msgspec.json.encode(mg.redact(e, me)) for e in events]
+            worlds[index] = fold(events, world)
+        for viewer in (me, None):
+            assert _encoded_view(worlds[0], viewer) == _encoded_view(worlds[1], viewer)
+        assert feeds[0] == feeds[1]
+    assert mg.status(worlds[0]) == "playing" and worlds[0].hands[mine] == worlds[1].hands[mine]

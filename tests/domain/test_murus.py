@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import importlib.util
+import pathlib
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domain import murus
 from domain.base import BadNotation, BadSetup, IllegalMove, Setup
-from tests.domain.test_murus_helpers import new_game, play, types
+from domain.murus import board
+from tests.domain.support import murus_candidates
+from tests.domain.test_murus_helpers import fold, new_game, play, types
+
+_spec = importlib.util.spec_from_file_location(
+    "perft_murus", pathlib.Path(__file__).resolve().parents[2] / "bench" / "perft_murus.py")
+naive = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(naive)
 
 COLUMNS = "abcdefgh"
 
@@ -424,3 +435,55 @@ def test_MS_A4_checked_before_stalemate():
 def test_MS_A4_an_intruder_of_the_side_not_to_move_is_a_threat_not_a_win():
     state = new_game({"d7": "R", "a7": "GG", "a1": "RR"}, turn="gauls", variant="advanced")
     assert murus.status(state) == "playing" and murus.view(state, 1)["intruders"] == ["d7"]
+
+
+# Perft and random play against the naive generator of bench/perft_murus.py (moved from test_murus_props.py; the
+# generic properties are in test_conformance.py) ----------------------------------------------------------------
+
+@pytest.mark.parametrize("depth, nodes", [(1, 20), (2, 400), (3, 6960), (4, 121104)])
+def test_perft_basic_check_numbers_of_rules(depth, nodes):
+    assert murus.perft(new_game(), depth) == nodes
+
+
+@pytest.mark.parametrize("depth, nodes", [(1, 32), (2, 1024), (3, 28416)])
+def test_perft_advanced_regression(depth, nodes):
+    # Counted by this generator and by the naive one of bench/perft_murus.py (they agree up to depth 4).
+    assert murus.perft(new_game(variant="advanced"), depth) == nodes
+    assert naive.naive_perft(naive.naive_start(), 0, depth, True) == nodes
+
+
+def test_perft_stops_at_a_finished_game():
+    over, _ = play(new_game({"d5": "RR", "a7": "GG"}), "d5-d7")
+    assert murus.perft(over, 0) == 1 and murus.perft(over, 1) == 0
+    # A breakthrough one ply ahead ends its line: d5-d7 contributes nothing at depth 2.
+    state = new_game({"d5": "RR", "a7": "GG"})
+    assert murus.perft(state, 2) == sum(
+        murus.perft(play(state, text)[0], 1) for text in murus.legal(state, 0))
+    assert murus.perft(play(state, "d5-d7")[0], 1) == 0
+
+
+CELL_NAMES = [f"{c}{r}" for r in range(1, 8) for c in "abcdefgh"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), variant=st.sampled_from(["basic", "advanced"]))
+def test_random_play_matches_the_naive_generator_and_explains_every_refusal(seed, variant):
+    rng = random.Random(seed)
+    state = fold(murus.initial(Setup(seats=2, options={"variant": variant, "max_plies": 150}), rng))
+    while murus.status(state) == "playing":
+        seat = murus.to_act(state)[0]
+        legal = murus.legal(state, seat)
+        # Same moves as the naive generator written from the rules; the set-wise count agrees.
+        cells = naive.naive_from_cells(murus.view(state, seat)["cells"])
+        expected = {f"{op}{CELL_NAMES[8 * f[1] + f[0]]}{CELL_NAMES[8 * t[1] + t[0]]}"
+                    for op, f, t in naive.naive_moves(cells, seat, variant == "advanced")}
+        assert {text[2:-2] + text[:2] + text[-2:] for text in legal} == expected
+        assert board.count_moves(state.pos, variant == "advanced") == len(legal)
+        # Every refusal names the rule it breaks, not just "not a legal move".
+        for text in murus_candidates(state, seat, rng)[:3]:
+            if text not in legal:
+                with pytest.raises(IllegalMove) as refused:
+                    murus.decide(state, seat, murus.parse(text), rng)
+                assert "is not a legal move here" not in str(refused.value)
+        state = fold(murus.decide(state, seat, murus.parse(rng.choice(legal)), rng), state)
+    assert state.ply <= 150

@@ -7,6 +7,8 @@ from typing import Union
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import domain.squirrels as game
 from domain.base import REVEAL_ALL, BadNotation, BadSetup, IllegalMove, Setup
@@ -629,3 +631,23 @@ def test_events_round_trip_through_json_and_describe():
         replayed = game.evolve(replayed, again)
     assert replayed == state
     assert "SQUIRREL" in game.render(state) and "Seat 1" in game.render(state)
+
+
+# Random play (moved from test_squirrels_properties.py; the generic properties are in test_conformance.py) -------
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), seats=st.sampled_from([2, 3, 4]), packs=st.sampled_from(["set", "draft"]))
+def test_random_play_always_has_winners_and_every_view_rebuilds_the_position(seed, seats, packs):
+    """FS-10: a game always has a winner (ties share it); the view holds the position JSON, key for key."""
+    rng = random.Random(seed)
+    state = None
+    for event in game.initial(Setup(seats, {"packs": packs}), rng):
+        state = game.evolve(state, event)
+    while game.status(state) == "playing":
+        view = game.view(state, None)
+        position = game.dump_position(state)
+        assert {k: view[k] for k in position} == position
+        seat = game.to_act(state)[0]
+        for event in game.decide(state, seat, game.parse(rng.choice(game.legal(state, seat))), rng):
+            state = game.evolve(state, event)
+    assert game.result(state)["winners"]
