@@ -137,7 +137,7 @@ def cmd_replay(args) -> int:
     print(module.render(game.state))
     result = module.result(game.state)
     if result:
-        names = [game.meta["players"][s]["name"] for s in result["winners"]]
+        names = [game.names[s] for s in result["winners"]]
         print(f"result: {', '.join(names) or 'draw'} — {result['reason']}")
     if args.verify:
         stored = runtime.projector.stored(args.gid)
@@ -290,7 +290,7 @@ def cmd_analyse(args) -> int:
         analyses.run_chunk(args.gid, meta["version"], chunk, progress=step)
     bar.close()
     answer = analyses.read(args.gid)
-    names = [player["name"] for player in game.meta["players"]]
+    names = game.names
     width = max(6, *(len(n) for n in names))
     print(f"{'#':>3}  {'version':>7}  {'player':<{width}}  {'move':<24}  "
           + "  ".join(f"{n[:width]:>{width}}" for n in names) + "  best")

@@ -153,7 +153,9 @@ class Analyses:
             self.redis.set(lease, "running", ex=int(LEASE_SLACK + 4 * budget) + 1)
             game = self.service.at_version(gid, before)
             rng = random.Random(f"{gid}/{version}/{index}")
-            evaluation = engine.evaluate(game.module, game.state, game.seats, seat, budget, rng, self.clock)
+            # The engines search the game's own state (domain/table.py wraps it with the table's: seats, clocks).
+            evaluation = engine.evaluate(game.module.game, game.state.game, game.seats, seat, budget, rng,
+                                         self.clock)
             entry = {"version": before + 1, "seat": seat, "move": move, "win": list(evaluation.win),
                      "best": evaluation.best}
             self.redis.hset(self.keys.analysis_plies(gid, version), str(index), json.dumps(entry))
