@@ -1,0 +1,51 @@
+"""The shape proved through HTTP: tic-tac-toe, a game that lives only in the tests (``tests/games/tictactoe``),
+registered by the ``tictactoe`` fixture alone, is created, played to its end, listed and described by the API
+with no change anywhere else."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import run_jobs
+
+
+def auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture
+def api(tictactoe, client):
+    return client
+
+
+def test_tictactoe_is_in_the_catalog_only_while_registered(api):
+    names = [game["name"] for game in api.get("/api/catalog").json["games"]]
+    assert names[-1] == "tictactoe" and "murus" in names
+
+
+def test_tictactoe_played_to_a_win_through_http(api, runtime):
+    created = api.post("/api/games", json={"game": "tictactoe", "players": [{"name": "Ana"}, {"name": "Ben"}]})
+    assert created.status_code == 201, created.json
+    gid = created.json["id"]
+    tokens = {s["seat"]: s["token"] for s in created.json["seats"]}
+    refused = api.post(f"/api/games/{gid}/commands", headers=auth(tokens[1]), json={"move": "a1"})
+    assert refused.status_code == 403
+    bad = api.post(f"/api/games/{gid}/commands", headers=auth(tokens[0]), json={"move": "d4"})
+    assert bad.status_code == 400 and "not a cell" in bad.json["error"]["message"]
+    for seat, move in [(0, "a1"), (1, "a2"), (0, "b1"), (1, "b2"), (0, "c1")]:
+        doc = api.get(f"/api/games/{gid}", headers=auth(tokens[seat])).json
+        assert doc["you"] == seat and move in doc["legal"]
+        if move == "a2":
+            taken = api.post(f"/api/games/{gid}/commands", headers=auth(tokens[seat]), json={"move": "a1"})
+            assert taken.status_code == 422 and "already marked" in taken.json["error"]["message"]
+        answer = api.post(f"/api/games/{gid}/commands", headers=auth(tokens[seat]),
+                          json={"move": move, "expected_version": doc["version"]})
+        assert answer.status_code == 200, answer.json
+    final = api.get(f"/api/games/{gid}").json
+    assert final["status"] == "finished" and final["to_act"] == []
+    assert final["result"] == {"winners": [0], "reason": "X has three in a row", "termination": "rules"}
+    feed = api.get(f"/api/games/{gid}/events").json["events"]
+    assert [e["text"] for e in feed][1:3] == ["X: a1", "O: a2"] and feed[-1]["type"] == "game_ended"
+    run_jobs(runtime)
+    lobby = api.get("/api/games?status=finished").json
+    assert gid in str(lobby)
