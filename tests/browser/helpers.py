@@ -35,37 +35,43 @@ def game_id(summary: str) -> str:
     return re.search(r"game ([0-9a-f]+)", summary).group(1)
 
 
+LATEST = "Number((document.getElementById('replay-slider') || {dataset: {}}).dataset.latest)"
+
+
 def wait_version(page: Page, version: int) -> None:
     """Wait until the page shows (live) at least ``version``."""
-    page.wait_for_function(
-        "v => { const s = document.getElementById('replay-slider'); return s && Number(s.max) >= v; }",
-        arg=version)
+    page.wait_for_function(f"v => ({LATEST} || 0) >= v", arg=version)
 
 
 def current_version(page: Page) -> int:
+    return int(page.locator("#replay-slider").get_attribute("data-latest"))
+
+
+def moves_count(page: Page) -> int:
+    """The number of moves (steps after the start) the page lists."""
     return int(page.locator("#replay-slider").get_attribute("max"))
 
 
 def replay_to_start(page: Page) -> None:
-    """Step back with the replay buttons to version 1, checking the board follows."""
-    latest = current_version(page)
+    """Step back by moves with the replay buttons to the start, checking the labels and the move list follow."""
+    moves = moves_count(page)
     page.click("#replay-prev")
-    expect(page.locator("#replay-label")).to_have_text(f"Version {latest - 1} of {latest} (replay)")
+    expect(page.locator("#replay-label")).to_contain_text(f"Move {moves - 1} of {moves} (replay" if moves > 1
+                                                          else f"The start (of {moves} moves) (replay")
     page.click("#replay-first")
-    expect(page.locator("#replay-label")).to_have_text(f"Version 1 of {latest} (replay)")
+    expect(page.locator("#replay-label")).to_contain_text(f"The start (of {moves} moves) (replay")
     expect(page.locator("#replay-banner")).to_be_visible()
     expect(page.locator("#moves li.current")).to_have_count(1)
-    expect(page.locator("#moves li.current .version")).to_have_text("1")
+    expect(page.locator("#moves li.current .version")).to_have_text("·")
     page.click("#replay-next")
-    expect(page.locator("#replay-label")).to_have_text(f"Version 2 of {latest} (replay)")
+    expect(page.locator("#replay-label")).to_contain_text(f"Move 1 of {moves} (replay")
     page.click("#replay-first")
-    expect(page.locator("#replay-label")).to_have_text(f"Version 1 of {latest} (replay)")
+    expect(page.locator("#replay-label")).to_contain_text("The start")
 
 
 def wait_past(page: Page, version: int) -> int:
     """Wait until the page shows a version newer than ``version``; returns it."""
-    page.wait_for_function(
-        "v => { const s = document.getElementById('replay-slider'); return s && Number(s.max) > v; }", arg=version)
+    page.wait_for_function(f"v => ({LATEST} || 0) > v", arg=version)
     return current_version(page)
 
 

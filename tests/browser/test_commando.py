@@ -51,7 +51,8 @@ def test_fight_and_race_to_the_base(new_page):
         wait_past(page, version)
     expect(page.locator("#result")).to_be_visible()
     expect(watcher.locator("#result")).to_have_text(page.locator("#result").inner_text())
-    expect(watcher.locator("#moves")).to_contain_text("collides with seat 1")
+    watcher.locator("#moves li", has_text="uses a map to move 2").get_by_role("button", name="events").click()
+    expect(watcher.locator("#moves .event-list")).to_contain_text("collides with")  # the step's events, on demand
     shot(page, "commando-finished")
     replay_to_start(watcher)
     expect(watcher.locator('#board [data-agent="0"]')).to_have_count(1)

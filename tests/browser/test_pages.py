@@ -26,7 +26,8 @@ def test_lobby_lists_every_game_and_sends_the_csp(client):
 
 @fakeredis_only
 def test_game_page_carries_ids_in_data_attributes_and_never_a_token(client):
-    created = client.post("/api/games", json={"game": "murus", "players": [{"name": "<b>Ana</b>"}, {"name": "Bo"}]})
+    players = [{"name": "<b>Ana</b>"}, {"name": "Bo"}]
+    created = client.post("/api/games", json={"game": "murus", "players": players})
     gid = created.json["id"]
     r = client.get(f"/games/{gid}")
     assert r.status_code == 200

@@ -45,12 +45,14 @@ def test_hot_seat_to_the_end_with_a_dig_and_a_spectator(new_page):
         else:
             page.locator(MOVE_BUTTONS).first.click()
         wait_past(page, version)
-        expect(spectator.locator("#replay-slider")).to_have_attribute("max", str(current_version(page)))
+        expect(spectator.locator("#replay-slider")).to_have_attribute("data-latest", str(current_version(page)))
     assert dug, "the second player could dig"
     expect(page.locator("#result")).to_be_visible()
     expect(spectator.locator("#result")).to_have_text(page.locator("#result").inner_text())
     expect(spectator.locator("#moves")).to_contain_text("digs the card on")
-    expect(page.locator("#moves")).to_contain_text("Game over.")
+    last = page.locator("#moves > li").last
+    last.get_by_role("button", name="events").click()  # the last move's events, on demand: the end is one of them
+    expect(last.locator(".event-list")).to_contain_text("Game over.")
     shot(page, "squirrels-finished")
 
     replay_to_start(spectator)

@@ -7,10 +7,11 @@
   "use strict";
 
   class ApiError extends Error {
-    constructor(status, code, message) {
+    constructor(status, code, message, field) {
       super(message);
       this.status = status;
       this.code = code;
+      this.field = field || null;  // the request field the server names, when it names one
     }
   }
 
@@ -36,7 +37,7 @@
     if (!response.ok) {
       const e = (body && body.error) || {};
       throw new ApiError(response.status, e.code || "http_" + response.status,
-                         e.message || `The server answered ${response.status}.`);
+                         e.message || `The server answered ${response.status}.`, e.field);
     }
     return body;
   }

@@ -7,12 +7,15 @@
   const $ = (id) => document.getElementById(id);
   const LEGAL_BUTTONS_MAX = 240;
 
-  /** ctx: {acting: seat | null, replay: bool, label(seat), isAi(seat)} */
+  /** ctx: {acting: seat | null, replay: bool, offline: bool, label(seat), isAi(seat)} */
   function status(doc, ctx) {
     const box = $("status");
-    box.classList.remove("thinking", "your-turn");
+    box.classList.remove("thinking", "your-turn", "offline");
     let text;
-    if (doc.status === "finished") {
+    if (ctx.offline) {
+      text = "Connection lost: reconnecting… The board may be out of date.";
+      box.classList.add("offline");
+    } else if (doc.status === "finished") {
       text = "The game is over.";
     } else if (ctx.acting !== null) {
       text = `Your turn: ${ctx.label(ctx.acting)}.`;
@@ -23,7 +26,7 @@
       const names = doc.to_act.map(ctx.label).join(", ");
       const ai = doc.to_act.filter(ctx.isAi);
       if (ctx.replay) {
-        text = `${names} to play.`;
+        text = `${names} to play.`;  // a replayed position: nobody is thinking there
       } else if (ai.length) {
         text = `${ai.map(ctx.label).join(", ")} thinking…`;
         box.classList.add("thinking");
@@ -31,7 +34,7 @@
         text = `Waiting for ${names}.`;
       }
     }
-    if (ctx.replay) text = `Replay of version ${doc.version}. ` + text;
+    if (ctx.replay && !ctx.offline) text = `Replay. ` + text;
     box.textContent = text;
 
     const result = $("result");
@@ -47,7 +50,8 @@
     }
   }
 
-  /** ctx: {held: [seat], label(seat), isAi(seat), onCopy(seat), onRelease(seat)} */
+  /** ctx: {held: [seat], replay: bool, label(seat), isAi(seat), dot(seat) → CSS class | null, onCopy(seat),
+      onRelease(seat)} */
   function players(doc, ctx) {
     const list = $("players");
     list.replaceChildren();
@@ -57,11 +61,16 @@
       const item = html("li", "player", null, list);
       if (doc.to_act.includes(seat)) item.classList.add("to-act");
       if (mine) item.classList.add("mine");
-      html("span", "seat-name", ctx.label(seat), item);
+      const line = html("span", "seat-line", null, item);
+      const dot = ctx.dot ? ctx.dot(seat) : null;
+      html("span", `seat-dot ${dot || "seat-colour-" + (seat % 8)}`, null, line).setAttribute("aria-hidden", "true");
+      html("span", "seat-name", ctx.label(seat), line);
       const tags = [];
       if (player.ai) tags.push(`AI, ${player.ai}`);
       if (mine) tags.push("played here");
-      if (doc.to_act.includes(seat)) tags.push(ctx.isAi(seat) && doc.status !== "finished" ? "thinking…" : "to play");
+      if (doc.to_act.includes(seat)) {
+        tags.push(ctx.isAi(seat) && doc.status !== "finished" && !ctx.replay ? "thinking…" : "to play");
+      }
       if (doc.result && (doc.result.winners || []).includes(seat)) tags.push("winner");
       if (tags.length) html("span", "seat-tags", tags.join(" · "), item);
     }
@@ -83,13 +92,18 @@
   function legal(commands, ctx) {
     const box = $("legal");
     const filter = $("typed-move").value.trim().toLowerCase();
-    const matching = filter ? commands.filter((m) => m.toLowerCase().includes(filter)) : commands;
+    const narrowed = filter ? commands.filter((m) => m.toLowerCase().includes(filter)) : commands;
+    // Text that matches nothing (a rejected command, a typo) never hides the list: it says so and shows them all.
+    const matching = narrowed.length ? narrowed : commands;
     const shown = matching.slice(0, LEGAL_BUTTONS_MAX);
     const more = matching.length - shown.length;
     $("legal-count").textContent = String(commands.length);
     box.replaceChildren();
     if (!commands.length) {
       html("p", "note", ctx.replay ? "Replay: return to the live game to play." : "No command for you now.", box);
+    }
+    if (filter && !narrowed.length && commands.length) {
+      html("p", "note no-match", `No legal command contains “${filter}”; all ${commands.length} are listed.`, box);
     }
     for (const move of shown) {
       button(move, () => ctx.send(move), "move", box).setAttribute("aria-label", `Play ${move}`);
@@ -107,52 +121,88 @@
     $("typed").querySelector("button").disabled = !commands.length;
   }
 
-  /** The move list; a line is a button that shows the board as of its version. */
-  function moves(events, current, replaying, onPick) {
+  /** The move list, one line per step (one command's events); a line shows the board after that step, its
+      "events" button lists the step's events one by one, each showing the board as of its version.
+      ctx: {steps, version (shown), replaying, open: Set of opened step indexes, onPick(version), onToggle(index)} */
+  function moves(ctx) {
     const list = $("moves");
     const wasAtBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
     list.replaceChildren();
     let currentItem = null;
-    for (const event of events) {
+    for (const step of ctx.steps) {
       const item = html("li", "move-line", null, list);
-      if (event.version > current) item.classList.add("future");
-      if (event.version === current) {
+      item.dataset.step = String(step.index);
+      const here = step.first <= ctx.version && ctx.version <= step.last;
+      if (step.first > ctx.version) item.classList.add("future");
+      if (here) {
         item.classList.add("current");
         currentItem = item;
       }
-      const b = button("", () => onPick(event.version), "move-link", item);
-      html("span", "version", String(event.version), b);
-      html("span", "text", event.text || event.type, b);
-      b.setAttribute("aria-label", `Version ${event.version}: ${event.text || event.type}. Show the board then.`);
-      if (event.version === current) b.setAttribute("aria-current", "step");
+      const row = html("div", "move-row", null, item);
+      const b = button("", () => ctx.onPick(step.last), "move-link", row);
+      html("span", "version", step.index ? String(step.index) : "·", b);
+      html("span", "text", step.label, b);
+      b.setAttribute("aria-label", `${step.index ? "Move " + step.index : "The start"}: ${step.label}. ` +
+                     "Show the board after it.");
+      if (here) b.setAttribute("aria-current", "step");
+      const open = ctx.open.has(step.index);
+      if (step.events.length > 1 || open) {
+        const t = button(`${step.events.length} events`, () => ctx.onToggle(step.index), "quiet events-toggle", row);
+        t.setAttribute("aria-expanded", open ? "true" : "false");
+        t.setAttribute("aria-label", `The ${step.events.length} events of ${step.index ? "move " + step.index
+          : "the start"}`);
+      }
+      if (open) {
+        const sub = html("ol", "event-list", null, item);
+        for (const event of step.events) {
+          const li = html("li", "event-line", null, sub);
+          if (event.version === ctx.version) li.classList.add("current-event");
+          const e = button("", () => ctx.onPick(event.version), "event-link", li);
+          html("span", "version", "v" + event.version, e);
+          html("span", "text", event.text || event.type, e);
+          e.setAttribute("aria-label", `Version ${event.version}: ${event.text || event.type}. Show the board then.`);
+        }
+      }
     }
-    if (replaying && currentItem) {
+    if (ctx.replaying && currentItem) {
       // Keep the replayed line in sight, without scrolling the page itself.
       const top = currentItem.offsetTop;
       if (top < list.scrollTop || top + currentItem.offsetHeight > list.scrollTop + list.clientHeight) {
         list.scrollTop = top - list.clientHeight / 2;
       }
-    } else if (wasAtBottom || !replaying) {
+    } else if (wasAtBottom || !ctx.replaying) {
       list.scrollTop = list.scrollHeight;
     }
   }
 
-  function replay(version, latest, replaying, onLive) {
+  /** The replay controls and banner. ctx: {step, steps (count), version, latest, replaying, yourTurn, onLive} */
+  function replay(ctx) {
     const slider = $("replay-slider");
-    slider.max = String(Math.max(1, latest));
-    slider.value = String(version);
-    slider.setAttribute("aria-valuetext", `Version ${version} of ${latest}`);
-    $("replay-label").textContent = replaying ? `Version ${version} of ${latest} (replay)` : `Version ${latest} (live)`;
-    $("replay-first").disabled = version <= 1;
-    $("replay-prev").disabled = version <= 1;
-    $("replay-next").disabled = !replaying;
-    $("replay-live").disabled = !replaying;
+    const lastStep = Math.max(0, ctx.steps - 1);
+    slider.max = String(lastStep);
+    slider.value = String(ctx.step);
+    slider.dataset.latest = String(ctx.latest);
+    slider.setAttribute("aria-valuetext", ctx.step ? `Move ${ctx.step} of ${lastStep}` : "The start");
+    const where = ctx.step ? `Move ${ctx.step} of ${lastStep}` : `The start (of ${lastStep} moves)`;
+    $("replay-label").textContent = ctx.replaying ? `${where} (replay, version ${ctx.version} of ${ctx.latest})`
+      : `Move ${lastStep} (live, version ${ctx.latest})`;
+    $("replay-first").disabled = ctx.version <= 1;
+    $("replay-prev").disabled = ctx.version <= 1;
+    $("replay-next").disabled = !ctx.replaying;
+    $("replay-live").disabled = !ctx.replaying;
     const banner = $("replay-banner");
-    banner.hidden = !replaying;
+    banner.hidden = !ctx.replaying;
+    banner.classList.toggle("your-turn", Boolean(ctx.replaying && ctx.yourTurn));
     banner.replaceChildren();
-    if (replaying) {
-      html("span", "", `Replay: version ${version} of ${latest}. `, banner);
-      button("Back to the live game", onLive, "", banner);
+    if (ctx.replaying) {
+      if (ctx.yourTurn) {
+        html("strong", "", "It is your turn in the live game. ", banner);
+        button("Your turn — back to live", ctx.onLive, "primary", banner);
+        html("span", "note", `(you are looking at ${where.toLowerCase()})`, banner);
+      } else {
+        html("span", "", `Replay: ${where.toLowerCase()}. `, banner);
+        button("Back to the live game", ctx.onLive, "", banner);
+      }
     }
   }
 

@@ -5,7 +5,8 @@
 (function () {
   "use strict";
   const {el, svg, text, picture, html, button} = window.BurrowDom;
-  const S = 44;
+  const S = 48;
+  const NARROW_ROW = 8;  // squares per row in the small-screen layout (a district takes two rows)
   const G = 6;
   const M = 26;
   const KIND_NAMES = {start: "start", base: "enemy base", plain: "square", caution: "caution", purchase: "purchase",
@@ -38,20 +39,28 @@
     return command;
   }
 
-  /** Where each square is drawn: main squares snake one row per district; green squares ride above their row. */
-  function layout(board) {
+  /** Where each square is drawn: main squares snake one row per district (on a small screen, rows of
+      NARROW_ROW squares, a district over two rows); green squares ride above the row they leave from. */
+  function layout(board, narrow) {
     const districts = board.districts || [];
-    const perRow = Math.max(...districts.map((d) => d.last - d.first + 1), 1);
+    const longest = Math.max(...districts.map((d) => d.last - d.first + 1), 1);
+    const perRow = narrow ? Math.min(NARROW_ROW, longest) : longest;
     const band = 2 * (S + G) + 8;
     const spots = new Map();
-    districts.forEach((d, row) => {
-      const y = M + row * band + (S + G);
-      for (let sq = d.first; sq <= d.last; sq++) {
-        const i = sq - d.first;
-        const col = row % 2 ? perRow - 1 - i : i;
-        spots.set(sq, {x: M + col * (S + G), y, row});
+    const firstRows = [];
+    let row = 0;
+    for (const d of districts) {
+      firstRows.push(row);
+      for (let start = d.first; start <= d.last; start += perRow) {
+        const y = M + row * band + (S + G);
+        for (let sq = start; sq <= Math.min(d.last, start + perRow - 1); sq++) {
+          const i = sq - start;
+          const col = row % 2 ? perRow - 1 - i : i;
+          spots.set(sq, {x: M + col * (S + G), y, row});
+        }
+        row += 1;
       }
-    });
+    }
     for (const green of board.green_paths || []) {
       const start = spots.get(green.from);
       if (!start) continue;
@@ -60,7 +69,24 @@
         spots.set(sq, {x: start.x + dir * (k + 1) * (S + G), y: start.y - (S + G), row: start.row, green: true});
       });
     }
-    return {spots, width: 2 * M + perRow * (S + G) - G, height: 2 * M + districts.length * band - 8};
+    return {spots, firstRows, width: 2 * M + perRow * (S + G) - G, height: 2 * M + row * band - 8};
+  }
+
+  /** Where the agents on one square sit: under the square's number, side by side, never on each other. Up to two
+      in a row of big discs, up to four in a 2 × 2, up to eight in a 4 × 2 of small ones. */
+  function agentSlots(spot, n) {
+    const left = spot.x;
+    const top = spot.y;
+    if (n <= 1) return [{x: left + S / 2, y: top + S - 14, r: 10}];
+    if (n === 2) return [0, 1].map((i) => ({x: left + S / 4 + 1 + i * (S / 2 - 2), y: top + S - 14, r: 9}));
+    const cols = n <= 4 ? 2 : 4;
+    const r = n <= 4 ? 6.5 : 5.5;
+    const step = (S - 2 * r - 4) / (cols - 1);
+    const slots = [];
+    for (let k = 0; k < n; k++) {
+      slots.push({x: left + 2 + r + (k % cols) * step, y: top + (k < cols ? 27 : S - 7), r});
+    }
+    return slots;
   }
 
   function centre(spot) {
@@ -71,8 +97,8 @@
     const state = doc.state || {};
     const board = state.board || {};
     const squares = board.squares || [];
-    const {spots, width, height} = layout(board);
-    const wrapper = html("div", "commando", null, container);
+    const {spots, firstRows, width, height} = layout(board, ui.narrow);
+    const wrapper = html("div", ui.narrow ? "commando small" : "commando", null, container);
     const root = svg(width, height, "Mission commando track", html("div", "board-scroll", null, wrapper));
 
     // The main track as one line, then each green path as a loop off it.
@@ -85,16 +111,17 @@
       el("polyline", {points: pts, class: "green-line"}, root);
     }
     // District names, above the end of the row that its green lane leaves free.
-    (board.districts || []).forEach((d, row) => {
+    (board.districts || []).forEach((d, i) => {
       const first = spots.get(d.first);
-      const last = spots.get(d.last);
-      if (!first || !last) return;
+      if (!first) return;
       const y = first.y - (S + G) + S / 2;
-      if (row % 2) text(root, Math.min(first.x, last.x), y, d.name, "district-name anchor-start");
-      else text(root, Math.max(first.x, last.x) + S, y, d.name, "district-name anchor-end");
+      if (firstRows[i] % 2) text(root, M, y, d.name, "district-name anchor-start");
+      else text(root, width - M, y, d.name, "district-name anchor-end");
     });
 
     const lastDie = state.last_die;
+    const crowd = new Map();
+    for (const agent of state.agents || []) crowd.set(agent.square, (crowd.get(agent.square) || 0) + 1);
     for (const sq of squares) {
       const spot = spots.get(sq.id);
       if (!spot) continue;
@@ -103,8 +130,14 @@
       if (sq.numbered) cls += " sq-number";
       el("rect", {x: spot.x, y: spot.y, width: S, height: S, rx: 6, class: cls}, group);
       const short = {start: "S", base: "★", caution: "!", purchase: "$", fight: "⚔", teleport: "⇢", green: ""}[sq.kind];
-      text(group, spot.x + S / 2, spot.y + 13, String(sq.id), "sq-label");
-      if (short) text(group, spot.x + S / 2, spot.y + 31, short, "sq-label sq-symbol");
+      if (crowd.get(sq.id)) {
+        // Agents sit in the lower part: the number and the symbol move to the top corners, above them.
+        text(group, spot.x + 4, spot.y + 10, String(sq.id), "sq-number-text");
+        if (short) text(group, spot.x + S - 4, spot.y + 11, short, "sq-symbol-corner");
+      } else {
+        text(group, spot.x + S / 2, spot.y + 13, String(sq.id), "sq-label");
+        if (short) text(group, spot.x + S / 2, spot.y + 31, short, "sq-label sq-symbol");
+      }
       const what = [KIND_NAMES[sq.kind] || sq.kind];
       if (sq.numbered) what.push("banknote");
       picture(group, `Square ${sq.id}: ${what.join(", ")}`);
@@ -139,14 +172,13 @@
     for (const [square, agents] of bySquare) {
       const spot = spots.get(square);
       if (!spot) continue;
+      const slots = agentSlots(spot, agents.length);
       agents.forEach((agent, k) => {
-        const n = agents.length;
-        const x = spot.x + S / 2 + (n > 1 ? (k - (n - 1) / 2) * Math.min(14, 36 / (n - 1)) : 0);
-        const y = spot.y + S / 2 + (n > 1 ? (k % 2 ? 6 : -6) : 0);
+        const {x, y, r} = slots[k];
         const g = el("g", {"data-agent": agent.seat}, root);
         const moving = doc.to_act.includes(agent.seat);
-        el("circle", {cx: x, cy: y, r: n > 2 ? 9 : 11, class: `agent agent-${agent.seat % 5}${moving ? " agent-active" : ""}`}, g);
-        text(g, x, y, String(agent.seat), "agent-label");
+        el("circle", {cx: x, cy: y, r, class: `agent agent-${agent.seat % 8}${moving ? " agent-active" : ""}`}, g);
+        text(g, x, y + 0.5, String(agent.seat), r < 7 ? "agent-label tiny" : "agent-label");
         picture(g, `${seatName(doc, agent.seat)} on square ${square}`);
       });
     }
@@ -221,7 +253,7 @@
       const th = html("th", "", null, tr);
       th.setAttribute("scope", "row");
       const dot = el("svg", {width: 14, height: 14, viewBox: "0 0 14 14", "aria-hidden": "true"}, th);
-      el("circle", {cx: 7, cy: 7, r: 6, class: `agent agent-${a.seat % 5}`}, dot);
+      el("circle", {cx: 7, cy: 7, r: 6, class: `agent agent-${a.seat % 8}`}, dot);
       th.appendChild(document.createTextNode(" " + seatName(doc, a.seat)));
       html("td", "", `${a.square}${a.path === "green" ? " (green path)" : ""}`, tr);
       html("td", "", String(a.to_base ?? ""), tr);
@@ -232,5 +264,16 @@
     html("p", "note", `Caution deck: ${caution.deck ?? "?"} cards · discard: ${(caution.discard || []).length}`, panel);
   }
 
-  window.BurrowBoards.commando = {render};
+  /** Why a click on the track did nothing: it is not clickable, the buttons under it are. */
+  function why(doc, ctx, node) {
+    if (!node.closest("svg")) return null;
+    return "The track is not clickable: choose your move with the buttons under it" +
+      (ctx.legal.length ? ` (${ctx.legal.map((c) => label(c, doc)).join(", ")}).` : ".");
+  }
+
+  window.BurrowBoards.commando = {
+    render,
+    why,
+    seatDot: (doc, seat) => `seat-colour-${seat % 8}`,
+  };
 })();

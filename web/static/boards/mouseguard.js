@@ -48,7 +48,11 @@
   function render(container, doc, ui) {
     const state = doc.state || {};
     const memory = ui.memory;
-    const flip = state.colour === "white";
+    // The viewer's colour from the seats (a finished game's document has no "colour" of its own): White sees
+    // the board turned, also after the end and in replays.
+    const mine = colourOfSeat(doc, ui.you) || state.colour;
+    const flip = mine === "white";
+    const last = ui.lastCells || new Set();
     const edge = Boolean(state.options && state.options.edge_points);
     const commands = (ui.legal || []).map(parse).filter(Boolean);
     const mice = Object.assign({}, state.mice || {});
@@ -88,6 +92,7 @@
         if (q === "A8" || q === "F8") cls = "square corner-goal-black";
         if (q === "A1" || q === "F1") cls = "square corner-goal-white";
         const rect = el("rect", {x, y, width: S, height: S, class: cls, "data-square": q}, root);
+        if (last.has(q)) el("rect", {x: x + 3, y: y + 3, width: S - 6, height: S - 6, class: "last-move"}, root);
         title(rect, cls.includes("goal") ? `${q}: a stronghold here wins for ${q.endsWith("8") ? "Black" : "White"}`
           : q);
       }
@@ -144,6 +149,7 @@
         const outer = i === 0 || i === 6 || j === 1 || j === 9;
         const group = el("g", {"data-key": "pt-" + p, "data-point": p}, root);
         el("circle", {cx: x, cy: y, r: S / 2 - 2, class: "focus-ring"}, group);
+        if (last.has(p)) el("circle", {cx: x, cy: y, r: S / 2 - 6, class: "last-move"}, group);
         el("circle", {cx: x, cy: y, r: 4, class: outer && !edge ? "edge-point" : "point"}, group);
         if (closed.has(p)) text(group, x, y - 12, "×", "coord");
         const mouse = mice[p];
@@ -362,8 +368,37 @@
     }
   }
 
+  /** Why a click on ``node`` did nothing (the page shows it under the board). ctx: {you, legal, memory}. */
+  function why(doc, ctx, node) {
+    const state = doc.state || {};
+    const spot = node.closest("[data-point], [data-square-mouse], [data-square]");
+    if (!spot) return null;
+    const loc = spot.getAttribute("data-point") || spot.getAttribute("data-square-mouse") ||
+      spot.getAttribute("data-square");
+    const mine = colourOfSeat(doc, ctx.you) || state.colour;
+    if (state.phase === "setup") {
+      return `${loc} is not one of your setup points: place your mice on the highlighted points of your two ` +
+        "nearest rows.";
+    }
+    const mouse = (state.mice || {})[loc];
+    const commands = ctx.legal.map(parse).filter(Boolean);
+    if (mouse && mouse !== mine) return `That is a ${mouse} mouse: you play ${mine}.`;
+    if (mouse && !commands.some((c) => c.from === loc)) {
+      return `Your mouse on ${loc} cannot move: no open point next to it (a stronghold's corners are closed).`;
+    }
+    if ((state.closed || []).includes(loc)) return `${loc} is a stronghold's corner: no mouse may stand there.`;
+    if (ctx.memory.from) {
+      return `The mouse on ${ctx.memory.from} cannot go to ${loc}: a mouse steps one point up, down, left or right, ` +
+        "onto an open point.";
+    }
+    if (/^[A-F]/.test(loc)) return `${loc} is a square: mice stand on the points where the lines cross.`;
+    return `${loc} is empty: first click one of your mice (ringed).`;
+  }
+
   window.BurrowBoards.mouseguard = {
     render,
+    why,
+    seatDot: (doc, seat) => (colourOfSeat(doc, seat) ? "dot-" + colourOfSeat(doc, seat) : null),
     seatLabel: (doc, seat) => {
       const colour = colourOfSeat(doc, seat);
       return colour ? colour[0].toUpperCase() + colour.slice(1) : null;

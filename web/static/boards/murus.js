@@ -165,8 +165,29 @@
     button("Cancel", () => { sel.memory.selected = null; sel.memory.choice = null; ui.redraw(); }, "quiet", choices);
   }
 
+  /** Why a click on ``node`` did nothing (the page shows it under the board). ctx: {you, legal, memory}. */
+  function why(doc, ctx, node) {
+    const spot = node.closest("[data-cell]");
+    if (!spot) return null;
+    const cell = spot.getAttribute("data-cell");
+    const stack = ((doc.state || {}).cells || {})[cell] || "";
+    const mine = ctx.you === 1 ? "G" : "R";
+    const side = SIDES[ctx.you] || "Romans";
+    const selected = ctx.memory.selected;
+    if (stack && stack[0] !== mine) return `That is a ${describeStack(stack)}: you play the ${side}.`;
+    if (selected && selected !== cell) {
+      return `The tower on ${selected} cannot reach ${cell}: a tower spreads its two stones over the next two cells ` +
+        "in a straight line, each empty or one of your walls; or removes an enemy wall next to it.";
+    }
+    if (stack.length === 1) return `${cell} holds one of your walls: walls never move, only towers do.`;
+    if (stack) return `Your ${describeStack(stack)} on ${cell} has no move: every direction is blocked.`;
+    return `${cell} is empty: first click one of your towers (dashed outline).`;
+  }
+
   window.BurrowBoards.murus = {
     render,
+    why,
+    seatDot: (doc, seat) => ["dot-romans", "dot-gauls"][seat] || null,
     seatLabel: (doc, seat) => SIDES[seat] || null,
   };
 })();

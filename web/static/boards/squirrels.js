@@ -11,10 +11,15 @@
   const DIRECTIONS = {up: [0, 1], down: [0, -1], left: [-1, 0], right: [1, 0]};
   const ARROWS = {up: "↑", down: "↓", left: "←", right: "→"};
   const RARITY = {common: "C", uncommon: "U", rare: "R", mythic: "M"};
-  const W = 132;
-  const H = 104;
-  const GAP = 6;
-  const MARGIN = 24;
+  // Card sizes: the wide layout, and a small-screen one whose text stays readable on a phone (the whole grid fits
+  // the width, so the cards a move takes are on screen). Set by render() before anything is drawn.
+  const WIDE = {W: 132, H: 104, GAP: 6, MARGIN: 24, small: false};
+  const SMALL = {W: 86, H: 100, GAP: 4, MARGIN: 18, small: true};
+  let W = WIDE.W;
+  let H = WIDE.H;
+  let GAP = WIDE.GAP;
+  let MARGIN = WIDE.MARGIN;
+  let small = false;
   const MOVE = /^([WUBRGC]) (up|down|left|right)$/;
   const DIG = /^dig ([a-e][1-5]) ([a-e][1-5])$/;
 
@@ -80,6 +85,8 @@
     const state = doc.state || {};
     const memory = ui.memory;
     const cards = state.cards || {};
+    ({W, H, GAP, MARGIN, small} = ui.narrow ? SMALL : WIDE);
+    const last = ui.lastCells || new Set();
     const turns = (ui.legal || []).map(parseTurn).filter(Boolean);
     const plain = turns.filter((t) => !t.dig);
     const canDig = turns.some((t) => t.dig);
@@ -90,7 +97,7 @@
     if (memory.mode === "dig-after" && memory.move) {
       ({grid, squirrel} = afterMove(grid, cards, squirrel, memory.move));
     }
-    const wrapper = html("div", "squirrels", null, container);
+    const wrapper = html("div", small ? "squirrels small" : "squirrels", null, container);
     const root = svg(MARGIN + 5 * (W + GAP), 5 * (H + GAP) + MARGIN,
                      `Foraging Squirrels grid, squirrel on ${squirrel || "no cell"}`,
                      html("div", "board-scroll", null, wrapper));
@@ -125,6 +132,11 @@
         } else {
           el("rect", {x, y, width: W, height: H, rx: 8, class: "empty-cell"}, group);
           label = `${cell}: empty`;
+        }
+        if (last.has(cell)) {
+          el("rect", {x: x + 2, y: y + 2, width: W - 4, height: H - 4, rx: 8,
+                      class: content === undefined || content === null ? "last-move" : "last-move-outline"}, group);
+          label += " (last move)";
         }
         el("rect", {x, y, width: W, height: H, rx: 8, class: "collect-hint", visibility: "hidden",
                     "data-hint": cell}, group);
@@ -188,6 +200,10 @@
   }
 
   function drawCard(group, x, y, card) {
+    if (small) {
+      drawSmallCard(group, x, y, card);
+      return;
+    }
     el("rect", {x, y, width: W, height: H, rx: 8, class: card.foil ? "card-bg card-foil" : "card-bg"}, group);
     const name = card.name || "?";
     wrap(name, 17).forEach((line, i) => {
@@ -210,17 +226,47 @@
     if (card.squirrel) text(group, x + W - 64, y + 74, "squirrel!", "squirrel-mark");
   }
 
+  /** A card of the small-screen layout: the name on up to three short lines in a larger type, the pips, the
+      rarity letter, and "foil" / "squirrel!" on the last line. */
+  function drawSmallCard(group, x, y, card) {
+    el("rect", {x, y, width: W, height: H, rx: 6, class: card.foil ? "card-bg card-foil" : "card-bg"}, group);
+    const words = (card.name || "?").split(" ");
+    const lines = [];
+    for (const word of words) {
+      const lastLine = lines[lines.length - 1];
+      if (lastLine !== undefined && (lastLine + " " + word).length <= 10) lines[lines.length - 1] = lastLine + " " + word;
+      else lines.push(word);
+    }
+    if (lines.length > 3) lines.splice(2, lines.length - 2, shorten(lines.slice(2).join(" "), 10));
+    lines.forEach((line, i) => {
+      const node = text(group, x + 5, y + 16 + i * 15, line, "card-name");
+      if (node.getComputedTextLength && node.getComputedTextLength() > W - 10) {
+        node.setAttribute("textLength", W - 10);
+        node.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
+    });
+    const colours = colorsOf(card) || "C";
+    colours.split("").forEach((c, i) => {
+      el("circle", {cx: x + 11 + i * 14, cy: y + 67, r: 6, class: `pip pip-${c}`}, group);
+    });
+    el("circle", {cx: x + W - 12, cy: y + 67, r: 9, class: `rarity-${card.rarity}`}, group);
+    text(group, x + W - 12, y + 71, RARITY[card.rarity] || "?", "squirrel-label");
+    if (card.foil) text(group, x + 5, y + H - 9, "foil", "card-meta");
+    if (card.squirrel) text(group, x + W - 5, y + H - 9, "squirrel!", "squirrel-mark anchor-end");
+  }
+
   function drawSquirrel(group, x, y, art) {
     el("rect", {x, y, width: W, height: H, rx: 8, class: "squirrel-cell"}, group);
     // A squirrel in profile: a curled tail behind a body, a head with an ear and an eye.
-    const g = el("g", {transform: `translate(${x + W / 2 - 32} ${y + 8}) scale(1.1)`}, group);
+    const g = el("g", {transform: `translate(${x + W / 2 - (small ? 26 : 32)} ${y + 8}) scale(${small ? 0.9 : 1.1})`},
+                 group);
     el("path", {d: "M40 58 C62 54 66 22 52 8 C44 0 30 6 36 16 C42 24 46 40 32 50 Z", class: "squirrel-tail"}, g);
     el("ellipse", {cx: 26, cy: 46, rx: 13, ry: 14, class: "squirrel-body"}, g);
     el("circle", {cx: 18, cy: 28, r: 9, class: "squirrel-body"}, g);
     el("path", {d: "M14 21 L16 11 L21 20 Z", class: "squirrel-body"}, g);
     el("circle", {cx: 15, cy: 27, r: 1.8, class: "squirrel-eye"}, g);
     el("ellipse", {cx: 14, cy: 48, rx: 4, ry: 2.5, class: "squirrel-tail"}, g);
-    text(group, x + W / 2, y + 88, "Squirrel", "squirrel-label");
+    text(group, x + W / 2, y + H - 14, "Squirrel", "squirrel-label");
     if (art && art.name) title(group, `Art card: ${art.name}`);
   }
 
@@ -346,5 +392,17 @@
     }
   }
 
-  window.BurrowBoards.squirrels = {render};
+  /** Why a click on ``node`` did nothing (the page shows it under the board). ctx: {you, legal, memory}. */
+  function why(doc, ctx, node) {
+    const spot = node.closest("[data-cell]");
+    if (!spot) return null;
+    if (ctx.memory.mode && ctx.memory.mode !== "plain") {
+      return ctx.memory.digFrom ? "Put the dug card on one of the highlighted empty cells."
+        : "Only the highlighted food cards can be dug now.";
+    }
+    return "Cards are not clicked: choose a colour and a direction with the buttons under the grid. From where the " +
+      "squirrel stands, it collects the cards of that colour in that direction (hover a button to see them).";
+  }
+
+  window.BurrowBoards.squirrels = {render, why};
 })();
