@@ -27,6 +27,8 @@ import time
 
 import rq
 
+from services.scripts import lua
+
 PROJECT = "workers.jobs.project"
 PROJECT_GAME = "workers.jobs.project_game"
 PROJECT_LOBBY = "workers.jobs.project_lobby"
@@ -39,46 +41,11 @@ ANONYMOUS = "-"  # games without a client (CLI imports, tests): one bucket, not 
 # KEYS: 1 the client's active slots (zset job id → ms), 2 its waiting turns (list), 3 every known turn (hash
 # job id → "a" active | "w" waiting), 4 the turns finished lately (zset job id → ms). ARGV: job id, payload,
 # now ms, cap (0: none), stale ms. Returns 1: enqueue it now; 0: waiting (or already known, or just finished).
-SUBMIT = """
-local id, now, cap, stale = ARGV[1], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local finished = redis.call('ZSCORE', KEYS[4], id)
-if finished and now - tonumber(finished) < stale then return 0 end
-local known = redis.call('HGET', KEYS[3], id)
-if known == 'w' then return 0 end
-if known == 'a' then
-  local since = redis.call('ZSCORE', KEYS[1], id)
-  if since and now - tonumber(since) < stale then return 0 end
-end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - stale)
-if cap == 0 or redis.call('ZCARD', KEYS[1]) < cap then
-  redis.call('ZADD', KEYS[1], now, id)
-  redis.call('HSET', KEYS[3], id, 'a')
-  return 1
-end
-redis.call('RPUSH', KEYS[2], ARGV[2])
-redis.call('HSET', KEYS[3], id, 'w')
-return 0
-"""
+SUBMIT = lua("ai_submit")
 
 # KEYS as SUBMIT. ARGV: the finished job id, now ms, cap, stale ms. Returns the payloads to enqueue now (oldest
 # first).
-DONE = """
-local now, cap = tonumber(ARGV[2]), tonumber(ARGV[3])
-redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('HDEL', KEYS[3], ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now - tonumber(ARGV[4]))
-redis.call('ZADD', KEYS[4], now, ARGV[1])
-local out = {}
-while (cap == 0 or redis.call('ZCARD', KEYS[1]) < cap) do
-  local payload = redis.call('LPOP', KEYS[2])
-  if not payload then break end
-  local id = cjson.decode(payload)['id']
-  redis.call('ZADD', KEYS[1], now, id)
-  redis.call('HSET', KEYS[3], id, 'a')
-  out[#out + 1] = payload
-end
-return out
-"""
+DONE = lua("ai_done")
 
 
 def queue_name(prefix: str, kind: str) -> str:

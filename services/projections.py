@@ -10,34 +10,14 @@ import json
 from collections.abc import Callable
 
 from services.games import GameService
+from services.scripts import lua
 from services.views import SPECTATOR, all_documents, lobby_entry
 
-WRITE_VIEW = """
-local current = tonumber(redis.call('GET', KEYS[2]) or '0')
-local version = tonumber(ARGV[1])
-if version <= current then return 0 end
-redis.call('SET', KEYS[1], ARGV[2])
-redis.call('SET', KEYS[2], ARGV[1])
-return 1
-"""
+WRITE_VIEW = lua("write_view")
 
 # KEYS: the lobby hash (gid → line), its versions (gid → version), then the sorted sets (gid by update time) of
 # every game, of each status and of games with an open seat. ARGV: gid, version, line, updated ms, status, open.
-WRITE_LOBBY = """
-local current = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0')
-local version = tonumber(ARGV[2])
-if version <= current then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-local updated = tonumber(ARGV[4])
-redis.call('ZADD', KEYS[3], updated, ARGV[1])
-for i, status in ipairs({'setup', 'playing', 'finished'}) do
-  if status == ARGV[5] then redis.call('ZADD', KEYS[3 + i], updated, ARGV[1])
-  else redis.call('ZREM', KEYS[3 + i], ARGV[1]) end
-end
-if ARGV[6] == '1' then redis.call('ZADD', KEYS[7], updated, ARGV[1]) else redis.call('ZREM', KEYS[7], ARGV[1]) end
-return 1
-"""
+WRITE_LOBBY = lua("write_lobby")
 
 LOBBY_SETS = ("all", "setup", "playing", "finished", "open")
 PAGE_SLACK = 50  # lines with the cursor's own update time read past it, at most (a page's ties)

@@ -11,18 +11,12 @@ import time
 from collections.abc import Callable
 
 from services import errors
+from services.scripts import lua
 from services.store import EventStore
 
 WINDOW_MS = 24 * 3600 * 1000
 
-RESERVE = """
--- KEYS[1] the client's games (gid → creation ms); ARGV: 1 gid, 2 now ms, 3 limit, 4 window ms
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[4]))
-if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return 1
-"""
+RESERVE = lua("reserve_open_game")
 
 
 class OpenGames:
@@ -61,13 +55,7 @@ class OpenGames:
         return bool(self._reserve(keys=[self.key(client)], args=[gid, now, self.limit, WINDOW_MS]))
 
 
-RATE = """
--- KEYS[1] the client's creations in this window; ARGV: 1 limit, 2 window ms. Returns 0, or ms to the next window.
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-if n > tonumber(ARGV[1]) then return math.max(1, redis.call('PTTL', KEYS[1])) end
-return 0
-"""
+RATE = lua("rate_window")
 
 RATE_WINDOW_MS = 60_000
 

@@ -70,3 +70,11 @@ def test_the_check_catches_a_wrong_arrow(tmp_path, monkeypatch):
     assert violations(tmp_path / "domain" / "bad.py") == ["domain/bad.py:1: domain/ imports services/"]
     assert violations(tmp_path / "web" / "bad.py") == [
         "web/bad.py:2: web/ imports workers/", "web/bad.py:3: web/ imports redis (only services/ talks to Redis)"]
+
+
+def test_lua_scripts_are_lua_files():
+    """Every Lua script is a ``.lua`` file of services/ (``services/scripts.py`` reads them), none inline."""
+    inline = [p.relative_to(ROOT).as_posix() for p in modules() if "redis.call(" in p.read_text(encoding="utf-8")]
+    assert inline == []
+    scripts = [p for package in OURS for p in (ROOT / package).rglob("*.lua")]
+    assert scripts and {p.parent for p in scripts} == {ROOT / "services"}
