@@ -34,6 +34,7 @@ import http.client
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -98,6 +99,7 @@ class Servers:
                 proc.wait()
         if self.redis is not None:
             self.redis.__exit__()
+        shutil.rmtree(self.tmp, ignore_errors=True)
 
     def pids(self) -> list[int]:
         """The web server's processes (uvicorn's workers included)."""
@@ -280,7 +282,7 @@ async def hold(port: int, starts: list[tuple[str, int]]) -> dict:
     return {"received": received, "reconnects": reconnects}
 
 
-def holder_main(port: int) -> int:
+def holder_main(port: int, out: str) -> int:
     raise_fd_limit()
     starts = [tuple(s) for s in json.loads(sys.stdin.readline())]
     try:
@@ -290,7 +292,7 @@ def holder_main(port: int) -> int:
     except ImportError:
         pass
     result = asyncio.run(hold(port, starts))
-    print(json.dumps(result), flush=True)
+    Path(out).write_text(json.dumps(result))
     return 0
 
 
@@ -306,8 +308,9 @@ def run(kind: str, streams: int, n_games: int, rate: float, seconds: float) -> d
         quiet["cpu"] = servers.cpu_seconds() - cpu
         before = {"rss": servers.rss_bytes(), "threads": servers.threads(), "redis": servers.redis_clients()}
         starts = [(games[i % n_games].gid, games[i % n_games].version) for i in range(streams)]
-        holder = subprocess.Popen([sys.executable, __file__, "--hold", str(servers.port)], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True, cwd=harness.ROOT)
+        out = Path(servers.tmp) / "received.json"
+        holder = subprocess.Popen([sys.executable, __file__, "--hold", str(servers.port), "--out", str(out)],
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=harness.ROOT)
         holder.stdin.write(json.dumps(starts) + "\n")
         holder.stdin.flush()
         opening = time.perf_counter()
@@ -322,8 +325,8 @@ def run(kind: str, streams: int, n_games: int, rate: float, seconds: float) -> d
         time.sleep(2.0)  # the last messages arrive
         holder.stdin.write("stop\n")
         holder.stdin.flush()
-        result = json.loads(holder.stdout.readline())
-        holder.wait(60)
+        holder.wait(120)
+        result = json.loads(out.read_text())
     final = {g.gid: g.version for g in games}
     appended = {g.gid: g.appended for g in games}
     expected = got = gaps = dups = disorder = 0
@@ -358,9 +361,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=20.0, help="each load phase")
     p.add_argument("--only", choices=["embedded", "redis"])
     p.add_argument("--hold", type=int, help=argparse_hidden())
+    p.add_argument("--out", help=argparse_hidden())
     args = p.parse_args(argv)
     if args.hold:
-        return holder_main(args.hold)
+        return holder_main(args.hold, args.out)
     if args.quick:
         args.streams, args.games, args.rate, args.seconds = 60, 6, 10.0, 2.0
     raise_fd_limit()
