@@ -32,6 +32,7 @@ class Settings:
         "name_length": 40,
         "players": 8,
         "open_games_per_client": 50,
+        "games_per_minute_per_client": 60,
     })
 
     @classmethod
@@ -39,7 +40,8 @@ class Settings:
         """Settings read from ``REDIS_URL``, ``RQ_URL``, ``BURROW_PREFIX``, ``BURROW_PARTITIONS``,
         ``BURROW_DATA``, ``BURROW_AI_TIME``, ``BURROW_CLAIM_IDLE_MS``, ``BURROW_FAST_PATH``, ``BURROW_QUEUES``,
         ``BURROW_ANALYSIS_TIME``, ``BURROW_AI_PER_CLIENT``, ``BURROW_DEAD_LETTER_AFTER``,
-        ``BURROW_RETRY_MS``, ``BURROW_TRUSTED_PROXIES``, ``BURROW_STREAMS_PER_CLIENT``; explicit ``overrides``
+        ``BURROW_RETRY_MS``, ``BURROW_TRUSTED_PROXIES``, ``BURROW_STREAMS_PER_CLIENT``, ``BURROW_CREATE_RATE``,
+        ``BURROW_OPEN_GAMES``; explicit ``overrides``
         (not None) win."""
         env = os.environ
         values = {
@@ -59,6 +61,12 @@ class Settings:
             "queue_name": env.get("BURROW_QUEUES", "burrow"),
             "ai_per_client": int(env.get("BURROW_AI_PER_CLIENT", "1")),
         }
+        limits = dict(cls.__dataclass_fields__["limits"].default_factory())
+        for name, variable in (("games_per_minute_per_client", "BURROW_CREATE_RATE"),
+                               ("open_games_per_client", "BURROW_OPEN_GAMES")):
+            if env.get(variable):
+                limits[name] = int(env[variable]) or None  # 0: no limit
+        values["limits"] = limits
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
 

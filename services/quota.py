@@ -70,7 +70,7 @@ class CreationRate:
         self._count = store.redis.register_script(RATE)
 
     def key(self, client: str) -> str:
-        return f"{self.store.keys.prefix}:rate:{client}"
+        return self.store.keys.client_rate(client)
 
     def spend(self, client: str | None) -> None:
         """Count one creation of ``client``, or raise ``TooMany`` (429) past the limit."""

@@ -41,9 +41,32 @@ class Health(msgspec.Struct):
 
 class Seat(msgspec.Struct, omit_defaults=True):
     seat: int
-    name: str
+    name: str | None = None  # none for an open seat (a rematch's seat kept for its player has one)
     token: str | None = None  # human seats only, in the answer to the creation, never again
     ai: AI | None = None
+    open: bool | None = None  # a seat left open: taken with POST /api/games/{gid}/seats/{seat}
+
+
+class TakenSeat(msgspec.Struct):
+    seat: int
+    name: str
+    token: str  # shown once
+
+
+class Rematch(msgspec.Struct):
+    id: str
+    version: int
+    seats: list[Seat]  # the caller's seat with its token
+
+
+class RematchRequest(msgspec.Struct):
+    """No fields: the seat token says who asks."""
+
+
+class Clock(msgspec.Struct):
+    remaining: list[float]  # seconds per seat, as of ``as_of``
+    running: list[int]
+    as_of: str
 
 
 class Created(msgspec.Struct):
@@ -60,8 +83,10 @@ class Result(msgspec.Struct):
 
 class PlayerLine(msgspec.Struct, omit_defaults=True):
     seat: int
-    name: str
+    name: str | None = None  # none while the seat is open
     ai: AI | None = None
+    open: bool | None = None
+    left: bool | None = None  # resigned or out of time in a game of three or more seats
 
 
 class GameDocument(msgspec.Struct):
@@ -75,6 +100,11 @@ class GameDocument(msgspec.Struct):
     result: Result | None
     players: list[PlayerLine]
     state: dict[str, Any]
+    setup: Setup | None = None
+    table: list[str] = []  # the table commands the viewer may send now: resign, offer/accept/decline draw, abort
+    open_seats: list[int] = []
+    clock: Clock | None = None
+    rematch: str | None = None  # the finished game's rematch
 
 
 class Event(msgspec.Struct):
@@ -104,10 +134,21 @@ class LobbyLine(msgspec.Struct):
     updated: str
     created: str
     result: Result | None
+    open_seats: list[int] = []
 
 
 class Lobby(msgspec.Struct):
     games: list[LobbyLine]
+    next: str | None = None
+    """The cursor of the next page (``?cursor=``); null on the last page."""
+
+
+class Setup(msgspec.Struct):
+    """Fairness of hidden information: a seed or hidden parts of the position the creator chose (then unrated)."""
+
+    seed: int | None
+    position: bool
+    by: int | None
 
 
 ANALYSIS_STATUS = Literal["queued", "running", "done"]
@@ -136,9 +177,9 @@ class Analysis(msgspec.Struct):
     plies: list[AnalysedMove]  # the moves analysed so far, in order
 
 
-ANSWERS = (Catalog, Error, Health, Created, GameDocument, CommandResult, Events, Lobby, AnalysisRequest,
-           AnalysisStatus, Analysis)
-REQUESTS = (schemas.CreateGame, schemas.Command)
+ANSWERS = (Catalog, Error, Health, Created, TakenSeat, RematchRequest, Rematch, GameDocument, CommandResult, Events,
+           Lobby, AnalysisRequest, AnalysisStatus, Analysis)
+REQUESTS = (schemas.CreateGame, schemas.Command, schemas.TakeSeat)
 
 
 def _ref(kind: type) -> dict:
@@ -191,7 +232,11 @@ def document() -> dict:
                               **_errors(400, 413, 422, 429, 503)}},
             "get": {
                 "summary": "The lobby", "operationId": "lobby",
-                "parameters": [_query("status", "only games with this status", {"enum": list(STATUS.__args__)})],
+                "parameters": [_query("status", "only games with this status (open: with an open seat)",
+                                      {"enum": ["open", *STATUS.__args__]}),
+                               _query("limit", "lines per page (default 50)",
+                                      {"type": "integer", "minimum": 1, "maximum": 200}),
+                               _query("cursor", "the previous page's next", {"type": "string"})],
                 "responses": {"200": _json(Lobby, "games, most recently updated first"), **_errors(400, 503)}}},
         "/api/games/{gid}": {"get": {
             "summary": "The game as the viewer may see it (a spectator without a token)", "operationId": "getGame",
@@ -206,6 +251,22 @@ def document() -> dict:
             "requestBody": {"required": True, "content": {"application/json": {"schema": _ref(schemas.Command)}}},
             "responses": {"200": _json(CommandResult, "applied (or the first result of a re-sent command_id)"),
                           **_errors(400, 401, 403, 404, 409, 413, 422, 503)}}},
+        "/api/games/{gid}/seats/{seat}": {"post": {
+            "summary": "Take an open seat (one of racing claims wins; the others get 409 seat_taken)",
+            "operationId": "takeSeat",
+            "parameters": [GID, {"name": "seat", "in": "path", "required": True,
+                                 "schema": {"type": "integer", "minimum": 0}}],
+            "requestBody": {"required": True, "content": {"application/json": {"schema": _ref(schemas.TakeSeat)}}},
+            "responses": {"200": _json(TakenSeat, "the seat is yours: its token (shown once)"),
+                          "409": _json(Error, "seat_taken, or the game is over"),
+                          **_errors(400, 404, 413, 422, 503)}}},
+        "/api/games/{gid}/rematch": {"post": {
+            "summary": "The finished game's rematch: created by the first seat that asks, joined by the others",
+            "operationId": "rematch", "security": [{"seat": []}], "parameters": [GID],
+            "requestBody": {"required": False, "content": {"application/json": {"schema": _ref(RematchRequest)}}},
+            "responses": {"201": _json(Rematch, "the rematch, with the caller's seat and its token"),
+                          "409": _json(Error, "the game is not over, or your seat in the rematch is taken"),
+                          **_errors(401, 404, 503)}}},
         "/api/games/{gid}/events": {"get": {
             "summary": "The event feed, redacted for the viewer", "operationId": "getEvents",
             "security": OPTIONAL_SEAT, "parameters": [GID, _query("after", "only events after this version")],

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from services.clients import client_id
 from tests.conftest import run_jobs
 
 TWO = [{"name": "Ana"}, {"name": "Ben"}]
 
 
-def create(client, **body):
-    return client.post("/api/games", json={"game": "murus", "players": TWO, **body})
+def create(client, environ_base=None, **body):
+    body = {"game": "murus", "players": TWO, **body}
+    return client.post("/api/games", json=body, environ_base=environ_base or {})
 
 
 def docs(client, created) -> list[dict]:
@@ -63,3 +67,25 @@ def test_games_the_creator_set_up_are_unrated(client, runtime, seed, rated):
     runtime.service.command(gid, 1, "resign")
     run_jobs(runtime)
     assert bool(runtime.ratings.read()["ratings"]) is rated
+
+
+# -- quotas --------------------------------------------------------------------------------------------------
+
+
+def test_creation_is_rate_limited_per_address_and_per_ipv6_64(client, runtime):
+    runtime.service.creation_rate.limit = 3
+    at = lambda address: {"REMOTE_ADDR": address}  # noqa: E731
+    for i in range(3):
+        assert create(client, environ_base=at(f"2001:db8::{i + 1}")).status_code == 201
+    refused = create(client, environ_base=at("2001:db8::ffff"))  # the same /64
+    assert refused.status_code == 429 and refused.get_json()["error"]["retry_after"] >= 1
+    assert "a minute" in refused.get_json()["error"]["message"]
+    assert create(client, environ_base=at("2001:db8:0:1::1")).status_code == 201  # another /64
+    assert create(client, environ_base=at("192.0.2.7")).status_code == 201
+    assert 0 < runtime.redis.pttl(runtime.service.creation_rate.key(client_id("2001:db8::5"))) <= 60_000
+
+
+def test_the_creator_is_kept_only_as_a_hash_of_its_network(client, runtime):
+    gid = create(client, environ_base={"REMOTE_ADDR": "2001:db8::1"}).get_json()["id"]
+    meta = runtime.store.meta(gid)
+    assert meta["client"] == client_id("2001:db8::2") and "2001" not in json.dumps(meta)

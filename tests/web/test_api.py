@@ -137,7 +137,7 @@ def test_projection_serves_reads_after_jobs_run(client, runtime):
     assert runtime.projector.checkpoint(g["id"]) == g["version"]
     lobby = client.get("/api/games").json["games"]
     assert [e["id"] for e in lobby] == [g["id"]]
-    assert client.get("/api/games?status=finished").json == {"games": []}
+    assert client.get("/api/games?status=finished").json == {"games": [], "next": None}
 
 
 def test_events_feed_shape(client):
