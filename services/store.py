@@ -133,6 +133,10 @@ class Keys:
         """Sorted set: the open games of one client (a hashed address), for the per-client quota."""
         return f"{self.prefix}:client:{client}"
 
+    def client_rate(self, client: str) -> str:
+        """Counter: the games one client created in the current minute (expires with it)."""
+        return f"{self.prefix}:rate:{client}"
+
     def log_of(self, gid: str) -> str:
         return self.log(self.partition(gid))
 
