@@ -177,8 +177,8 @@ class Analysis(msgspec.Struct):
     plies: list[AnalysedMove]  # the moves analysed so far, in order
 
 
-ANSWERS = (Catalog, Error, Health, Created, TakenSeat, RematchRequest, Rematch, GameDocument, CommandResult, Events,
-           Lobby, AnalysisRequest, AnalysisStatus, Analysis)
+ANSWERS = (Catalog, Error, Health, Created, TakenSeat, RematchRequest, Rematch, GameDocument, CommandResult,
+           Events, Lobby, AnalysisRequest, AnalysisStatus, Analysis)
 REQUESTS = (schemas.CreateGame, schemas.Command, schemas.TakeSeat)
 
 
