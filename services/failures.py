@@ -75,8 +75,9 @@ class Failures:
         return out
 
     def failed(self, partition: int, eid: str, fields: dict, error: str, now_ms: int,
-               known: Failure | None) -> bool:
-        """Count one failure of entry ``eid``; at the limit dead-letter and acknowledge it (returns True)."""
+               known: Failure | None) -> Failure | None:
+        """Count one failure of entry ``eid`` (``fields``: its gid, v and type as text): the failure as now
+        recorded, or None when this one reached the limit and the entry was dead-lettered and acknowledged."""
         count = (known.count if known else 0) + 1
         error = error.replace("\n", " ")[:ERROR_CHARS]
         if count >= self.limit:
@@ -84,10 +85,11 @@ class Failures:
                                     self.keys.dead(partition)],
                               args=[self.group, eid, fields["gid"], fields["v"], fields.get("type", ""), count,
                                     error, now_ms])
-            return True
-        value = json.dumps({"n": count, "next": now_ms + self.backoff_ms(count), "error": error})
+            return None
+        failure = Failure(count, now_ms + self.backoff_ms(count), error)
+        value = json.dumps({"n": failure.count, "next": failure.next_at, "error": failure.error})
         self.redis.hset(self.keys.failures(partition), eid, value)
-        return False
+        return failure
 
     def recovered(self, partition: int, eids: list[str]) -> None:
         """Forget the failures of entries handled since."""

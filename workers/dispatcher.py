@@ -137,13 +137,13 @@ class Dispatcher:
         text = {k.decode(): v.decode(errors="replace") for k, v in fields.items()}
         text.setdefault("gid", "")
         text.setdefault("v", "0")
-        dead = self.failures.failed(partition, eid, text, error, now_ms(), failing.get(eid))
-        if dead:
+        failure = self.failures.failed(partition, eid, text, error, now_ms(), failing.get(eid))
+        if failure is None:
             log.error("dispatcher: log entry %s (game %s, version %s) dead-lettered after %d failures: %s",
                       eid, text["gid"], text["v"], self.failures.limit, error)
             failing.pop(eid, None)
         else:
-            failing[eid] = Failure((failing[eid].count if eid in failing else 0) + 1, 0, error)
+            failing[eid] = failure
 
     def run(self, block_ms: int = 1000) -> None:
         """Loop until ``stop()``; a Redis outage is logged and retried."""
