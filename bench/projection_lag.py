@@ -105,15 +105,16 @@ def scenario(workers: str, load: int, pace: float, fast_path: bool, seconds: flo
 def capacity(workers: str, jobs: int) -> dict:
     """Jobs per second two workers of ``workers`` drain from a queue filled with ``jobs`` projection jobs of
     games already projected (the cheapest real job: RQ's own cost per job shows)."""
-    from services.jobs import PROJECT_GAME
+    from services.jobs import PROJECT
 
     with RedisServer() as server:
         rt = harness.runtime_for(server)
         gids = [rt.service.create("murus", PLAYERS)["id"] for _ in range(8)]
         for gid in gids:
             rt.projector.project_game(gid)
+            rt.projector.project_lobby(gid)
         for i in range(jobs):
-            rt.queue.enqueue(PROJECT_GAME, gids[i % len(gids)], result_ttl=0, failure_ttl=3600)
+            rt.queue.enqueue(PROJECT, gids[i % len(gids)], result_ttl=0, failure_ttl=3600)
         children = start_workers(workers, server, rt)
         try:
             deadline = time.monotonic() + 300

@@ -30,8 +30,6 @@ import rq
 from services.scripts import lua
 
 PROJECT = "workers.jobs.project"
-PROJECT_GAME = "workers.jobs.project_game"
-PROJECT_LOBBY = "workers.jobs.project_lobby"
 AI_TURN = "workers.jobs.ai_turn"
 CHECK_CLOCK = "workers.jobs.check_clock"
 

@@ -23,19 +23,6 @@ def project(gid: str) -> int:
     return version
 
 
-def project_game(gid: str) -> int:
-    """Bring a game's view up to date; returns the projected version."""
-    return current().projector.project_game(gid)
-
-
-def project_lobby(gid: str) -> int:
-    """Bring a game's lobby line up to date, and count it in the ratings once it is finished."""
-    runtime = current()
-    version = runtime.projector.project_lobby(gid)
-    runtime.ratings.project(gid)
-    return version
-
-
 def ai_turn(gid: str, seat: int, version: int, client: str | None = None) -> str:
     """Let the AI at ``seat`` play if the game is still at ``version``; a stale or repeated job does nothing.
 

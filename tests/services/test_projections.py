@@ -30,12 +30,12 @@ def fresh(runtime, gid):
     return json.loads(json.dumps(all_documents(runtime.service.load(gid))))
 
 
-def test_project_game_twice_changes_nothing(runtime):
+def test_project_twice_changes_nothing(runtime):
     g = runtime.service.create("murus", PLAYERS)
     play(runtime, g["id"], None, ["a1-a3", "a7-a5"])
-    assert jobs.project_game(g["id"]) == 3
+    assert jobs.project(g["id"]) == 3
     first = runtime.redis.get(runtime.store.keys.view(g["id"]))
-    assert jobs.project_game(g["id"]) == 3
+    assert jobs.project(g["id"]) == 3
     assert runtime.redis.get(runtime.store.keys.view(g["id"])) == first
     assert projected(runtime, g["id"])["docs"] == fresh(runtime, g["id"])
 
@@ -46,7 +46,7 @@ def test_out_of_order_job_never_goes_back(runtime):
     gid = g["id"]
     old_game = runtime.service.load(gid)
     play(runtime, gid, None, ["a1-a3"])
-    jobs.project_game(gid)
+    jobs.project(gid)
     projector = runtime.projector
     written = projector._write_view(keys=[runtime.store.keys.view(gid), runtime.store.keys.ckpt(gid)],
                                     args=[old_game.version, json.dumps({"version": 1, "docs": {}})])
@@ -59,7 +59,7 @@ def test_crash_between_reading_and_writing_converges(runtime, monkeypatch):
     """A worker killed mid-job (after reading, before writing) leaves the old projection; a rerun converges."""
     g = runtime.service.create("murus", PLAYERS)
     gid = g["id"]
-    jobs.project_game(gid)
+    jobs.project(gid)
     play(runtime, gid, None, ["a1-a3", "a7-a5"])
 
     def crash(*args, **kwargs):
@@ -67,10 +67,10 @@ def test_crash_between_reading_and_writing_converges(runtime, monkeypatch):
 
     monkeypatch.setattr(runtime.projector, "_write_view", crash)
     with pytest.raises(SystemExit):
-        jobs.project_game(gid)
+        jobs.project(gid)
     assert runtime.projector.checkpoint(gid) == 1
     monkeypatch.undo()
-    jobs.project_game(gid)
+    jobs.project(gid)
     assert runtime.projector.checkpoint(gid) == 3
     assert projected(runtime, gid)["docs"] == fresh(runtime, gid)
 

@@ -58,7 +58,7 @@ def test_a_finished_game_is_counted_once(runtime, client):
     gid = finish(runtime, [{"name": "Ana"}, {"name": "Bob"}])
     assert runtime.ratings.project(gid) is True
     assert runtime.ratings.project(gid) is False  # a retried job
-    jobs.project_lobby(gid)
+    jobs.project(gid)
     stats = client.get("/api/stats").json
     assert stats["games"]["murus"]["finished"] == 1 and stats["games"]["murus"]["wins_by_seat"] == {"0": 1}
     table = {r["name"]: r for r in stats["ratings"]["murus"]}
