@@ -21,8 +21,8 @@ SEATS = {"murus": 2, "mouseguard": 2, "squirrels": 3, "commando": 4}
 
 scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 40), st.integers(-(2**70), 2**70),
                     st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=6),
-                    st.sampled_from(["a1", "A1", "e5", "c3", "default", "trap", "sword", "squirrel", "R", "GG", "W",
-                                     "black", "romans", "", "0", "-1"]))
+                    st.sampled_from(["a1", "A1", "e5", "c3", "default", "trap", "sword", "squirrel", "R", "GG",
+                                     "W", "black", "romans", "", "0", "-1"]))
 values = st.recursive(scalars, lambda inner: st.one_of(
     st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=4), inner, max_size=3)), max_leaves=8)
 
