@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from urllib.parse import urlsplit
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
@@ -48,6 +49,23 @@ def redis_down(exc):
 
 for _down in REDIS_DOWN:
     api.register_error_handler(_down, redis_down)
+
+
+@api.before_request
+def only_json_from_this_origin():
+    """``POST`` takes only ``application/json`` (a cross-site form or ``text/plain`` fetch cannot send that without
+    the browser asking first, and we never answer that question), and a browser's ``Origin``, when sent, must be
+    this site's own. (Its scheme is not compared: behind a TLS proxy the app itself sees plain HTTP.)"""
+    if request.method != "POST":
+        return None
+    has_body = bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "")
+    if (has_body or request.content_type) and request.mimetype != "application/json":
+        return error(415, "unsupported_media_type",
+                     "the body must be JSON, sent with Content-Type: application/json")
+    origin = request.headers.get("Origin")
+    if origin is not None and urlsplit(origin).netloc.lower() != request.host.lower():
+        return error(403, "forbidden_origin", f"requests from {origin[:100]} are not accepted here")
+    return None
 
 
 def bearer_token() -> str | None:

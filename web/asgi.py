@@ -26,6 +26,7 @@ from flask import Flask
 from services import errors
 from services.live import RETRY_MS, Hub
 from web.api import KEEPALIVE_SECONDS, SSE_HEADERS, last_event_id, live_hub
+from web.serving import read_body
 
 STREAM_PATH = re.compile(r"^/api/games/([^/]+)/stream$")
 SETUP_THREADS = 4  # threads that open streams (a store read each); never more, whatever the number of streams
@@ -83,6 +84,10 @@ class Front:
             match = STREAM_PATH.match(scope["path"])
             if match:
                 await self.stream(match.group(1), scope, receive, send)
+                return
+        if scope["type"] == "http":  # the body read here, bounded and with a deadline: never by a Flask thread
+            receive = await read_body(scope, receive, send, self.settings.limits["body_bytes"])
+            if receive is None:
                 return
         await self.wsgi(scope, receive, send)
 

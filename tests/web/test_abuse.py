@@ -89,3 +89,21 @@ def test_the_creator_is_kept_only_as_a_hash_of_its_network(client, runtime):
     gid = create(client, environ_base={"REMOTE_ADDR": "2001:db8::1"}).get_json()["id"]
     meta = runtime.store.meta(gid)
     assert meta["client"] == client_id("2001:db8::2") and "2001" not in json.dumps(meta)
+
+
+# -- request hardening (the serving model's part: tests/reliability/test_slow_clients.py) ----------------------
+
+
+def test_posts_take_only_json(client):
+    body = '{"game": "murus", "players": [{"name": "Ana"}, {"name": "Ben"}]}'
+    for content_type in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"):
+        r = client.post("/api/games", data=body, content_type=content_type)
+        assert r.status_code == 415 and r.get_json()["error"]["code"] == "unsupported_media_type"
+    assert client.post("/api/games", data=body, content_type="application/json; charset=utf-8").status_code == 201
+
+
+def test_a_cross_site_origin_cannot_post(client):
+    r = client.post("/api/games", json={"game": "murus", "players": TWO}, headers={"Origin": "https://evil.example"})
+    assert r.status_code == 403 and r.get_json()["error"]["code"] == "forbidden_origin"
+    same = client.post("/api/games", json={"game": "murus", "players": TWO}, headers={"Origin": "http://localhost"})
+    assert same.status_code == 201
