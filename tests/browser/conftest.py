@@ -41,7 +41,7 @@ class Server:
 
     def start(self) -> Server:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        with open(self.log_path, "wb") as log:  # the child keeps its own handle
+        with open(self.log_path, "ab") as log:  # the child keeps its own handle; a restart appends
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "burrow.cli", "serve", "--port", str(self.port),
                  "--data", str(self.dir / "data")],
@@ -61,7 +61,8 @@ class Server:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
 
-    def stop(self) -> None:
+    def halt(self) -> None:
+        """Stop the server process, keeping its data (``start()`` again brings it back on the same port)."""
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -69,6 +70,9 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+    def stop(self) -> None:
+        self.halt()
         shutil.rmtree(self.dir, ignore_errors=True)
 
     # -- direct API calls, for setting up a position or checking the server's view ------------------------

@@ -185,7 +185,7 @@
     slider.setAttribute("aria-valuetext", ctx.step ? `Move ${ctx.step} of ${lastStep}` : "The start");
     const where = ctx.step ? `Move ${ctx.step} of ${lastStep}` : `The start (of ${lastStep} moves)`;
     $("replay-label").textContent = ctx.replaying ? `${where} (replay, version ${ctx.version} of ${ctx.latest})`
-      : `Move ${lastStep} (live, version ${ctx.latest})`;
+      : `${lastStep ? "Move " + lastStep : "The start"} (live, version ${ctx.latest})`;
     $("replay-first").disabled = ctx.version <= 1;
     $("replay-prev").disabled = ctx.version <= 1;
     $("replay-next").disabled = !ctx.replaying;
