@@ -51,10 +51,15 @@ TOWER_ADVANCE = (0, 40, 90, 60, 35, 15, 0)
 WALL_ADVANCE = (0, 14, 10, 7, 4, 2, 0)
 NEAR_GOAL = tuple(rows[0] | rows[1] for rows in ROWS_BY_DISTANCE)
 THREAT_ROW = tuple(rows[2] for rows in ROWS_BY_DISTANCE)
+CLOSE_ROWS = tuple(rows[0] | rows[1] | rows[2] for rows in ROWS_BY_DISTANCE)
+"""By side: the rows a tower leaving a landing cell or capturing next to one stands on."""
 """By side: the goal row and the one before it, where a threat's landing cells lie, and the row a threatening
 tower stands on. A basic-game move makes a threat only by building a tower on ``THREAT_ROW``, or by clearing a
 landing cell: a capture there, or an own tower leaving it (or sacrificing: a wall does not block)."""
 MAX_EXTENSIONS = 4
+BUDGET_SHARE = 0.9
+"""The search stops this far into its budget (an iteration cut short still answers with its best move so far),
+leaving the rest for building the view and appending the move."""
 MAX_DEPTH = 60
 LMR_DEPTH, LMR_AFTER = 3, 3
 """``hard`` reduces quiet moves from the ``LMR_AFTER``-th on at nodes at least ``LMR_DEPTH`` plies from the
@@ -97,7 +102,7 @@ def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float,
     if level == "easy":
         winning = [move for move in moves if _wins_at_once(play(pos, move), advanced)]
         return move_text(rng.choice(winning or moves))
-    search = Search(advanced, hard=level == "hard", clock=clock, deadline=clock() + 0.8 * budget)
+    search = Search(advanced, hard=level == "hard", clock=clock, deadline=clock() + BUDGET_SHARE * budget)
     return move_text(search.best_move(pos, moves, rng))
 
 
@@ -128,12 +133,14 @@ def _towers_reaching_goal(towers: int, landing: int, side: int) -> int:
                      | (h3 & (landing << -o3) & (goal << -2 * o3)))
 
 
-def may_threaten(move: Move, side: int) -> bool:
-    """Whether ``move`` of ``side`` can make a basic-game breakthrough threat (see ``THREAT_ROW``): every move
-    that does passes, most others do not."""
+def may_threaten(move: Move, side: int, walls: int) -> bool:
+    """Whether ``move`` of ``side`` can make a basic-game breakthrough threat (see ``THREAT_ROW``), ``walls`` being
+    the mover's walls on ``THREAT_ROW``: a distribution makes a threatening tower only by landing on one of them
+    (on an empty cell it leaves a wall), or clears a landing cell by leaving it; a sacrifice clears one or leaves
+    it. Every move that makes a threat passes, most others do not."""
     kind, frm, to = move
     if kind == DISTRIBUTE:
-        return bool((1 << frm) & NEAR_GOAL[side] or ((1 << to) | (1 << ((frm + to) >> 1))) & THREAT_ROW[side])
+        return bool((1 << frm) & NEAR_GOAL[side] or ((1 << to) | (1 << ((frm + to) >> 1))) & walls)
     return bool(((1 << to) | (1 << frm)) & NEAR_GOAL[side])
 
 
@@ -155,8 +162,9 @@ class Search:
         self.clock, self.deadline = clock, deadline
         self.table: dict[Position, tuple[int, int, int, Move | None]] = {}
         self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_DEPTH + MAX_EXTENSIONS + 2)]
-        self.history: dict[tuple[int, Move], int] = {}
+        self.history: tuple[dict[Move, int], dict[Move, int]] = ({}, {})  # by side
         self.statics: dict[tuple[int, int, int, int], int] = {}
+        self.evals: dict[Position, int] = {}
         self.nodes = 0
         self.depth_reached = 0
         self.partial: Move | None = None
@@ -229,14 +237,11 @@ class Search:
         moves = generate(pos, advanced)
         if not moves:
             return -(WIN - ply)
-        killers = self.killers[ply]
-        history = self.history
-        moves.sort(key=lambda move: (move == table_move, move[0] != DISTRIBUTE, move in killers,
-                                     history.get((side, move), 0)), reverse=True)
+        killers, history = self.killers[ply], self.history[side]
         original_alpha, best_score, best_move = alpha, -WIN - 1, moves[0]
         pvs = self.hard and beta - alpha > 1
         reduce = self.hard and depth >= LMR_DEPTH
-        for i, move in enumerate(moves):
+        for i, move in enumerate(self._ordered(moves, table_move, killers, history)):
             child = play(pos, move)
             if i and (pvs or reduce):
                 reduced = depth - 2 if reduce and i >= LMR_AFTER and move[0] == DISTRIBUTE \
@@ -253,12 +258,22 @@ class Search:
                     if alpha >= beta:
                         if move[0] == DISTRIBUTE and move not in killers:
                             killers[1], killers[0] = killers[0], move
-                        history[(side, move)] = history.get((side, move), 0) + depth * depth
+                        history[move] = history.get(move, 0) + depth * depth
                         break
         flag = 1 if best_score >= beta else -1 if best_score <= original_alpha else 0
         stored = best_score + ply if best_score > WON else best_score - ply if best_score < -WON else best_score
         self.table[pos] = (depth, stored, flag, best_move)
         return best_score
+
+    @staticmethod
+    def _ordered(moves: list[Move], table_move: Move | None, killers: list, history: dict[Move, int]):
+        """The moves best first: the table's move at once (it often refutes, sparing the ordering of the rest),
+        then distributions before sacrifices, killers, and by history."""
+        if table_move is not None and table_move in moves:
+            yield table_move
+            moves.remove(table_move)
+        moves.sort(key=lambda move: (move[0] != DISTRIBUTE, move in killers, history.get(move, 0)), reverse=True)
+        yield from moves
 
     def _quiesce(self, pos: Position, alpha: int, beta: int, ply: int, extensions: int) -> int:
         """A quiet leaf of ``hard``: the evaluation, unless a move making a breakthrough threat does better."""
@@ -267,8 +282,12 @@ class Search:
             return score
         alpha = max(alpha, score)
         advanced, side = self.advanced, pos[6]
+        m1, m2, m3 = pos[0], pos[1], pos[2]
+        walls = m1 & ~m2 & THREAT_ROW[side]
+        if not advanced and not walls and not (m2 & ~m3 & CLOSE_ROWS[side]):
+            return score  # no wall to raise on the threat row, no tower to clear a landing cell: no threat to make
         for move in generate(pos, advanced):
-            if not advanced and not may_threaten(move, side):
+            if not advanced and not may_threaten(move, side, walls):
                 continue
             child = play(pos, move)
             if not self._threatened(child):
@@ -290,12 +309,17 @@ class Search:
         return bool(breakthrough_towers((t1, t2, t3, m1, m2, m3, side ^ 1), False))
 
     def evaluate(self, pos: Position) -> int:
-        """Score of ``pos`` for the side to move (centi-stones)."""
+        """Score of ``pos`` for the side to move (centi-stones); remembered within the decision (each iteration
+        of the deepening meets most leaves of the one before again)."""
+        score = self.evals.get(pos)
+        if score is not None:
+            return score
         m1, m2, m3, t1, t2, t3, side = pos
         score = (self._side(m1, m2, m3, t1, side) - self._side(t1, t2, t3, m1, side ^ 1)) + 10
         if self.advanced:
             # An intruder of the opponent must be removed at once; one of ours is a standing threat.
             score += 150 * ((m1 & GOAL_ROW[side]).bit_count() - 3 * (t1 & GOAL_ROW[side ^ 1]).bit_count())
+        self.evals[pos] = score
         return score
 
     def _static(self, p1: int, p2: int, p3: int, side: int) -> int:

@@ -120,7 +120,8 @@ def test_hard_beats_easy_in_a_seeded_match():
 
 
 def test_every_threat_making_move_passes_the_quiescence_filter():
-    """Hard's quiescence tries only the moves ``may_threaten`` lets through: none that makes a threat is lost."""
+    """Hard's quiescence tries only the moves ``may_threaten`` lets through, and none where neither a wall on the
+    threat row nor a tower near the goal stands: no move that makes a threat is lost."""
     rng = random.Random(5)
     threats = 0
     for _ in range(150):
@@ -134,9 +135,13 @@ def test_every_threat_making_move_passes_the_quiescence_filter():
                 mover_threatens = ai.breakthrough_towers((*child[3:6], *child[0:3], child[6] ^ 1), False)
                 if mover_threatens:
                     threats += 1
-                    assert ai.may_threaten(move, pos[6]), move
+                    side, (m1, m2, m3) = pos[6], pos[0:3]
+                    walls = m1 & ~m2 & ai.THREAT_ROW[side]
+                    assert walls or m2 & ~m3 & ai.CLOSE_ROWS[side], move
+                    assert ai.may_threaten(move, side, walls), move
             pos = play_move(pos, rng.choice(moves))
     assert threats > 50
     opening = generate(new_game().pos, False)
-    assert sum(ai.may_threaten(move, 0) for move in opening) < len(opening) / 2, "the filter must filter"
+    assert sum(ai.may_threaten(move, 0, ai.THREAT_ROW[0]) for move in opening) < len(opening) / 2, \
+        "the filter must filter"
 
