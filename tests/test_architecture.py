@@ -75,6 +75,6 @@ def test_the_check_catches_a_wrong_arrow(tmp_path, monkeypatch):
 def test_lua_scripts_are_lua_files():
     """Every Lua script is a ``.lua`` file of services/ (``services/scripts.py`` reads them), none inline."""
     inline = [p.relative_to(ROOT).as_posix() for p in modules() if "redis.call(" in p.read_text(encoding="utf-8")]
-    assert inline == []
+    assert inline == [], "move each Lua script to services/<name>.lua and read it with services.scripts.lua(name)"
     scripts = [p for package in OURS for p in (ROOT / package).rglob("*.lua")]
     assert scripts and {p.parent for p in scripts} == {ROOT / "services"}
