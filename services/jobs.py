@@ -113,8 +113,9 @@ class RQJobs:
         """Check the game's clocks just after ``deadline_ms``: a job scheduled on RQ's scheduler (the workers run
         ``with_scheduler``), so a seat whose time runs out loses with no client connected."""
         when = datetime.datetime.fromtimestamp(deadline_ms / 1000 + 0.05, datetime.UTC)
-        self.queues["project"].enqueue_at(when, CHECK_CLOCK, gid, job_id=f"clock-{gid}-{version}", result_ttl=0,
-                                          failure_ttl=3600)
+        # One job per (version, deadline): the command path and the dispatcher scheduling the same check agree.
+        self.queues["project"].enqueue_at(when, CHECK_CLOCK, gid, job_id=f"clock-{gid}-{version}-{deadline_ms}",
+                                          result_ttl=0, failure_ttl=3600)
 
     # -- AI turns, fair between clients -------------------------------------------------------------------
 

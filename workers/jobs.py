@@ -39,7 +39,8 @@ def ai_turn(gid: str, seat: int, version: int, client: str | None = None) -> str
 
 def check_clock(gid: str) -> str:
     """End the game if a running clock has run out (a job scheduled at the deadline); else nothing."""
-    outcome = Tables(current().service).flag(gid)
+    runtime = current()
+    outcome = Tables(runtime.service, runtime.jobs).flag(gid)
     log.info("check_clock %s: %s", gid, outcome)
     return outcome
 
