@@ -10,12 +10,13 @@ Two servers, each started here on loopback ports:
   ``burrow worker --queue project`` and ``burrow dispatch``, on a private redis-server (AOF everysec).
 
 On each: ``--games`` Murus games (the endless loop position) are created through HTTP, each from a loopback
-address of its own. Then the same command load runs twice for ``--seconds``: ``--rate`` commands a second in all,
-spread over the games (``POST /api/games/<gid>/commands`` with ``expected_version`` and ``command_id``, from four
-client threads), while ``GET /api/health`` is timed every 50 ms — first with no watchers, then with ``--streams``
-streams open, spread evenly over the games, held by one asyncio client in a child process (``bench/sse.py``;
-every stream starts at its game's version, and one that ends reconnects with ``Last-Event-ID``, as EventSource
-does). The per-client cap is raised for the run: every stream comes from one address.
+address of its own. Then the same command load runs with no watchers and with ``--streams`` streams open, the
+two alternating ``--rounds`` times (so that a change in the shared machine's load hits both alike), ``--seconds``
+in all for each: ``--rate`` commands a second in all, spread over the games (``POST /api/games/<gid>/commands``
+with ``expected_version`` and ``command_id``, from four client threads), while ``GET /api/health`` is timed every
+50 ms. The streams, spread evenly over the games, are held by one asyncio client in a child process
+(``bench/sse.py``); each starts at its game's version, and one that ends reconnects with ``Last-Event-ID``, as
+EventSource does. The per-client cap is raised for the run: every stream comes from one address.
 
 Reported: ``/api/health`` and command latency without and with watchers (the ratio of the command medians);
 messages expected (every stream, every version from its start to its game's last) and received; gaps, duplicates,
@@ -298,59 +299,75 @@ def holder_main(port: int, out: str) -> int:
 
 # -- one deployment -----------------------------------------------------------------------------------------------
 
-def run(kind: str, streams: int, n_games: int, rate: float, seconds: float) -> dict:
-    with Servers(kind) as servers:
-        games = [Game(servers.port, i) for i in range(n_games)]
-        for game in games:  # warm-up: connections, imports, caches, the workers
-            game.play()
-        cpu = servers.cpu_seconds()
-        quiet = load(games, rate, seconds)
-        quiet["cpu"] = servers.cpu_seconds() - cpu
-        before = {"rss": servers.rss_bytes(), "threads": servers.threads(), "redis": servers.redis_clients()}
-        starts = [(games[i % n_games].gid, games[i % n_games].version) for i in range(streams)]
-        out = Path(servers.tmp) / "received.json"
-        holder = subprocess.Popen([sys.executable, __file__, "--hold", str(servers.port), "--out", str(out)],
-                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=harness.ROOT)
-        holder.stdin.write(json.dumps(starts) + "\n")
-        holder.stdin.flush()
-        opening = time.perf_counter()
-        if holder.stdout.readline().strip() != "ready":
-            raise RuntimeError("the watchers did not connect")
-        opened_in = time.perf_counter() - opening
-        time.sleep(1.0)  # settle
-        during = {"rss": servers.rss_bytes(), "threads": servers.threads(), "redis": servers.redis_clients()}
-        cpu = servers.cpu_seconds()
-        busy = load(games, rate, seconds)
-        busy["cpu"] = servers.cpu_seconds() - cpu
-        time.sleep(2.0)  # the last messages arrive
-        holder.stdin.write("stop\n")
-        holder.stdin.flush()
-        holder.wait(120)
-        result = json.loads(out.read_text())
+def watch(servers: Servers, games: list[Game], streams: int, rate: float, seconds: float) -> dict:
+    """Open ``streams`` streams over ``games``, run the load, close them; what they received and cost."""
+    before = {"rss": servers.rss_bytes(), "threads": servers.threads(), "redis": servers.redis_clients()}
+    starts = [(games[i % len(games)].gid, games[i % len(games)].version) for i in range(streams)]
+    out = Path(servers.tmp) / "received.json"
+    holder = subprocess.Popen([sys.executable, __file__, "--hold", str(servers.port), "--out", str(out)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=harness.ROOT)
+    holder.stdin.write(json.dumps(starts) + "\n")
+    holder.stdin.flush()
+    opening = time.perf_counter()
+    if holder.stdout.readline().strip() != "ready":
+        raise RuntimeError("the watchers did not connect")
+    opened_in = time.perf_counter() - opening
+    time.sleep(1.0)  # settle
+    during = {"rss": servers.rss_bytes(), "threads": servers.threads(), "redis": servers.redis_clients()}
+    cpu = servers.cpu_seconds()
+    busy = load(games, rate, seconds)
+    busy["cpu"] = servers.cpu_seconds() - cpu
     final = {g.gid: g.version for g in games}
-    appended = {g.gid: g.appended for g in games}
+    time.sleep(2.0)  # the last messages arrive
+    holder.stdin.write("stop\n")
+    holder.stdin.flush()
+    holder.wait(120)
+    result = json.loads(out.read_text())
+    out.unlink()
     expected = got = gaps = dups = disorder = 0
     lags: list[float] = []
     for (gid, start), messages in zip(starts, result["received"]):
         ids = [m[0] for m in messages]
-        want = list(range(start + 1, final[gid] + 1))
+        want = set(range(start + 1, final[gid] + 1))
         expected += len(want)
         got += len(ids)
-        seen = set()
-        for a, b in zip(ids, ids[1:]):
-            if b < a:
-                disorder += 1
-        for i in ids:
-            if i in seen:
-                dups += 1
-            seen.add(i)
-        gaps += len(set(want) - seen)
-        for version, at in messages:
-            if version in appended[gid]:
-                lags.append(at - appended[gid][version])
-    return {"quiet": quiet, "busy": busy, "before": before, "during": during, "expected": expected, "got": got,
-            "gaps": gaps, "dups": dups, "disorder": disorder, "lags": lags, "reconnects": result["reconnects"],
-            "opened_in": opened_in, "streams": streams}
+        disorder += sum(1 for a, b in zip(ids, ids[1:]) if b < a)
+        dups += len(ids) - len(set(ids))
+        gaps += len(want - set(ids))
+    appended = {g.gid: g.appended for g in games}
+    for (gid, _), messages in zip(starts, result["received"]):
+        lags += [at - appended[gid][version] for version, at in messages if version in appended[gid]]
+    return {"busy": busy, "before": before, "during": during, "expected": expected, "got": got, "gaps": gaps,
+            "dups": dups, "disorder": disorder, "lags": lags, "reconnects": result["reconnects"],
+            "opened_in": opened_in}
+
+
+def run(kind: str, streams: int, n_games: int, rate: float, seconds: float, rounds: int) -> dict:
+    """Phases without and with watchers, alternated ``rounds`` times (so a change in the machine's load hits both
+    alike), ``seconds`` in all per kind of phase."""
+    with Servers(kind) as servers:
+        games = [Game(servers.port, i) for i in range(n_games)]
+        for game in games:  # warm-up: connections, imports, caches, the workers
+            game.play()
+        quiet: dict = {"commands": [], "health": [], "cpu": 0.0}
+        sessions = []
+        for _ in range(rounds):
+            cpu = servers.cpu_seconds()
+            phase = load(games, rate, seconds / rounds)
+            quiet["cpu"] += servers.cpu_seconds() - cpu
+            quiet["commands"] += phase["commands"]
+            quiet["health"] += phase["health"]
+            sessions.append(watch(servers, games, streams, rate, seconds / rounds))
+    first = sessions[0]
+    out = {"quiet": quiet, "streams": streams, "before": first["before"], "during": first["during"],
+           "opened_in": max(s["opened_in"] for s in sessions),
+           "busy": {"commands": [c for s in sessions for c in s["busy"]["commands"]],
+                    "health": [h for s in sessions for h in s["busy"]["health"]],
+                    "cpu": sum(s["busy"]["cpu"] for s in sessions)}}
+    for key in ("expected", "got", "gaps", "dups", "disorder", "reconnects"):
+        out[key] = sum(s[key] for s in sessions)
+    out["lags"] = [lag for s in sessions for lag in s["lags"]]
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -359,6 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=100)
     p.add_argument("--rate", type=float, default=20.0, help="commands a second, over all the games")
     p.add_argument("--seconds", type=float, default=20.0, help="each load phase")
+    p.add_argument("--rounds", type=int, default=2, help="phases without and with watchers, alternated")
     p.add_argument("--only", choices=["embedded", "redis"])
     p.add_argument("--hold", type=int, help=argparse_hidden())
     p.add_argument("--out", help=argparse_hidden())
@@ -366,10 +384,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.hold:
         return holder_main(args.hold, args.out)
     if args.quick:
-        args.streams, args.games, args.rate, args.seconds = 60, 6, 10.0, 2.0
+        args.streams, args.games, args.rate, args.seconds, args.rounds = 60, 6, 10.0, 2.0, 1
     raise_fd_limit()
     harness.header("Watchers: open live streams on one machine", argv)
-    results = {kind: run(kind, args.streams, args.games, args.rate, args.seconds)
+    results = {kind: run(kind, args.streams, args.games, args.rate, args.seconds, args.rounds)
                for kind in (["embedded", "redis"] if args.only is None else [args.only])}
     name = {"embedded": "embedded (burrow serve)", "redis": "redis (uvicorn ×2 + worker + dispatcher)"}
     rows = []
@@ -382,7 +400,7 @@ def main(argv: list[str] | None = None) -> int:
     table(["server", "watchers", "commands/s", "server CPU %", "health p50 ms", "health p99 ms", "command p50 ms",
            "command p99 ms", "command p50 vs no watchers"], rows,
           title=f"Requests while {args.streams:,} streams watch {args.games} games ({args.rate:g} commands/s, "
-                f"{args.seconds:g} s each)")
+                f"{args.seconds:g} s each way, in {args.rounds} rounds)")
     rows = []
     for kind, r in results.items():
         lags = r["lags"]
