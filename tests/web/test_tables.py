@@ -260,3 +260,23 @@ def test_a_claimed_seat_survives_a_restart_of_the_embedded_mode(tmp_path):
     assert second.service.seat_for(g["id"], ben) == 1
     assert second.service.seat_for(g["id"], g["seats"][0]["token"]) == 0
     assert second.service.load(g["id"]).names == ["Ana", "Ben"]
+
+
+def test_a_clock_check_run_early_is_scheduled_again_and_a_late_one_for_an_old_version_does_nothing(runtime):
+    class Jobs:
+        def __init__(self):
+            self.scheduled = []
+
+        def clock(self, gid, version, deadline):
+            self.scheduled.append((gid, version, deadline))
+
+    jobs = Jobs()
+    g = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 60})
+    game = runtime.service.load(g["id"])
+    deadline = game.module.deadline(game.state)
+    tables = Tables(runtime.service, jobs)
+    assert tables.flag(g["id"], now=deadline - 500) == "running"  # early: once more, just after the deadline
+    assert jobs.scheduled == [(g["id"], g["version"], deadline + 1)]
+    runtime.service.command(g["id"], 0, "a1-a3")
+    assert tables.flag(g["id"], now=deadline + 1) == "running"  # seat 1's clock now runs: no timeout
+    assert len(jobs.scheduled) == 1 and runtime.store.version(g["id"]) == g["version"] + 1
