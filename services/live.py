@@ -59,6 +59,7 @@ class Subscription:
         self.wake = wake
         self.dropped = False
         self._pending: deque[bytes] = deque(backlog)
+        self._allowance = len(backlog)  # the catch-up does not count against the buffer before it is taken
         self._lock = threading.Lock()
 
     def take(self) -> list[bytes] | None:
@@ -68,6 +69,7 @@ class Subscription:
                 return None
             out = list(self._pending)
             self._pending.clear()
+            self._allowance = 0
             return out
 
     def _offer(self, message: bytes, limit: int) -> bool:
@@ -75,7 +77,7 @@ class Subscription:
         with self._lock:
             if self.dropped:
                 return False
-            if len(self._pending) >= limit:
+            if len(self._pending) >= limit + self._allowance:
                 self.dropped = True
                 self._pending.clear()
                 return False

@@ -167,3 +167,17 @@ def test_readers_run_only_while_somebody_watches(runtime, hub):
     again = Reader(hub, gid, after=runtime.store.version(gid))  # and start again, missing nothing
     last = play(runtime, gid, 2)
     assert again.until(last)[-1] == last
+
+
+def test_a_long_catch_up_does_not_count_against_the_buffer_before_it_is_read(runtime):
+    hub = live.Hub(runtime.service, runtime.store.keys, runtime.redis, buffer=2, per_client=None)
+    try:
+        gid, _ = new_game(runtime)
+        watcher = Reader(hub, gid, after=runtime.store.version(gid))
+        last = play(runtime, gid, 5)
+        watcher.until(last)
+        late = Reader(hub, gid, after=0)  # six versions to catch up with, more than its buffer
+        last = play(runtime, gid, 1)  # published before it reads anything
+        assert late.until(last) == list(range(1, last + 1))
+    finally:
+        hub.stop()
