@@ -80,3 +80,47 @@ def test_play_to_a_stronghold_win_watched_live(new_page):
     shot(page, "mouseguard-finished")
     replay_to_start(watcher)
     shot(watcher, "mouseguard-replay-start")
+
+
+def white_at_the_bottom(page) -> bool:
+    """White's side (row 9) drawn at the bottom: the board is turned for White."""
+    return page.locator('#board [data-point="a9"]').bounding_box()["y"] > \
+        page.locator('#board [data-point="a1"]').bounding_box()["y"]
+
+
+def test_white_keeps_its_view_after_the_end_and_in_replays_with_one_step_per_turn(new_page, server, watch):
+    """#16 items 1, 4 and 12: the board stays turned for White when the game ends and in its replays; the replay
+    steps by turn (not by card draw); the last move is highlighted."""
+    created = server.api("POST", "/api/games", {"game": "mouseguard", "players": [{"name": "Ana"}, {"name": "Bo"}],
+                                                "position": NEAR_WIN, "seed": 1})
+    watch.add_seats(created)
+    gid, tokens = created["id"], [s["token"] for s in created["seats"]]
+    seats = server.api("GET", f"/api/games/{gid}", token=tokens[0])["state"]["seats"]
+    black, white = tokens[seats["black"]], tokens[seats["white"]]
+    server.api("POST", f"/api/games/{gid}/commands", {"move": "d4-d5"}, token=black)
+    page = new_page()
+    page.goto(f"/games/{gid}#token={white}")
+    expect(page.locator("#status")).to_contain_text("(White).")
+    assert white_at_the_bottom(page)
+    for point in ("d4", "d5"):  # the last move, highlighted
+        expect(page.locator(f'#board [data-point="{point}"] .last-move')).to_have_count(1)
+    expect(page.locator("#board .last-move")).to_have_count(2)
+
+    server.api("POST", f"/api/games/{gid}/commands", {"move": "f7-f6"}, token=white)
+    server.api("POST", f"/api/games/{gid}/commands", {"move": "c8-b8 stronghold A8"}, token=black)
+    expect(page.locator("#result")).to_contain_text("(Black) wins")
+    assert white_at_the_bottom(page), "the finished game turned the board to Black's view"
+    expect(page.locator('#board rect.last-move')).to_have_count(1)  # the stronghold's square, A8
+    shot(page, "mouseguard-finished-white")
+    expect(page.locator("#moves > li")).to_have_count(4)  # the start and three turns …
+    assert current_version(page) > 10  # … of many more events (draws, "turn ended")
+    page.locator("body").press("Home")
+    expect(page.locator("#replay-label")).to_contain_text("The start (of 3 moves)")
+    assert white_at_the_bottom(page), "the replay turned the board to Black's view"
+    page.locator("body").press("ArrowRight")
+    expect(page.locator("#replay-label")).to_contain_text("Move 1 of 3")
+    assert white_at_the_bottom(page)
+    page.locator("#moves > li").nth(1).get_by_role("button", name="events").click()
+    expect(page.locator("#moves .event-list li")).not_to_have_count(0)
+    page.locator("#moves .event-list button").last.click()  # one event of that move: its exact version
+    expect(page.locator("#moves .event-list li.current-event")).to_have_count(1)
