@@ -1,0 +1,71 @@
+"""The ASGI front's stream handler (web/asgi.py) driven directly, on fakeredis and a real redis-server: a client
+whose writes are stuck is dropped (its stream ends, its place is freed) while another stream receives every
+version; a client that goes away is unsubscribed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from tests.services.test_live import new_game, play
+from web.app import create_app
+from web.asgi import create_asgi
+
+WAIT = 20  # seconds: a bound, reached only when something is broken
+
+
+def scope(gid: str, after: int, client: str) -> dict:
+    return {"type": "http", "method": "GET", "path": f"/api/games/{gid}/stream", "headers": [],
+            "query_string": f"after={after}".encode(), "client": (client, 5000)}
+
+
+def ids(messages: list[dict]) -> list[int]:
+    body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.response.body").decode()
+    return [json.loads(line[6:])["version"] for line in body.split("\n") if line.startswith("data: ")]
+
+
+async def until(predicate, what: str) -> None:
+    for _ in range(WAIT * 50):
+        if predicate():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"gave up waiting for {what}")
+
+
+def test_a_client_stuck_writing_is_dropped_and_another_receives_every_version(runtime):
+    front = create_asgi(create_app(runtime), threads=2)
+    front.hub.buffer = 2
+    gid, _ = new_game(runtime)
+    start = runtime.store.version(gid)
+
+    async def main():
+        stuck, gone = asyncio.Event(), asyncio.Event()
+        stalled, steady = [], []
+
+        async def never_disconnects():
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        async def send_stuck(message):
+            stalled.append(message)
+            if len(stalled) >= 3:  # the headers, the retry line, then its first batch: stuck for good
+                await stuck.wait()
+
+        async def send(message):
+            steady.append(message)
+
+        dropped = asyncio.ensure_future(front(scope(gid, start, "10.0.0.1"), never_disconnects, send_stuck))
+        live = asyncio.ensure_future(front(scope(gid, start, "10.0.0.2"), never_disconnects, send))
+        await until(lambda: front.hub.open_streams() == 2, "both streams")
+        last = start
+        for _ in range(8):
+            last = await asyncio.to_thread(play, runtime, gid, 1)
+        await asyncio.wait_for(dropped, WAIT)  # its stream ended: the client reconnects with Last-Event-ID
+        assert front.hub.open_streams("10.0.0.1") == 0 and front.hub.drops == 1
+        await until(lambda: ids(steady)[-1:] == [last], "every version on the other stream")
+        assert ids(steady) == list(range(start + 1, last + 1))
+        gone.set()  # the other client goes away: its stream ends and frees its place
+        await asyncio.wait_for(live, WAIT)
+        assert front.hub.open_streams() == 0
+
+    asyncio.run(main())
