@@ -66,6 +66,8 @@ def cmd_serve(args) -> int:
         print(f"burrow: embedded store (in-process fakeredis) journaled to {runtime.settings.data_dir}/ "
               f"({runtime.loaded_games} games loaded). Not durable beyond that journal; "
               f"use --redis URL for production.", file=sys.stderr)
+        for name, reason in getattr(runtime.store, "skipped", []):
+            print(f"burrow: journal file {name} skipped: {reason}", file=sys.stderr)
     else:
         runtime.redis.ping()
         print(f"burrow: redis at {public_url(runtime.settings.redis_url)}", file=sys.stderr)
@@ -181,7 +183,11 @@ def cmd_rebuild(args) -> int:
         if bar:
             bar.close()
     print(f"rebuilt {', '.join(names)} for {count} games in {time.monotonic() - started:.1f}s")
-    return 0
+    failures = dict(runtime.projector.failures if views else [])
+    failures.update(runtime.ratings.failures if "ratings" in names else [])
+    for gid, reason in sorted(failures.items()):  # skipped: their old projections stay as they were
+        print(f"skipped game {gid}: {reason}", file=sys.stderr)
+    return 1 if failures else 0
 
 
 def cmd_export(args) -> int:
@@ -206,7 +212,8 @@ def cmd_export(args) -> int:
 
 def cmd_import(args) -> int:
     from services import tokens
-    from services.store import new_game_id
+    from services.bounds import is_game_id
+    from services.store import ConcurrencyError, new_game_id
     from services.transfer import append_exported, parse_lines, validate
 
     runtime = _runtime(args)
@@ -219,12 +226,23 @@ def cmd_import(args) -> int:
     except ValueError as exc:  # not JSON lines, not UTF-8, or not a valid game
         raise UserError(f"{args.file}: {exc}", status=1) from None
     meta = header["meta"]
-    gid = header["id"] if runtime.store.version(header["id"]) == 0 else new_game_id()
+    # The header's id only if it has the form the service makes and names no game here: never a path, never an
+    # existing game (services/bounds.py).
+    wanted = header["id"]
+    fresh = is_game_id(wanted) and runtime.store.version(wanted) == 0 and runtime.store.meta(wanted) is None \
+        and not runtime.store.seat_hashes(wanted)
+    gid = wanted if fresh else new_game_id()
+    if not fresh:
+        print(f"the file's id {str(wanted)[:40]!r} is {'taken' if is_game_id(wanted) else 'not a game id'}: "
+              f"importing as {gid}", file=sys.stderr)
     taken = dict(getattr(state, "names", ()))  # open seats taken during the game
     humans = [i for i, p in enumerate(meta["players"]) if not p.get("ai") and (not p.get("open") or i in taken)]
     seat_tokens = {i: tokens.new_token() for i in humans}
     runtime.store.set_seat_hashes(gid, {s: tokens.token_hash(t) for s, t in seat_tokens.items()})
-    version = append_exported(runtime.store, gid, meta, events)
+    try:
+        version = append_exported(runtime.store, gid, meta, events)  # expects version 0: never into a game
+    except ConcurrencyError:
+        raise UserError(f"game {gid} was created meanwhile; import again", status=1) from None
     runtime.projector.project_game(gid)
     runtime.projector.project_lobby(gid)
     print(f"imported game {gid} ({meta['game']}) at version {version}")

@@ -7,13 +7,18 @@ a restart. (With a real Redis, Redis itself is the durable store and there is no
 from __future__ import annotations
 
 import json
+import logging
 import os
+import re
 import threading
 import time
 from pathlib import Path
 
-from services.store import EventStore, StoredEvent
+from services.store import ConcurrencyError, EventStore, StoredEvent
 from services.transfer import append_exported, event_line, header_line, parse_lines
+
+log = logging.getLogger(__name__)
+SAFE_NAME = re.compile(r"[0-9A-Za-z_-]{1,64}")  # journal file names: the service's ids (and tests' short ones)
 
 
 class JournaledEventStore(EventStore):
@@ -44,6 +49,8 @@ class JournaledEventStore(EventStore):
             os.replace(partial, path)
 
     def append(self, gid, events, *, expected_version, command_id=None, result=b"", meta=None, at=None):
+        if not SAFE_NAME.fullmatch(gid):  # a journal file is named by the id: never a path, never two names
+            raise ValueError(f"not a game id for a journal file name: {gid[:40]!r}")
         at = at if at is not None else int(time.time() * 1000)
         # One lock over the store's append and the file's: otherwise a later version of a game could reach the
         # file before an earlier one, and the journal would no longer load.
@@ -64,17 +71,28 @@ class JournaledEventStore(EventStore):
         return outcome
 
     def load(self) -> int:
-        """Replay every journal file into the store; returns the number of games loaded."""
+        """Replay every journal file into the store; returns the number of games loaded.
+
+        A file that cannot be loaded (not named by its header's id, unreadable, inconsistent) is skipped and
+        listed in ``self.skipped`` as ``(file name, reason)``: one bad file never stops the server."""
         count = 0
+        self.skipped: list[tuple[str, str]] = []
         for path in sorted(self.directory.glob("*.jsonl")):
-            text = path.read_text(encoding="utf-8")
-            if text and not text.endswith("\n"):  # a write cut short by a crash: drop it before appending more
-                text = text[: text.rfind("\n") + 1]
-                path.write_text(text, encoding="utf-8")
-            header, events = parse_lines(text.splitlines())
-            gid = header["id"]
-            EventStore.set_seat_hashes(self, gid, {int(s): h for s, h in header.get("seats", {}).items()})
-            append_exported(_Unjournaled(self), gid, header["meta"], events, have=self.version(gid))
+            try:
+                text = path.read_text(encoding="utf-8")
+                if text and not text.endswith("\n"):  # a write cut short by a crash: drop it before appending
+                    text = text[: text.rfind("\n") + 1]
+                    path.write_text(text, encoding="utf-8")
+                header, events = parse_lines(text.splitlines())
+                gid = header["id"]
+                if not isinstance(gid, str) or not SAFE_NAME.fullmatch(gid) or gid != path.stem:
+                    raise ValueError(f"its header's id {str(gid)[:40]!r} is not its file name")
+                EventStore.set_seat_hashes(self, gid, {int(s): h for s, h in header.get("seats", {}).items()})
+                append_exported(_Unjournaled(self), gid, header["meta"], events, have=self.version(gid))
+            except (OSError, ValueError, KeyError, TypeError, ConcurrencyError) as exc:
+                self.skipped.append((path.name, f"{type(exc).__name__}: {exc}"))
+                log.warning("journal: skipped %s (%s)", path.name, exc)
+                continue
             count += 1
         return count
 

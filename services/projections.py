@@ -20,6 +20,32 @@ WRITE_VIEW = lua("write_view")
 WRITE_LOBBY = lua("write_lobby")
 
 LOBBY_SETS = ("all", "setup", "playing", "finished", "open")
+REBUILDING = ":rebuilding"  # the suffix of the keys a rebuild writes before it switches over
+
+# KEYS: n fresh keys, then the n keys in use (same slots). Each fresh key replaces its key in use (an absent one
+# deletes it): a whole projection switches at once.
+SWITCH = """
+local n = #KEYS / 2
+for i = 1, n do
+  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('RENAME', KEYS[i], KEYS[n + i])
+  else redis.call('DEL', KEYS[n + i]) end
+end
+return n
+"""
+
+# KEYS: fresh view, fresh checkpoint, view, checkpoint. The fresh view replaces the view unless a worker has
+# projected a later version meanwhile.
+SWITCH_VIEW = """
+local fresh = tonumber(redis.call('GET', KEYS[2]) or '0')
+local live = tonumber(redis.call('GET', KEYS[4]) or '0')
+if fresh >= live then
+  redis.call('RENAME', KEYS[1], KEYS[3])
+  redis.call('RENAME', KEYS[2], KEYS[4])
+  return 1
+end
+redis.call('DEL', KEYS[1], KEYS[2])
+return 0
+"""
 PAGE_SLACK = 50  # lines with the cursor's own update time read past it, at most (a page's ties)
 
 PROJECTIONS = ("games", "lobby")
@@ -35,12 +61,15 @@ class Projector:
         redis = service.store.redis
         self._write_view = redis.register_script(WRITE_VIEW)
         self._write_lobby = redis.register_script(WRITE_LOBBY)
+        self._switch = redis.register_script(SWITCH)
+        self._switch_view = redis.register_script(SWITCH_VIEW)
+        self.failures: list[tuple[str, str]] = []
 
-    def project_game(self, gid: str) -> int:
-        """Bring the game's view up to its latest version; returns the projected version."""
+    def project_game(self, gid: str, suffix: str = "") -> int:
+        """Bring the game's view up to its latest version (in keys ending in ``suffix``); returns the version."""
         game = self.service.load(gid)
         docs = all_documents(game)
-        self._write_view(keys=[self.keys.view(gid), self.keys.ckpt(gid)],
+        self._write_view(keys=[self.keys.view(gid) + suffix, self.keys.ckpt(gid) + suffix],
                          args=[game.version, json.dumps({"version": game.version, "docs": docs})])
         return game.version
 
@@ -133,15 +162,36 @@ class Projector:
 
     def rebuild(self, projections: tuple[str, ...] = PROJECTIONS,
                 progress: Callable[[int, int], None] | None = None) -> int:
-        """Drop and rebuild projections from the event streams; returns the number of games."""
-        for name in projections:
-            self.drop(name)
+        """Rebuild projections from the event streams into fresh keys, then switch over; returns the number of
+        games rebuilt. The projections in use stay as they are until every game has been tried: a game that fails
+        is skipped (``self.failures``: ``(gid, reason)``) and keeps its old view. A game's view written meanwhile
+        by a worker is kept if it is newer; lobby lines left behind by moves made meanwhile are projected again."""
+        self.failures: list[tuple[str, str]] = []
+        for p in range(self.keys.partitions):
+            self.store.redis.delete(*self.lobby_keys(p, REBUILDING))
         gids = sorted(self.store.game_ids())
+        done = []
         for i, gid in enumerate(gids, 1):
-            if "games" in projections:
-                self.project_game(gid)
-            if "lobby" in projections:
-                self.project_lobby(gid)
+            try:
+                if "games" in projections:
+                    self.project_game(gid, REBUILDING)
+                if "lobby" in projections:
+                    self.project_lobby(gid, REBUILDING)
+                done.append(gid)
+            except Exception as exc:  # noqa: BLE001 - reported, and the game keeps its old projections
+                self.failures.append((gid, f"{type(exc).__name__}: {exc}"))
+                self.store.redis.delete(self.keys.view(gid) + REBUILDING, self.keys.ckpt(gid) + REBUILDING)
             if progress:
                 progress(i, len(gids))
-        return len(gids)
+        if "games" in projections:
+            for gid in done:
+                view, ckpt = self.keys.view(gid), self.keys.ckpt(gid)
+                self._switch_view(keys=[view + REBUILDING, ckpt + REBUILDING, view, ckpt])
+        if "lobby" in projections:
+            for p in range(self.keys.partitions):
+                self._switch(keys=[*self.lobby_keys(p, REBUILDING), *self.lobby_keys(p)])
+            for gid in done:  # moves made during the rebuild
+                line = self.store.redis.hget(self.keys.lobby_of(gid) + "v", gid)
+                if int(line or 0) < self.store.version(gid):
+                    self.project_lobby(gid)
+        return len(done)

@@ -42,12 +42,14 @@ COUNT_GAME = lua("count_game")
 class Ratings:
     """Counts finished games into per-game statistics and Elo ratings by player name."""
 
-    def __init__(self, service: GameService):
+    def __init__(self, service: GameService, suffix: str = ""):
         self.service = service
         self.redis = service.store.redis
         self.store_keys = service.store.keys
-        self.keys = [self.store_keys.stats(name) for name in ("counted", "stats", "ratings", "played")]
+        self.suffix = suffix  # a rebuild counts into keys of its own, then switches over
+        self.keys = [self.store_keys.stats(name) + suffix for name in ("counted", "stats", "ratings", "played")]
         self._count = self.redis.register_script(COUNT_GAME)
+        self.failures: list[tuple[str, str]] = []
 
     def project(self, gid: str) -> bool:
         """Count the game if it is finished and not counted yet; True if it was counted now."""
@@ -64,7 +66,10 @@ class Ratings:
 
     def ranking(self, game: str) -> str:
         """The key of ``game``'s ranking: names by rating in a sorted set, so its top costs the same always."""
-        return self.store_keys.ranking(game)
+        return self.store_keys.ranking(game) + self.suffix
+
+    def all_keys(self) -> list[str]:
+        return [*self.keys, *(self.ranking(game) for game in GAME_NAMES)]
 
     def read(self, top: int = TOP) -> dict:
         """``{"games": {game: {finished, rated, draws, mean_events, wins_by_seat}}, "ratings": {game: [{name,
@@ -94,17 +99,31 @@ class Ratings:
         return {"games": stats, "ratings": ratings}
 
     def rebuild(self, progress: Callable[[int, int], None] | None = None) -> int:
-        """Drop and recount every finished game, in the order they finished; returns the number of games."""
-        self.redis.delete(*self.keys, *(self.ranking(game) for game in GAME_NAMES))
+        """Recount every finished game, in the order they finished, into fresh keys, then switch over at once;
+        returns the number of games counted. A game that fails is skipped and reported (``self.failures``)."""
+        from services.projections import REBUILDING, SWITCH
+
+        fresh = Ratings(self.service, REBUILDING)
+        self.redis.delete(*fresh.all_keys())
         store = self.service.store
         finished = []
-        gids = list(store.game_ids())
-        for gid in gids:
-            last = store.version(gid)
-            tail = next(store.read(gid, after=last - 1), None)
+        self.failures = []
+        for gid in list(store.game_ids()):
+            try:
+                last = store.version(gid)
+                tail = next(store.read(gid, after=last - 1), None)
+            except Exception as exc:  # noqa: BLE001 - reported
+                self.failures.append((gid, f"{type(exc).__name__}: {exc}"))
+                continue
             finished.append((tail.at if tail else 0, gid))
+        counted = 0
         for i, (_, gid) in enumerate(sorted(finished), 1):
-            self.project(gid)
+            try:
+                fresh.project(gid)
+                counted += 1
+            except Exception as exc:  # noqa: BLE001 - reported; the ratings in use stay until the switch
+                self.failures.append((gid, f"{type(exc).__name__}: {exc}"))
             if progress:
                 progress(i, len(finished))
-        return len(finished)
+        self.redis.register_script(SWITCH)(keys=[*fresh.all_keys(), *self.all_keys()])
+        return counted

@@ -12,6 +12,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from domain import registry
 from domain.catalog import to_builtins
 from services import analysis, doctor, errors
+from services.bounds import is_game_id
 from services.config import public_url
 from services.connection import REDIS_DOWN
 from services.live import RETRY_MS
@@ -49,6 +50,14 @@ def redis_down(exc):
 
 for _down in REDIS_DOWN:
     api.register_error_handler(_down, redis_down)
+
+
+@api.url_value_preprocessor
+def game_ids_of_our_form(endpoint, values):
+    """A game id in a path has the form the service makes, or names no game (never a key pattern or a path)."""
+    gid = (values or {}).get("gid")
+    if gid is not None and not is_game_id(gid):
+        raise errors.NotFound(f"no game {gid[:40]!r}")
 
 
 @api.before_request

@@ -28,7 +28,7 @@ from services.live import RETRY_MS, Hub
 from web.api import KEEPALIVE_SECONDS, SSE_HEADERS, last_event_id, live_hub
 from web.serving import read_body
 
-STREAM_PATH = re.compile(r"^/api/games/([^/]+)/stream$")
+STREAM_PATH = re.compile(r"^/api/games/([0-9a-f]{12})/stream$")  # other ids: Flask says 404
 SETUP_THREADS = 4  # threads that open streams (a store read each); never more, whatever the number of streams
 
 
