@@ -50,3 +50,39 @@ def test_thinking_time_within_a_clock():
     assert clock_budget(1.0, remaining=6) == 0.2  # a thirtieth of what is left
     assert clock_budget(1.0, remaining=0.9, increment=2) == 0.3  # never more than a third of what is left
     assert clock_budget(1.0, remaining=0) == 0.01
+
+
+def played_view(game: str, seat: int, plies: int = 12):
+    """A view of ``seat`` after a few random commands (past Mouse Guard's placement)."""
+    import random
+
+    from domain.base import Setup
+    from domain.registry import game_module
+
+    module, rng = game_module(game), random.Random(5)
+    state = None
+    for event in module.initial(Setup(seats=2), rng):
+        state = module.evolve(state, event)
+    for _ in range(plies):
+        mover = module.to_act(state)[0]
+        for event in module.decide(state, mover, module.parse(rng.choice(module.legal(state, mover))), rng):
+            state = module.evolve(state, event)
+    return module.view(state, seat)
+
+
+def test_hidden_information_games_evaluate_from_sampled_worlds():
+    import random
+    import time
+
+    from domain.ai.draws import answer_draw, own_chance
+
+    for game in ("mouseguard", "commando"):
+        view = played_view(game, 1)
+        chance = own_chance(game, view, 1, random.Random(1), 0.05, time.monotonic)
+        assert 0.0 <= chance <= 1.0
+    view = played_view("commando", 1, plies=0)
+    assert answer_draw("commando", view, 1, "normal", random.Random(1), 0.05, time.monotonic) == "decline draw"
+    view["agents"][0]["square"] = view["board"]["base"] - 1  # the opponent at the base's gates: a draw is good
+    assert answer_draw("commando", view, 1, "normal", random.Random(1), 0.05, time.monotonic) == "accept draw"
+    assert answer_draw("mouseguard", played_view("mouseguard", 1), 1, "easy", random.Random(1), 0.05,
+                       time.monotonic) == "decline draw"
