@@ -150,13 +150,18 @@ def take_seat(gid: str, seat: int):
 def rematch(gid: str):
     """The finished game's rematch: created by the first seat that asks, joined by the others."""
     rt = runtime()
+    seat = required_seat(rt, gid)
+    return jsonify(Tables(rt.service).rematch(gid, seat, client=request.remote_addr)), 201
+
+
+def required_seat(rt, gid: str) -> int:
+    """The seat of the request's bearer token: 404 for no such game, then 401 for no or an unknown token."""
     token = bearer_token()
     if rt.store.meta(gid) is None:
         raise errors.NotFound(f"no game {gid!r}")
     if token is None:
         raise errors.Unauthorized("a seat token is required: Authorization: Bearer <token>")
-    seat = rt.service.seat_for(gid, token)
-    return jsonify(Tables(rt.service).rematch(gid, seat, client=request.remote_addr)), 201
+    return rt.service.seat_for(gid, token)
 
 
 @api.get("/games")
@@ -209,12 +214,7 @@ def post_command(gid: str):
         body = schemas.decode(request.get_data(), schemas.Command)
     except ValueError as exc:
         raise errors.BadRequest(str(exc)) from None
-    token = bearer_token()
-    if rt.store.meta(gid) is None:
-        raise errors.NotFound(f"no game {gid!r}")
-    if token is None:
-        raise errors.Unauthorized("a seat token is required: Authorization: Bearer <token>")
-    seat = rt.service.seat_for(gid, token)
+    seat = required_seat(rt, gid)
     return jsonify(rt.service.command(gid, seat, body.move, body.expected_version, body.command_id))
 
 
