@@ -7,8 +7,8 @@
   const {el, svg, text, picture, html, button} = window.BurrowDom;
   const S = 48;
   const NARROW_ROW = 8;  // squares per row in the small-screen layout (a district takes two rows)
-  const G = 6;
-  const M = 26;
+  let G = 6;   // the gap between squares and the margin: tighter on a small screen (set by render())
+  let M = 26;
   const KIND_NAMES = {start: "start", base: "enemy base", plain: "square", caution: "caution", purchase: "purchase",
                       fight: "fight", teleport: "teleport", green: "green path"};
 
@@ -73,14 +73,14 @@
   }
 
   /** Where the agents on one square sit: under the square's number, side by side, never on each other. Up to two
-      in a row of big discs, up to four in a 2 × 2, up to eight in a 4 × 2 of small ones. */
+      in a row of big discs, up to four in a 2 × 2, six in a 3 × 2, eight in a 4 × 2 of smaller ones. */
   function agentSlots(spot, n) {
     const left = spot.x;
     const top = spot.y;
     if (n <= 1) return [{x: left + S / 2, y: top + S - 14, r: 10}];
     if (n === 2) return [0, 1].map((i) => ({x: left + S / 4 + 1 + i * (S / 2 - 2), y: top + S - 14, r: 9}));
-    const cols = n <= 4 ? 2 : 4;
-    const r = n <= 4 ? 6.5 : 5.5;
+    const cols = n <= 4 ? 2 : n <= 6 ? 3 : 4;
+    const r = n <= 6 ? 6.5 : 5.5;
     const step = (S - 2 * r - 4) / (cols - 1);
     const slots = [];
     for (let k = 0; k < n; k++) {
@@ -97,6 +97,7 @@
     const state = doc.state || {};
     const board = state.board || {};
     const squares = board.squares || [];
+    [G, M] = ui.narrow ? [4, 12] : [6, 26];
     const {spots, firstRows, width, height} = layout(board, ui.narrow);
     const wrapper = html("div", ui.narrow ? "commando small" : "commando", null, container);
     const root = svg(width, height, "Mission commando track", html("div", "board-scroll", null, wrapper));
