@@ -256,11 +256,11 @@ class Table:
         if text == "abort":
             return "A game can be aborted only before every seat has moved."
         if text == "resign":
-            return "The game has not started: every seat is not taken yet (abort it instead)."
+            return "The game has not started: a seat is still open (abort it instead)."
         if state.seats != 2:
             return "Draws are offered only in two-seat games."
         if state.open:
-            return "The game has not started: every seat is not taken yet."
+            return "The game has not started: a seat is still open."
         if text == "offer draw":
             return "Your draw offer stands already." if state.offer == seat else "A draw offer stands already."
         return "There is no draw offer to answer." if state.offer is None else "You cannot answer your own offer."
