@@ -33,6 +33,7 @@ SUITE = [
     ("ai_latency.py", ["--ai-time", "0.25"], ["--quick"]),
     ("analysis.py", [], ["--quick"]),
     ("fair_queues.py", [], ["--quick"]),
+    ("lobby_scale.py", [], ["--quick"]),
     ("watchers.py", [], ["--quick"]),
 ]
 
