@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 
 import redis
 
 from services.log_group import LOG_GROUP
+from services.scripts import lua
 from services.store import Keys
 
-DEAD_LETTER_SCRIPT = (Path(__file__).parent / "dead_letter.lua").read_text()
+DEAD_LETTER_SCRIPT = lua("dead_letter")
 MAX_BACKOFF_MS = 60_000
 ERROR_CHARS = 500
 
