@@ -93,3 +93,28 @@ def test_ordinary_names_are_accepted(app, name):
     _, client = app
     r = client.post("/api/games", json={"game": "murus", "players": [{"name": name}, {"name": "Ben"}]})
     assert r.status_code == 201, r.get_json()
+
+
+command_bodies = st.fixed_dictionaries({}, optional={
+    "move": st.one_of(st.text(max_size=300), numbers, st.none()),
+    "expected_version": st.one_of(numbers, st.text(max_size=5)),
+    "command_id": st.one_of(st.text(max_size=200), numbers)})
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=command_bodies)
+def test_no_command_body_gives_a_5xx_or_leaves_a_key(app, body):
+    runtime, client = app
+    two = [{"name": "A"}, {"name": "B"}]
+    created = client.post("/api/games", json={"game": "murus", "players": two}).get_json()
+    gid, token = created["id"], created["seats"][0]["token"]
+    before, version = keys(runtime), runtime.store.version(gid)
+    try:
+        raw = json.dumps(body)
+    except ValueError:
+        return
+    r = client.post(f"/api/games/{gid}/commands", data=raw, content_type="application/json",
+                    headers={"Authorization": f"Bearer {token}"})
+    assert r.status_code < 500, (body, r.get_json())
+    if r.status_code != 200:
+        assert keys(runtime) == before and runtime.store.version(gid) == version, body
