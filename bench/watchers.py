@@ -123,12 +123,7 @@ class Servers:
 
     def cpu_seconds(self) -> float:
         """CPU time (user + system) used so far by the web server's processes."""
-        total = 0.0
-        for pid in self.pids():
-            with contextlib.suppress(OSError):
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        return total
+        return sum(cpu_of(pid) for pid in self.pids())
 
     def threads(self) -> int:
         total = 0
@@ -139,6 +134,14 @@ class Servers:
 
     def redis_clients(self) -> int | None:
         return None if self.redis is None else len(self.redis.client().client_list()) - 1  # not this one
+
+
+def cpu_of(pid: int) -> float:
+    """CPU time (user + system) used so far by process ``pid`` (0 once it is gone)."""
+    with contextlib.suppress(OSError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return 0.0
 
 
 # -- the games and the command load -------------------------------------------------------------------------------
@@ -314,9 +317,10 @@ def watch(servers: Servers, games: list[Game], streams: int, rate: float, second
     opened_in = time.perf_counter() - opening
     time.sleep(1.0)  # settle
     during = {"rss": servers.rss_bytes(), "threads": servers.threads(), "redis": servers.redis_clients()}
-    cpu = servers.cpu_seconds()
+    cpu, client_cpu = servers.cpu_seconds(), cpu_of(holder.pid)
     busy = load(games, rate, seconds)
     busy["cpu"] = servers.cpu_seconds() - cpu
+    busy["client_cpu"] = cpu_of(holder.pid) - client_cpu
     final = {g.gid: g.version for g in games}
     time.sleep(2.0)  # the last messages arrive
     holder.stdin.write("stop\n")
@@ -363,7 +367,8 @@ def run(kind: str, streams: int, n_games: int, rate: float, seconds: float, roun
            "opened_in": max(s["opened_in"] for s in sessions),
            "busy": {"commands": [c for s in sessions for c in s["busy"]["commands"]],
                     "health": [h for s in sessions for h in s["busy"]["health"]],
-                    "cpu": sum(s["busy"]["cpu"] for s in sessions)}}
+                    "cpu": sum(s["busy"]["cpu"] for s in sessions),
+                    "client_cpu": sum(s["busy"]["client_cpu"] for s in sessions)}}
     for key in ("expected", "got", "gaps", "dups", "disorder", "reconnects"):
         out[key] = sum(s[key] for s in sessions)
     out["lags"] = [lag for s in sessions for lag in s["lags"]]
@@ -395,9 +400,11 @@ def main(argv: list[str] | None = None) -> int:
         for phase, watchers in (("quiet", 0), ("busy", r["streams"])):
             h, c = r[phase]["health"], r[phase]["commands"]
             rows.append([name[kind], watchers, len(c) / args.seconds, r[phase]["cpu"] / args.seconds * 100,
+                         r[phase].get("client_cpu", 0.0) / args.seconds * 100,
                          median(h) * 1e3, percentile(h, 99) * 1e3, median(c) * 1e3, percentile(c, 99) * 1e3,
                          ratio(median(c), median(r["quiet"]["commands"]))])
-    table(["server", "watchers", "commands/s", "server CPU %", "health p50 ms", "health p99 ms", "command p50 ms",
+    table(["server", "watchers", "commands/s", "server CPU %", "watchers' client CPU %", "health p50 ms",
+           "health p99 ms", "command p50 ms",
            "command p99 ms", "command p50 vs no watchers"], rows,
           title=f"Requests while {args.streams:,} streams watch {args.games} games ({args.rate:g} commands/s, "
                 f"{args.seconds:g} s each way, in {args.rounds} rounds)")
