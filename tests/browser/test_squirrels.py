@@ -47,6 +47,9 @@ def test_hot_seat_to_the_end_with_a_dig_and_a_spectator(new_page):
         wait_past(page, version)
         expect(spectator.locator("#replay-slider")).to_have_attribute("data-latest", str(current_version(page)))
     assert dug, "the second player could dig"
+    # The last move is highlighted (#16 item 12): the squirrel's new cell outlined, the cells it emptied shaded.
+    expect(page.locator("#board [data-cell]:has(.squirrel-cell) .last-move-outline")).to_have_count(1)
+    expect(page.locator("#board [data-cell] rect.last-move")).not_to_have_count(0)
     expect(page.locator("#result")).to_be_visible()
     expect(spectator.locator("#result")).to_have_text(page.locator("#result").inner_text())
     expect(spectator.locator("#moves")).to_contain_text("digs the card on")
