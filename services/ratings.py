@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from domain.registry import GAME_NAMES
+from services.bounds import AI_SUFFIX
 from services.fairness import chosen_by_client
 from services.games import GameService
 from services.scripts import lua
@@ -22,7 +23,9 @@ TOP = 100  # ratings shown per game by /api/stats
 def rating_name(name: str, ai: str | None) -> str:
     """The name a rating belongs to: a person's name, or ``"<name> (<level> AI)"`` for an AI. A person's name never
     ends like an AI's (``services/names.py`` refuses it), so the two never share a rating."""
-    return f"{name} ({ai} AI)" if ai else name
+    if ai:
+        return f"{name} ({ai} AI)"
+    return f"{name} (person)" if AI_SUFFIX.search(name) else name  # a person so named before names were checked
 
 
 def rated(game) -> bool:

@@ -17,7 +17,7 @@ from domain.ai import LEVELS
 from domain.base import BadEvent, BadSetup, check_options, event_type
 from domain.registry import GAME_NAMES
 from domain.table import table_of
-from services import codec
+from services import bounds, codec, errors
 from services.store import EventStore, StoredEvent
 
 FORMAT = 1
@@ -128,6 +128,10 @@ def _check_player(i: int, player: Any, name_length: int) -> None:
     name = player.get("name")
     if not isinstance(name, str) or not name.strip() or len(name) > name_length:
         raise ValueError(f"header: players[{i}].name must be a name of 1 to {name_length} characters")
+    try:  # the same names as the API takes: no invisible or look-alike characters, no "(… AI)" for a person
+        bounds.check_name(name, f"header: players[{i}].name", name_length)
+    except errors.Unprocessable as exc:
+        raise ValueError(exc.message) from None
     ai = player.get("ai")
     if ai is not None and ai not in LEVELS:
         raise ValueError(f"header: players[{i}].ai must be one of {', '.join(LEVELS)}, not {ai!r}")

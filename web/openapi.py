@@ -192,10 +192,11 @@ def _json(kind: type, description: str) -> dict:
 
 def _errors(*statuses: int) -> dict:
     meaning = {400: "malformed request (body, notation or parameter)", 401: "no or unknown seat token",
-               403: "not this seat's turn", 404: "no such game",
+               403: "not this seat's turn, or a foreign Origin", 404: "no such game",
+               408: "the body came too slowly", 415: "a body that is not application/json",
                409: "stale expected_version (body: current version)",
                413: "body too large", 422: "illegal move, or bad game, options, players or position",
-               429: "too many open games from this client", 503: "the event store is unreachable"}
+               429: "too many games created or open from this client", 503: "the event store is unreachable"}
     return {str(s): _json(Error, meaning[s]) for s in statuses}
 
 
@@ -229,7 +230,7 @@ def document() -> dict:
                 "requestBody": {"required": True, "content": {"application/json": {
                     "schema": _ref(schemas.CreateGame)}}},
                 "responses": {"201": _json(Created, "the game, with a token for each human seat (shown once)"),
-                              **_errors(400, 413, 422, 429, 503)}},
+                              **_errors(400, 403, 408, 413, 415, 422, 429, 503)}},
             "get": {
                 "summary": "The lobby", "operationId": "lobby",
                 "parameters": [_query("status", "only games with this status (open: with an open seat)",
@@ -250,7 +251,7 @@ def document() -> dict:
             "parameters": [GID],
             "requestBody": {"required": True, "content": {"application/json": {"schema": _ref(schemas.Command)}}},
             "responses": {"200": _json(CommandResult, "applied (or the first result of a re-sent command_id)"),
-                          **_errors(400, 401, 403, 404, 409, 413, 422, 503)}}},
+                          **_errors(400, 401, 403, 404, 408, 409, 413, 415, 422, 503)}}},
         "/api/games/{gid}/seats/{seat}": {"post": {
             "summary": "Take an open seat (one of racing claims wins; the others get 409 seat_taken)",
             "operationId": "takeSeat",
