@@ -9,7 +9,9 @@ a move), every ``STRIDE``-th position is analysed at ``--budget`` as the analysi
 predicted chance is compared with the game's outcome for the mover (1 won, 0 lost, 1/k for a win shared by k, a
 draw 1/seats). A well calibrated analysis has observed ≈ predicted in every decile. The Murus fit takes the raw
 search scores of the same positions (proven wins and losses left out) and the scale maximising the likelihood of
-the outcomes under ``1 / (1 + exp(-score / scale))``.
+the outcomes under ``1 / (1 + exp(-score / scale))``; for Mouse Guard and Mission commando the slope ``a`` of
+``sigmoid(a * logit(p))`` likewise (``analysis.SLOPES``). The refitted tables are in-sample: fitted and judged on
+the same positions.
 """
 
 from __future__ import annotations
@@ -102,6 +104,26 @@ def fit_scale(records) -> tuple[float, float, int]:
     return float(best), loglik(best), len(scored)
 
 
+def logit(p: float) -> float:
+    return math.log(p / (1 - p))
+
+
+def fit_slope(records) -> tuple[float, int]:
+    """The slope ``a`` maximising the likelihood of the outcomes under ``sigmoid(a * logit(p))`` (p strictly
+    between 0 and 1: certain chances stay), and the positions used."""
+    used = [(logit(p), o) for p, o, _ in records if 0 < p < 1]
+
+    def loglik(a: float) -> float:
+        total = 0.0
+        for x, o in used:
+            q = min(max(1 / (1 + math.exp(-a * x)), 1e-6), 1 - 1e-6)
+            total += o * math.log(q) + (1 - o) * math.log(1 - q)
+        return total
+
+    best = max((k / 20 for k in range(4, 101)), key=loglik)
+    return best, len(used)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = harness.parser(__doc__.splitlines()[0])
     p.add_argument("--games", default="murus,mouseguard,squirrels,commando")
@@ -126,6 +148,13 @@ def main(argv: list[str] | None = None) -> int:
         harness.table(["predicted", "positions", "mean predicted", "observed"], deciles(records),
                       title=f"{game}: {len(records)} positions of {games} games, budget {args.budget:g} s, "
                             f"Brier score {brier(records):.3f} ({time.monotonic() - started:.0f} s)")
+        if game in ("mouseguard", "commando"):
+            slope, used = fit_slope(records)
+            print(f"{game} fit: slope {slope:g} on the log-odds over {used} uncertain positions "
+                  f"(the analysis uses {analysis.SLOPES.get(game, 1.0):g})\n")
+            refit = [(1 / (1 + math.exp(-slope * logit(p))) if 0 < p < 1 else p, o, s) for p, o, s in records]
+            harness.table(["predicted", "positions", "mean predicted", "observed"], deciles(refit),
+                          title=f"{game} with the fitted slope {slope:g}: Brier score {brier(refit):.3f}")
         if game == "murus":
             scale, loglik, used = fit_scale(records)
             print(f"Murus fit: scale {scale:g} centi-stones per unit of log-odds (mean log-likelihood "

@@ -43,7 +43,11 @@ BLUNDER = 0.2
 """A move losing at least this much of its mover's winning chance against the best move is a blunder."""
 
 MURUS_SCALE = 300.0
-"""Centi-stones per unit of log-odds in Murus (``bench/calibrate.py murus`` fits it; see ``docs/ai.md``)."""
+"""Centi-stones per unit of log-odds in Murus (``bench/calibrate.py`` fits it; see ``docs/ai.md``)."""
+
+SLOPES = {"mouseguard": 1.0, "commando": 1.0}
+"""Per game, the slope ``a`` by which a search's chance ``p`` is stretched: ``sigmoid(a * logit(p))`` (fitted by
+``bench/calibrate.py``: a search's mean reward is drawn toward the middle)."""
 
 
 @dataclass(frozen=True)
@@ -65,12 +69,23 @@ def evaluate(module: ModuleType, state: Any, seats: int, seat: int, budget: floa
     if game == "murus":
         return _murus(module.view(state, REVEAL_ALL), budget, rng, clock)
     if game == "mouseguard":
-        return _mouseguard(module.view(state, REVEAL_ALL), seat, budget, rng, clock)
+        return _stretched(game, _mouseguard(module.view(state, REVEAL_ALL), seat, budget, rng, clock))
     if game == "squirrels":
         return _squirrels(module.view(state, REVEAL_ALL), budget, rng, clock)
     if game == "commando":
-        return _commando(module, state, seat, budget, rng, clock)
+        return _stretched(game, _commando(module, state, seat, budget, rng, clock))
     return Evaluation(tuple(1 / seats for _ in range(seats)), None)
+
+
+def _stretched(game: str, evaluation: Evaluation) -> Evaluation:
+    """``evaluation`` with each uncertain chance stretched by the game's slope, then normalised to sum 1."""
+    slope = SLOPES.get(game, 1.0)
+    if slope == 1.0:
+        return evaluation
+    stretched = [w if w in (0.0, 1.0) else 1 / (1 + math.exp(-slope * math.log(w / (1 - w))))
+                 for w in evaluation.win]
+    total = sum(stretched) or 1.0
+    return Evaluation(tuple(w / total for w in stretched), evaluation.best)
 
 
 def final(module: ModuleType, state: Any, seats: int) -> tuple[float, ...]:
@@ -162,7 +177,7 @@ def _squirrels(view: dict, budget: float, rng: random.Random, clock: Callable[[]
     if seats == 2:
         try:
             value, action = sq.Solver(rules, clock, start + budget / 2).best(sim)
-        except sq._Unsolved:
+        except sq.Unsolved:
             pass
         else:
             chance = (1.0 + value) / 2  # win 1, shared 0.5, loss 0
@@ -176,7 +191,7 @@ def _squirrels(view: dict, budget: float, rng: random.Random, clock: Callable[[]
         while runs < 8 or clock() - start < budget:
             trial = sim.copy()
             rules.play(trial, root.actions[0])
-            reward = rules.reward(trial) if trial.over else sq._playout(rules, trial, rng, 0.75, True)
+            reward = rules.reward(trial) if trial.over else sq.playout(rules, trial, rng, 0.75, True)
             totals = [t + r for t, r in zip(totals, reward)]
             runs += 1
         means, best = [t / runs for t in totals], root.actions[0]
