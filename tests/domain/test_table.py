@@ -99,14 +99,14 @@ def test_a_draw_declined_or_answered_by_a_move(name):
     assert game.table.status(game.state) != "finished"
 
 
-@pytest.mark.parametrize("name", GAME_NAMES)
-def test_abort_only_before_every_seat_has_moved(name):
-    game = Game(name)
+@pytest.mark.parametrize("name, seats", [(name, 2) for name in GAME_NAMES] + [(name, 3) for name in MANY_SEATS])
+def test_abort_only_before_every_seat_has_moved(name, seats):
+    game = Game(name, seats=seats)
     assert "abort" in game.table.table_commands(game.state, 0)
     game.send(0, "abort")
     assert game.result == {"winners": [], "reason": "Seat 0 aborts the game: no result.", "termination": "aborted"}
 
-    game = Game(name)
+    game = Game(name, seats=seats)
     everyone_moves(game)
     if game.table.status(game.state) == "finished":
         return
