@@ -42,7 +42,7 @@ from domain.murus.position import load_position
 BLUNDER = 0.2
 """A move losing at least this much of its mover's winning chance against the best move is a blunder."""
 
-MURUS_SCALE = 300.0
+MURUS_SCALE = 75.0
 """Centi-stones per unit of log-odds in Murus (``bench/calibrate.py`` fits it; see ``docs/ai.md``)."""
 
 SLOPES = {"mouseguard": 1.0, "commando": 1.0}
