@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
-SCRIPTS = ["command_path.py", "replay.py", "projection_lag.py", "engines.py", "storage.py", "watchers.py"]
+SCRIPTS = ["command_path.py", "replay.py", "projection_lag.py", "engines.py", "storage.py", "watchers.py",
+           "fair_queues.py", "lobby_scale.py"]
 
 
 @pytest.fixture(scope="module", autouse=True)
