@@ -7,7 +7,7 @@ simulation from it (grid of card indices, per-seat pile tallies) and never needs
 - normal: UCT on a max-n tree (each node maximises the reward of the seat to move), random playouts.
 - hard: the same tree with greedy-biased playouts, in which a seat still holding its dig uses it to settle the
   end (``Rules.closing_dig``); and in a two-seat game, exact solving first (``Solver``: alpha-beta over win /
-  shared win / loss to the end, with a table; see ``_solve``). The second player's dig (FS-7) decides most games
+  shared win / loss to the end, with a table; ``solve``). The second player's dig (FS-7) decides most games
   between perfect players, so hard plays each seat its own way. Holding the dig, it solves the game (with at most
   ``SOLVE_CARDS`` food cards left, or from the deal at the default budget), plays a proven win, keeps to the
   moves of a proven shared win, and keeps its dig while nothing is proven. Facing a dig still held, it solves the
