@@ -198,6 +198,27 @@ def test_aborted_games_are_not_rated(client, runtime):
     assert stats["games"].get("murus", {}).get("finished", 0) == 0 and not stats["ratings"].get("murus")
 
 
+def test_resigned_and_timed_out_games_are_rated_under_the_players_names(client, runtime):
+    for ending in ("resign", "timeout"):
+        g = create(client, players=[{"open": True}, {"name": "Ben"}], clock={"initial": 600})
+        ana = client.post(f"/api/games/{g['id']}/seats/0", json={"name": "Ana"}).json["token"]
+        ben = g["seats"][1]["token"]
+        for token, move in ((ana, "a1-a3"), (ben, "a7-a5")):  # every seat moves: a game that counts
+            r = client.post(f"/api/games/{g['id']}/commands", headers=auth(token), json={"move": move})
+            assert r.status_code == 200
+        if ending == "resign":
+            client.post(f"/api/games/{g['id']}/commands", headers=auth(ben), json={"move": "resign"})
+        else:  # Ana moves once more, and Ben's clock runs out
+            client.post(f"/api/games/{g['id']}/commands", headers=auth(ana), json={"move": "b1-b3"})
+            game = runtime.service.load(g["id"])
+            assert Tables(runtime.service).flag(g["id"], now=game.module.deadline(game.state)) == "timeout"
+    run_jobs(runtime)
+    stats = client.get("/api/stats").json
+    assert stats["games"]["murus"]["finished"] == 2
+    ratings = {r["name"]: r for r in stats["ratings"]["murus"]}
+    assert ratings["Ana"]["games"] == 2 and ratings["Ana"]["rating"] > ratings["Ben"]["rating"]
+
+
 def test_rematch_rotates_seats_and_the_other_player_joins_it(client, runtime):
     g = create(client, players=[{"name": "Ana"}, {"name": "Ben"}, {"name": "Bot", "ai": "easy"}],
                game="squirrels", clock={"per_move": 3600})
