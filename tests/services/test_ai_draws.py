@@ -76,8 +76,8 @@ def test_hidden_information_games_evaluate_from_sampled_worlds():
 
     from domain.ai.draws import answer_draw, own_chance
 
-    for game in ("mouseguard", "commando"):
-        view = played_view(game, 1)
+    for game in ("mouseguard", "commando", "squirrels"):  # (Squirrels: face up, the analysis engine's chances)
+        view = played_view(game, 1, plies=4 if game == "squirrels" else 12)
         chance = own_chance(game, view, 1, random.Random(1), 0.05, time.monotonic)
         assert 0.0 <= chance <= 1.0
     view = played_view("commando", 1, plies=0)
