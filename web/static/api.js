@@ -1,7 +1,8 @@
 /* The browser's side of the API: JSON requests with errors in words, and the seat tokens of each game.
 
    Tokens arrive in a seat's link as a URL fragment (#token=T, or #tokens=T0,T1 for a hot seat), are kept in
-   sessionStorage (per tab) under "burrow:tokens:<gid>" and removed from the address bar at once. They only
+   sessionStorage (per tab) under "burrow:tokens:<gid>" — in localStorage where seats.js is loaded (every page:
+   a seat then survives a reload, a new tab, a new visit) — and removed from the address bar at once. They only
    ever travel in an Authorization header: never in a query string, never in the DOM, never in the console. */
 (function () {
   "use strict";
