@@ -30,7 +30,7 @@ def document(game: Game, seat: int | None, reveal: bool = False) -> dict:
         "result": result(game),
         "players": players(game),
         "setup": setup_of(game.meta),
-        "open_seats": sorted(state.open),
+        "open_seats": open_seats(game),
         "clock": clock(game),
         "rematch": state.rematch,
         "state": module.view(state, viewer),
@@ -51,6 +51,11 @@ def players(game: Game) -> list[dict]:
             entry["left"] = True
         out.append(entry)
     return out
+
+
+def open_seats(game: Game) -> list[int]:
+    """Seats anyone may still take (none once the game is over: an aborted game's open seat stays empty)."""
+    return [] if game.module.status(game.state) == "finished" else sorted(game.state.open)
 
 
 def result(game: Game) -> dict | None:
@@ -90,5 +95,5 @@ def lobby_entry(game: Game, updated_ms: int) -> dict:
         "updated": iso_time(updated_ms),
         "created": iso_time(game.meta["created"]),
         "result": result(game),
-        "open_seats": sorted(game.state.open),
+        "open_seats": open_seats(game),
     }

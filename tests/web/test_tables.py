@@ -90,6 +90,9 @@ def test_no_claim_on_a_finished_game_and_unknown_game(client, runtime):
     version = runtime.store.version(g["id"])
     r = client.post(f"/api/games/{g['id']}/seats/1", json={"name": "Ben"})
     assert r.status_code == 409 and "over" in r.json["error"]["message"]
+    assert doc(client, g["id"])["open_seats"] == []
+    run_jobs(runtime)
+    assert g["id"] not in [line["id"] for line in client.get("/api/games?status=open").json["games"]]
     assert runtime.store.version(g["id"]) == version
     assert client.post("/api/games/000000000000/seats/1", json={"name": "Ben"}).status_code == 404
 
