@@ -10,7 +10,7 @@ import msgspec
 from domain.base import MAX_PLIES, RULES, BadEvent, BadSetup
 from domain.commando import events as ev
 from domain.commando.board import DEFAULT_BOARD, Board, load_board
-from domain.commando.constants import FULL_DECK
+from domain.commando.constants import DIE_FACES, FULL_DECK
 
 PHASES = ("turn", "wall", "commit", "challenge", "choice", "fine", "caution", "shop", "finished")
 """Who must decide what: roll or map; pay or stay at the wall; commit weapons; challenge or not; the fight
@@ -241,9 +241,39 @@ def evolve(state: State | None, event: ev.Event) -> State:
     if apply is None:
         raise BadEvent(f"not a Mission commando event: {event!r}")
     try:
-        return apply(state, event)
+        if state is not None:
+            _check(state, event)
+        after = apply(state, event)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, BadSetup) as exc:
         raise BadEvent(f"{type(event).__name__} cannot be applied: {exc}") from None
+    for seat, agent in enumerate(after.agents):
+        if min(agent.money, agent.weapons, agent.accessories, agent.maps) < 0:
+            raise BadEvent(f"{type(event).__name__} leaves seat {seat}'s agent with less than nothing: {agent}")
+    return after
+
+
+def _check(state: State, event: ev.Event) -> None:
+    """The facts an event carries, against the state: its seat, square, die face or card (``BadEvent``)."""
+    name = type(event).__name__
+    seat = getattr(event, "seat", None)
+    if seat is not None and not 0 <= seat < state.seats:
+        raise BadEvent(f"{name} names no seat of the game: {seat!r}")
+    match event:
+        case ev.DiceRolled(face=face) if face not in DIE_FACES:
+            raise BadEvent(f"{name}: a die has no face {face!r}")
+        case ev.Moved(seat=mover, frm=frm, to=to) if frm != state.agents[mover].square or not (
+                0 <= to < len(state.board.kind)):
+            raise BadEvent(f"{name}: seat {mover}'s agent is on square {state.agents[mover].square}, not {frm}, "
+                           f"or square {to} is off the board")
+        case ev.CardDrawn(card=card) if not state.deck or card != state.deck[0]:
+            top = state.deck[0] if state.deck else "nothing (the pile is empty)"
+            raise BadEvent(f"{name} names {card!r}, but the top of the caution pile is {top}")
+        case ev.CardResolved(card=card) if card != state.card:
+            raise BadEvent(f"{name} resolves {card!r}, but the card drawn is {state.card!r}")
+        case ev.DeckShuffled(order=order, count=count, reshuffle=reshuffle) if order is not None and (
+                count != len(order) or any(card not in FULL_DECK for card in order)
+                or (reshuffle and sorted(order) != sorted((*state.deck, *state.discard)))):
+            raise BadEvent(f"{name}: {count} cards {order!r} are not the caution cards it shuffles")
 
 
 def full_deck_minus(cards: tuple[str, ...] | list[str]) -> list[str]:

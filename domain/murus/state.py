@@ -51,6 +51,9 @@ def evolve(state: State | None, event: Event) -> State:
     if state is None:
         raise BadEvent("the first event of a game is game_created")
     if isinstance(event, Moved):
+        if event.seat != state.pos[6] or state.result is not None:
+            raise BadEvent(f"moved: seat {event.seat} cannot move now (side to move: {state.pos[6]}, "
+                           f"{'over' if state.result else 'playing'})")
         # Each changed cell is cleared on all six planes and its new stack set, from per-cell masks; the new
         # position has the other side to move, so its planes come first. No dictionaries are built.
         m1, m2, m3, t1, t2, t3, side = state.pos
@@ -71,6 +74,8 @@ def evolve(state: State | None, event: Event) -> State:
                (m2 & keep) | (stones >> _M2 & FULL), (m3 & keep) | (stones >> _M3 & FULL), side ^ 1)
         return _after_move(state, pos, event.move, tuple(event.cells))
     if isinstance(event, GameEnded):
+        if any(w not in (0, 1) for w in event.winners):
+            raise BadEvent(f"game_ended names a winner who is no seat of the game: {event.winners!r}")
         # Before ``termination`` was recorded, the only Murus game without a winner was a max_plies draw.
         termination = event.termination or (RULES if event.winners else MAX_PLIES)
         return dataclasses.replace(state, result=outcome(event.winners, event.reason, termination))

@@ -9,7 +9,7 @@ from msgspec.structs import replace
 
 from domain.base import MAX_PLIES, RULES, BadEvent, BadSetup, Event, outcome
 from domain.squirrels import board
-from domain.squirrels.board import CELL_INDEX, CELLS, Card, Grid
+from domain.squirrels.board import CELL_INDEX, CELLS, SQUIRREL, Card, Grid
 from domain.squirrels.events import (
     BoostersOpened,
     CardsDealt,
@@ -56,6 +56,21 @@ def _created(event: GameCreated) -> State:
     return replace(state, phase="playing", **fields)
 
 
+def _check_seat(state: State, seat: int, event: str) -> None:
+    if not isinstance(seat, int) or not 0 <= seat < state.seats:
+        raise BadEvent(f"{event} names no seat of the game: {seat!r}")
+
+
+def _check_deal(state: State, event: CardsDealt) -> None:
+    """FS-2: the 25 cells hold the squirrel once and cards of the opened packs, each once, none set aside."""
+    contents = [event.cells.get(cell) for cell in CELLS]
+    if set(event.cells) - set(CELLS) or contents.count(SQUIRREL) != 1:
+        raise BadEvent("CardsDealt: the grid needs 25 cells a1-e5 and the squirrel on exactly one")
+    dealt = [c for c in contents if c is not None and c != SQUIRREL] + list(event.set_aside)
+    if len(dealt) != len(set(dealt)) or any(c not in state.cards for c in dealt):
+        raise BadEvent("CardsDealt deals a card twice or one that no opened pack holds")
+
+
 def evolve(state: State | None, event: Event) -> State:
     """The state after ``event``; never mutates ``state``. ``BadEvent`` for an event that is not Foraging
     Squirrels', malformed or out of place."""
@@ -76,22 +91,34 @@ def _apply(state: State | None, event: Event) -> State:
                                    r["number"]) for pack in packs for r in pack if r["slot"] != "art"}
             return replace(state, cards=cards)
         case CardsDealt():
+            _check_deal(state, event)
             grid = tuple(event.cells.get(cell) for cell in CELLS)
             return replace(state, grid=grid, set_aside=tuple(event.set_aside), squirrel_art=event.squirrel_art)
         case FirstPlayerChosen(seat=seat):
+            _check_seat(state, seat, "FirstPlayerChosen")
             turn = state.turn if state.turn is not None else seat
             return replace(state, first=seat, turn=turn, opened=bool(state.piles[seat]), phase="playing")
-        case Dug(seat=seat, frm=frm, to=to):
+        case Dug(seat=seat, card=card, frm=frm, to=to):
+            _check_seat(state, seat, "Dug")
+            if state.grid[CELL_INDEX[frm]] != card or state.grid[CELL_INDEX[to]] is not None:
+                raise BadEvent(f"Dug: card {card} is not on {frm}, or {to} is not empty")
             dug = tuple(d or s == seat for s, d in enumerate(state.dug))
             return replace(state, grid=board.dig(state.grid, CELL_INDEX[frm], CELL_INDEX[to]), dug=dug)
-        case Moved(seat=seat, collected=collected, cells=cells):
+        case Moved(seat=seat, frm=frm, collected=collected, cells=cells):
+            _check_seat(state, seat, "Moved")
+            if state.grid[CELL_INDEX[frm]] != SQUIRREL or not cells or \
+                    [state.grid[CELL_INDEX[c]] for c in cells] != list(collected) or SQUIRREL in collected:
+                raise BadEvent(f"Moved: the squirrel on {frm} does not collect cards {collected} from {cells}")
             piles = tuple(pile + tuple(collected) if s == seat else pile for s, pile in enumerate(state.piles))
             grid = board.move_squirrel(state.grid, [CELL_INDEX[c] for c in cells])
             return replace(state, grid=grid, piles=piles, plies=state.plies + 1,
                            opened=state.opened or seat == state.first)
         case TurnPassed(seat=seat):
+            _check_seat(state, seat, "TurnPassed")
             return replace(state, turn=seat)
         case GameEnded(winners=won, reason=reason, termination=termination):
+            for seat in won:
+                _check_seat(state, seat, "GameEnded")
             # Before ``termination`` was recorded: a game that ends with food left in the squirrel's lines was
             # stopped by max_plies (FS-8 ends it only when no line has food).
             termination = termination or (MAX_PLIES if board.line_has_food(state.grid) else RULES)

@@ -718,3 +718,21 @@ def test_views_and_events_never_show_another_seats_secrets(params):
                         type(event).__name__ == "WeaponsCommitted":
                     assert redacted.count is None
         state = fold(new, state)
+
+
+def test_MC_P5_evolve_checks_the_facts_of_an_event():
+    """A caution card drawn that is not the top of the pile, a die face 6, a move from a square the agent is not
+    on: ``BadEvent``."""
+    from domain.base import BadEvent
+    from domain.commando import events as ev
+
+    state = fold(commando.initial(Setup(seats=2), random.Random(3)))
+    top = state.deck[0]
+    other = next(card for card in CAUTION_DECK if card != top)
+    assert commando.evolve(state, ev.CardDrawn(seat=0, card=top)).card == top
+    with pytest.raises(BadEvent, match=f"the top of the caution pile is {top}"):
+        commando.evolve(state, ev.CardDrawn(seat=0, card=other))
+    with pytest.raises(BadEvent, match="no face 6"):
+        commando.evolve(state, ev.DiceRolled(seat=0, face=6))
+    with pytest.raises(BadEvent, match="not 40"):
+        commando.evolve(state, ev.Moved(seat=0, frm=40, to=41))

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from msgspec.structs import replace
 
 from domain import mouseguard as mg
-from domain.base import BadNotation
+from domain.base import BadEvent, BadNotation
 from domain.mouseguard.board import LOCATIONS, distances
+from domain.mouseguard.events import CardDrawn, CardPlayed, Moved
 from tests.domain.test_mouseguard_helpers import legal, mice, play, position, refused, seat, start, types
 
 ONE_OF_EACH = ["sword", "stronghold", "diplomacy"]
@@ -87,6 +89,28 @@ def test_MG_7_draw_back_to_three_after_a_card():
     state, events = play(state, "c4-c5 stronghold C5")
     assert types(events)[-2:] == ["card_drawn", "turn_ended"]
     assert len(state.hands[0]) == 3 and state.discard == ("stronghold",)
+
+
+def test_MG_7_evolve_draws_the_card_the_event_names_and_refuses_a_contradiction():
+    """Events carry the facts and ``evolve`` checks them: a ``card_drawn`` naming another card than the deck's top,
+    a card played that the hand does not hold, a mouse moved from an empty point, are ``BadEvent``s."""
+    state = start(position({"c4": "black", "f8": "white"}))
+    _, events = play(state, "c4-c5 stronghold C5")
+    played, drawn = events[1], events[-2]
+    assert isinstance(drawn, CardDrawn) and isinstance(played, CardPlayed)
+    before_draw = state
+    for event in events[:-2]:
+        before_draw = mg.evolve(before_draw, event)
+    top = before_draw.deck[0]
+    assert drawn.card == top and mg.evolve(before_draw, drawn).hands[0].count(top) == \
+        before_draw.hands[0].count(top) + 1
+    other = next(card for card in ("sword", "stronghold", "diplomacy") if card != top)
+    with pytest.raises(BadEvent, match=f"names '{other}', but the top card of the deck is {top}"):
+        mg.evolve(before_draw, replace(drawn, card=other))
+    with pytest.raises(BadEvent, match="holds no"):
+        mg.evolve(state, replace(played, seat=seat(state, "white"), colour="white", card="sword"))
+    with pytest.raises(BadEvent, match="needs a black mouse on d4"):
+        mg.evolve(state, Moved(colour="black", frm="d4", to="d5"))
 
 
 def test_MG_7_deck_exhausted_mid_draw_reshuffles_discard():

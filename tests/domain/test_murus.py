@@ -487,3 +487,20 @@ def test_random_play_matches_the_naive_generator_and_explains_every_refusal(seed
                 assert "is not a legal move here" not in str(refused.value)
         state = fold(murus.decide(state, seat, murus.parse(rng.choice(legal)), rng), state)
     assert state.ply <= 150
+
+
+def test_MS_evolve_checks_the_facts_of_an_event():
+    """A ``moved`` event by the side not to move, or giving a cell a stack that cannot exist, is a ``BadEvent``."""
+    from msgspec.structs import replace
+
+    from domain.base import BadEvent
+
+    state = new_game()
+    moved = murus.decide(state, 0, murus.parse("a1-a3"), random.Random(0))[0]
+    assert murus.evolve(state, moved).ply == 1
+    with pytest.raises(BadEvent, match="seat 1 cannot move now"):
+        murus.evolve(state, replace(moved, seat=1))
+    with pytest.raises(BadEvent, match="no such cell or stack"):
+        murus.evolve(state, replace(moved, cells={"a9": "R"}))
+    with pytest.raises(BadEvent, match="no such cell or stack"):
+        murus.evolve(state, replace(moved, cells={"a2": "RGR"}))

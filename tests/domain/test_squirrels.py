@@ -20,7 +20,8 @@ RARITY = {"r": "rare", "m": "mythic", "u": "uncommon"}
 
 
 def card(token: str) -> dict:
-    """A card from a token: colour letters (WUBRG), C colourless, L land; marks r/m/u rarity, * foil, s squirrel."""
+    """A card from a token: colour letters (WUBRG), C colourless, L land; marks r/m/u rarity, * foil,
+    s squirrel."""
     return {"name": f"Card {token}", "rarity": next((RARITY[m] for m in token if m in RARITY), "common"),
             "colors": "".join(c for c in token if c in "WUBRG"), "foil": "*" in token, "squirrel": "s" in token,
             "land": "L" in token}
@@ -126,7 +127,8 @@ def test_FS_2_magic_cards_and_one_art_card_dealt_face_up_into_5x5():
     art = next(c for c in packs[dealt.squirrel_pack] if c["slot"] == "art")
     assert state.squirrel_art == art
     view = game.view(state, 0)
-    assert len(view["grid"]) == 25 and view["squirrel"] == next(c for c, v in dealt.cells.items() if v == "squirrel")
+    squirrel = next(c for c, v in dealt.cells.items() if v == "squirrel")
+    assert len(view["grid"]) == 25 and view["squirrel"] == squirrel
 
 
 def test_FS_2_cells_a_to_e_left_to_right_row_1_at_the_bottom_up_toward_row_5():
@@ -651,3 +653,27 @@ def test_random_play_always_has_winners_and_every_view_rebuilds_the_position(see
         for event in game.decide(state, seat, game.parse(rng.choice(game.legal(state, seat))), rng):
             state = game.evolve(state, event)
     assert game.result(state)["winners"]
+
+
+def test_FS_4_FS_7_evolve_checks_the_facts_of_an_event():
+    """A dig of a card that is not on its cell, a move collecting other cards than the grid holds, a seat that
+    does not exist: ``BadEvent``."""
+    from msgspec.structs import replace
+
+    from domain.base import BadEvent
+    from domain.squirrels.events import Dug, Moved
+
+    rng = random.Random(4)
+    state = None
+    for event in game.initial(Setup(2), rng):
+        state = game.evolve(state, event)
+    seat = game.to_act(state)[0]
+    moved = game.decide(state, seat, game.parse(game.legal(state, seat)[0]), rng)[0]
+    assert isinstance(moved, Moved)
+    with pytest.raises(BadEvent, match="does not collect"):
+        game.evolve(state, replace(moved, collected=[*moved.collected[:-1], 999]))
+    with pytest.raises(BadEvent, match="no seat"):
+        game.evolve(state, replace(moved, seat=7))
+    food = next(cell for cell, content in zip(CELLS, state.grid, strict=True) if isinstance(content, int))
+    with pytest.raises(BadEvent, match="is not on"):
+        game.evolve(state, Dug(seat=seat, card=999, frm=food, to=food))
