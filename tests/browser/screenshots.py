@@ -95,7 +95,7 @@ def main() -> None:
                 page.goto("/")
                 page.wait_for_selector("#games li")
                 path = out / f"lobby-{size_name}.png"
-                page.screenshot(path=str(path))
+                page.screenshot(path=str(path), full_page=size_name == "desktop")
                 print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
                 context.close()
             browser.close()

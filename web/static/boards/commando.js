@@ -45,22 +45,31 @@
     const districts = board.districts || [];
     const longest = Math.max(...districts.map((d) => d.last - d.first + 1), 1);
     const perRow = narrow ? Math.min(NARROW_ROW, longest) : longest;
-    const band = 2 * (S + G) + 8;
     const spots = new Map();
     const firstRows = [];
     let row = 0;
     for (const d of districts) {
       firstRows.push(row);
       for (let start = d.first; start <= d.last; start += perRow) {
-        const y = M + row * band + (S + G);
         for (let sq = start; sq <= Math.min(d.last, start + perRow - 1); sq++) {
           const i = sq - start;
           const col = row % 2 ? perRow - 1 - i : i;
-          spots.set(sq, {x: M + col * (S + G), y, row});
+          spots.set(sq, {x: M + col * (S + G), y: 0, row});
         }
         row += 1;
       }
     }
+    // A row gets a lane above it only if a green path leaves from it (and its district's name sits there).
+    const laned = new Set((board.green_paths || []).map((g) => (spots.get(g.from) || {}).row));
+    firstRows.forEach((r) => laned.add(r));
+    const rowY = [];
+    let y = M;
+    for (let r = 0; r < row; r++) {
+      if (laned.has(r)) y += S + G;
+      rowY.push(y);
+      y += S + G + 8;
+    }
+    for (const spot of spots.values()) spot.y = rowY[spot.row];
     for (const green of board.green_paths || []) {
       const start = spots.get(green.from);
       if (!start) continue;
@@ -69,7 +78,7 @@
         spots.set(sq, {x: start.x + dir * (k + 1) * (S + G), y: start.y - (S + G), row: start.row, green: true});
       });
     }
-    return {spots, firstRows, width: 2 * M + perRow * (S + G) - G, height: 2 * M + row * band - 8};
+    return {spots, firstRows, width: 2 * M + perRow * (S + G) - G, height: y - G - 8 + M};
   }
 
   /** Where the agents on one square sit: under the square's number, side by side, never on each other. Up to two
@@ -158,10 +167,13 @@
       const b = centre(spots.get(board.wall[1]));
       const mx = (a.x + b.x) / 2;
       const my = (a.y + b.y) / 2;
-      const horizontal = Math.abs(a.x - b.x) > Math.abs(a.y - b.y);
-      const half = S / 2 + 4;
-      el("line", horizontal ? {x1: mx, y1: my - half, x2: mx, y2: my + half, class: "wall"}
-        : {x1: mx - half, y1: my, x2: mx + half, y2: my, class: "wall"}, root);
+      // Across the track between the two squares: perpendicular to the step from one to the other.
+      const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+      const nx = -(b.y - a.y) / length;
+      const ny = (b.x - a.x) / length;
+      const half = S / 2 - 4;
+      el("line", {x1: mx - nx * half, y1: my - ny * half, x2: mx + nx * half, y2: my + ny * half, class: "wall"},
+         root);
     }
 
     // Agents: several on one square sit side by side.

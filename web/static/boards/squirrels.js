@@ -223,7 +223,7 @@
     el("circle", {cx: x + W - 16, cy: y + 56, r: 9, class: `rarity-${card.rarity}`}, group);
     text(group, x + W - 16, y + 60, rarity, "squirrel-label");
     if (card.foil) text(group, x + W - 36, y + 90, "foil", "card-meta");
-    if (card.squirrel) text(group, x + W - 64, y + 74, "squirrel!", "squirrel-mark");
+    if (card.squirrel) text(group, x + W - 8, y + 79, "squirrel!", "squirrel-mark anchor-end");
   }
 
   /** A card of the small-screen layout: the name on up to three short lines in a larger type, the pips, the
