@@ -45,7 +45,7 @@ BLUNDER = 0.2
 MURUS_SCALE = 75.0
 """Centi-stones per unit of log-odds in Murus (``bench/calibrate.py`` fits it; see ``docs/ai.md``)."""
 
-SLOPES = {"mouseguard": 1.0, "commando": 1.0}
+SLOPES = {"mouseguard": 1.6, "commando": 0.75}
 """Per game, the slope ``a`` by which a search's chance ``p`` is stretched: ``sigmoid(a * logit(p))`` (fitted by
 ``bench/calibrate.py``: a search's mean reward is drawn toward the middle)."""
 
@@ -156,7 +156,7 @@ def _mouseguard(view: dict, seat: int, budget: float, rng: random.Random,
                   [view["captured"]["black"], view["captured"]["white"]], me, view["plies"])
     tree = mg.Node(1 - me)
     tree.expand_moves(game, root, ordered=True)
-    winning = [m[0] for m in mg.available(root, tree.moves, tree.rescue_spots) if m[5]]
+    winning = [m[mg.TEXT] for m in mg.available(root, tree.moves, tree.rescue_spots) if m[mg.WON]]
     if winning:
         chance, best = 1.0, winning[0]
     else:
