@@ -184,6 +184,9 @@ def load_board(spec: Any, field: str = "options.board") -> Board:
             raise BadSetup(f"{where}.from", f"square {entry} is already a {kind[entry]} square")
         kind[entry] = "teleport"
         teleports[entry] = _int(raw["to"], f"{where}.to", 1, base)
+        if teleports[entry] < entry:
+            raise BadSetup(f"{where}.to", f"square {teleports[entry]} is behind square {entry}: a teleport only "
+                           "moves forward (MC-2: no turning back)")
         if wall and min(entry, teleports[entry]) <= wall[0] < max(entry, teleports[entry]):
             raise BadSetup(f"{where}", "a teleport must not jump over the red wall")
     for i, (entry, exit_) in enumerate(teleports.items()):

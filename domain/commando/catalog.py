@@ -14,7 +14,8 @@ from domain.commando.constants import (
 CATALOG = GameInfo(
     name="commando",
     title="Mission commando",
-    seats=(2, 5),
+    seats=(2, 8),  # MC-1: not limited by the rules (2-5 advised); 8 is the API's player limit
+    seats_note="2–5 advised",
     levels=LEVELS,
     options=(
         Option("start_money", "int", START_MONEY, "Banknotes at the start",

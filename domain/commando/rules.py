@@ -36,13 +36,16 @@ from domain.commando.state import State, evolve
 
 NAME = CATALOG.name
 SEATS = CATALOG.seats
-"""MC-1: "2–5 players (any number allowed)" — we accept 2 to 5 agents."""
+"""MC-1: 2 or more players ("the number of players is not limited"; 2–5 advised): up to 8, the API's player limit
+(``limits["players"]``, ``services/config.py``)."""
 OPTIONS: dict[str, Any] = CATALOG.defaults()
 """Every option and its default; ``board`` (None: the shipped board, or a board object) is checked apart."""
 
 
 def checked_options(options: dict[str, Any]) -> dict[str, Any]:
     """Options merged over their defaults; ``board`` is None (the shipped board) or a board object."""
+    if isinstance(options, dict) and options.get("board") == "default":
+        options = {**options, "board": None}  # the shipped board, as a position names it
     merged = check_options(options, CATALOG.options)
     if merged["board"] is not None:
         load_board(merged["board"], "options.board")

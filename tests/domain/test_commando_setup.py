@@ -38,7 +38,8 @@ def test_option_prices_fine_and_limit():
     game.play("roll", 2)
     assert commando.legal(game.state, 0) == ["buy weapon", "buy accessory", "done"]
     game.play("buy weapon")
-    assert game.agent(0).money == 1 and commando.legal(game.state, 1) == ["roll", *[f"map {n}" for n in range(1, 6)]]
+    assert game.agent(0).money == 1
+    assert commando.legal(game.state, 1) == ["roll", *[f"map {n}" for n in range(1, 6)]]
     game = Game(agent(11), agent(30, money=1), options={"fine": 1})
     game.play("roll", 2)
     game.play("challenge 1", 5, 0)
@@ -122,6 +123,7 @@ def board(**changes):
     (board(teleports=[{"from": 22, "to": 37}, {"from": 37, "to": 40}]), "options.board.teleports[0].to",
      "no chains"),
     (board(teleports=[{"from": 22}]), "options.board.teleports[0].to", "missing"),
+    (board(teleports=[{"from": 37, "to": 22}]), "options.board.teleports[0].to", "only moves forward (MC-2"),
     (board(wall=[44, 46]), "options.board.wall[1]", "from 45 to 45"),
     (board(wall=[44]), "options.board.wall", "neighbouring"),
     (board(name=3), "options.board.name", "string"),
@@ -193,6 +195,9 @@ def test_position_with_a_custom_board():
     ({"caution_deck": ["joker"]}, "position.caution_deck[0]", "unknown card"),
     ({"caution_deck": ["lucky_find", "lucky_find"]}, "position.caution_deck", "the game has 1"),
     ({"caution_deck": "trap"}, "position.caution_deck", "list"),
+    ({"caution_deck": [["trap"]]}, "position.caution_deck[0]", "unknown card"),
+    ({"caution_deck": [{"a": 1}]}, "position.caution_deck[0]", "unknown card"),
+    ({"caution_deck": [{}]}, "position.caution_deck[0]", "unknown card"),
     ({"board": 7}, "position.board", "default"),
     ({"dice": 3}, "position.dice", "unknown field"),
 ])
@@ -303,3 +308,23 @@ def test_render_shows_the_track_and_the_agents():
     game = Game(agent(12), agent(61))
     text = commando.render(game.state)
     assert "12[0]" in text and "61g[1]" in text and "Seat 1: square 61" in text and "22 → 37" in text
+
+
+def test_option_board_default_names_the_shipped_board():
+    """``"board": "default"`` is accepted as an option, as in a position: the shipped board (stored as null)."""
+    events = commando.initial(Setup(seats=2, options={"board": "default"}), random.Random(0))
+    state = fold(events)
+    assert state.options["board"] is None and state.board.spec == DEFAULT_BOARD_SPEC
+    with pytest.raises(BadSetup) as error:
+        commando.initial(Setup(seats=2, options={"board": "mine"}), random.Random(0))
+    assert error.value.field == "options.board"
+
+
+def test_MC_1_eight_agents_play_to_the_end():
+    rng = random.Random(8)
+    state = fold(commando.initial(Setup(seats=8, options={"max_plies": 120}), rng))
+    while commando.status(state) != "finished":
+        seat = rng.choice(commando.to_act(state))
+        state = fold(commando.decide(state, seat, commando.parse(rng.choice(commando.legal(state, seat))), rng),
+                     state)
+    assert commando.result(state) is not None and len(commando.view(state, 7)["agents"]) == 8
