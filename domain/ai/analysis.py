@@ -43,7 +43,9 @@ BLUNDER = 0.2
 """A move losing at least this much of its mover's winning chance against the best move is a blunder."""
 
 MURUS_SCALE = 75.0
-"""Centi-stones per unit of log-odds in Murus (``bench/calibrate.py`` fits it; see ``docs/ai.md``)."""
+MURUS_OFFSET = 0.0
+"""Centi-stones per unit of log-odds in Murus, and centi-stones added to the side to move's score
+(``bench/calibrate.py`` fits both; see ``docs/ai.md``)."""
 
 SLOPES = {"mouseguard": 1.6, "commando": 0.75}
 """Per game, the slope ``a`` by which a search's chance ``p`` is stretched: ``sigmoid(a * logit(p))`` (fitted by
@@ -118,7 +120,7 @@ def murus_chance(score: int) -> float:
         return 1.0
     if score < -WON:
         return 0.0
-    return 1.0 / (1.0 + math.exp(-score / MURUS_SCALE))
+    return 1.0 / (1.0 + math.exp(-(score + MURUS_OFFSET) / MURUS_SCALE))
 
 
 def murus_search(view: dict, budget: float, rng: random.Random,

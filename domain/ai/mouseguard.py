@@ -30,7 +30,7 @@ import random
 from collections.abc import Callable
 from itertools import combinations
 
-from domain.ai.mouseguard_moves import MOVE, PASS, RESCUE, Generator
+from domain.ai.mouseguard_moves import CARD, MOVE, PASS, RESCUE, TEXT, WON, Generator, Turn
 from domain.mouseguard import turns
 from domain.mouseguard.board import (
     CORNERS,
@@ -98,15 +98,15 @@ class Sim:
                    list(self.captured), self.turn, self.plies)
 
 
-def board_moves(game: GameRules, board: tuple[int, ...], colour: int) -> list[tuple]:
-    """The board-level turns of ``colour``: (text, MOVE, card index or -1, board, captured per colour, won)."""
+def board_moves(game: GameRules, board: tuple[int, ...], colour: int) -> list[Turn]:
+    """The board-level turns of ``colour`` (kind ``MOVE``)."""
     return game.gen.turns(board, colour)  # the same turns as turns.turn_options, made for speed
 
 
-def available(sim: Sim, moves: list[tuple], rescue_spots: list[int]) -> list[tuple]:
+def available(sim: Sim, moves: list[Turn], rescue_spots: list[int]) -> list[Turn]:
     """The whole turns the side to move may play with its (determinised) hand."""
     hand = sim.hands[sim.turn]
-    playable = [m for m in moves if m[2] < 0 or hand[m[2]] > 0]
+    playable = [m for m in moves if m[CARD] < 0 or hand[m[CARD]] > 0]
     if hand == [1, 1, 1] and sim.captured[sim.turn] > 0:  # rescues first: a mouse back is usually worth it
         playable = [(f"rescue {name(p)}", RESCUE, -1, p, None, False) for p in rescue_spots] + playable
     if not moves and not playable:
@@ -114,7 +114,7 @@ def available(sim: Sim, moves: list[tuple], rescue_spots: list[int]) -> list[tup
     return playable
 
 
-def apply(game: GameRules, sim: Sim, move: tuple, rng: random.Random) -> None:
+def apply(game: GameRules, sim: Sim, move: Turn, rng: random.Random) -> None:
     """Play ``move`` on ``sim``, then draw up to 3 (reshuffling the discard pile) and pass the turn."""
     _, kind, card, payload, captured, won = move
     colour, hand = sim.turn, sim.hands[sim.turn]
@@ -238,7 +238,7 @@ def _fitted(game: GameRules, sim: Sim, colour: int, mover: int) -> float:
     return value if mover == colour else 1.0 - value
 
 
-def prior(game: GameRules, move: tuple, colour: int) -> float:
+def prior(game: GameRules, move: Turn, colour: int) -> float:
     """A quick guess of how good a board-level move is for its player, to order the search."""
     _, _, card, board, captured, won = move
     if won:
@@ -259,7 +259,7 @@ class Node:
     def __init__(self, mover: int):
         self.children: dict[str, Node] = {}
         self.visits, self.reward, self.avail, self.mover = 0, 0.0, 0, mover
-        self.moves: list[tuple] | None = None
+        self.moves: list[Turn] | None = None
         self.rescue_spots: list[int] = []
 
     def expand_moves(self, game: GameRules, sim: Sim, ordered: bool) -> None:
@@ -301,20 +301,20 @@ def _ismcts(game: GameRules, tree: Node, root: Sim, me: int, opponent_count: int
             moves = available(sim, node.moves, node.rescue_spots)
             moves = moves[:widening + int(widening * math.sqrt(node.visits))]  # progressive widening
             for m in moves:  # SO-ISMCTS: a child counts the visits where its move was available
-                child = node.children.get(m[0])
+                child = node.children.get(m[TEXT])
                 if child is not None:
                     child.avail += 1
-            untried = [m for m in moves if m[0] not in node.children]
+            untried = [m for m in moves if m[TEXT] not in node.children]
             if untried:
                 move = untried[0]
-                child = node.children[move[0]] = Node(sim.turn)
+                child = node.children[move[TEXT]] = Node(sim.turn)
                 child.avail = 1
                 apply(game, sim, move, rng)
                 path.append(child)
                 break
-            move = max(moves, key=lambda m: _ucb(node.children[m[0]], exploration))
+            move = max(moves, key=lambda m: _ucb(node.children[m[TEXT]], exploration))
             apply(game, sim, move, rng)
-            node = node.children[move[0]]
+            node = node.children[move[TEXT]]
             path.append(node)
         value = evaluate(game, sim, 0, hard)  # from Black's side
         for visited in path:
@@ -337,13 +337,13 @@ def _greedy(game: GameRules, sim: Sim, me: int, rng: random.Random) -> str:
     node = Node(1 - me)
     node.expand_moves(game, sim, ordered=False)
     moves = available(sim, node.moves, node.rescue_spots)
-    if rng.random() < 0.25 and not any(m[5] for m in moves):
-        return rng.choice(moves)[0]
+    if rng.random() < 0.25 and not any(m[WON] for m in moves):
+        return rng.choice(moves)[TEXT]
     scored = []
     for move in moves:
         trial = sim.copy()
         apply(game, trial, move, rng)
-        scored.append((evaluate(game, trial, me, False), rng.random(), move[0]))
+        scored.append((evaluate(game, trial, me, False), rng.random(), move[TEXT]))
     return max(scored)[2]
 
 
@@ -398,10 +398,10 @@ def search(view: dict, seat: int, level: str, rng: random.Random, budget: float,
     tree = Node(1 - me)
     tree.expand_moves(game, probe, ordered=True)
     moves = available(probe, tree.moves, tree.rescue_spots)  # the own hand is known: the same in every world
-    winning = [m[0] for m in moves if m[5]]
+    winning = [m[TEXT] for m in moves if m[WON]]
     if winning or len(moves) == 1:
-        return (winning or [moves[0][0]])[0], 0
+        return (winning or [moves[0][TEXT]])[0], 0
     best, iterations = _ismcts(game, tree, root, me, opponent_count, unseen, level == "hard", rng, deadline,
                                clock)
-    return best or moves[0][0], iterations
+    return best or moves[0][TEXT], iterations
 

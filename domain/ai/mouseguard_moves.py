@@ -17,12 +17,15 @@ an exit) directly on a list copy of the board, with the geometry tabled once per
 * MG-13 Exit: onto an open corner of the own stronghold (then one step, with option ``exit_extra_step``).
 * MG-19 victory: a leap into one of the colour's winning squares, or no enemy mouse left.
 
-A turn is the tuple ``(text, MOVE, card index or -1, board after, captured per colour, won)`` used by
-``domain/ai/mouseguard.py``; ``text`` is the canonical notation (``notation.format``). A test compares the
-generator with ``turns.turn_options`` on many positions (``tests/domain/test_ai_mouseguard.py``).
+A turn is a ``Turn``, the tuple ``(text, kind, card index or -1, board after, captured per colour, won)`` read
+by ``domain/ai/mouseguard.py`` at the indices ``TEXT`` … ``WON``; ``text`` is the canonical notation
+(``notation.format``). A test compares the generator with ``turns.turn_options`` on many positions
+(``tests/domain/test_ai_mouseguard.py``).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from domain.mouseguard.board import (
     BACK,
@@ -49,6 +52,14 @@ MOVE, RESCUE, PASS = 0, 1, 2
 SWORD, STRONGHOLD, DIPLOMACY = 0, 1, 2
 """Card indices, in the order of ``cards.CARDS``."""
 NO_CAPTURE = (0, 0)
+
+
+Turn = tuple[str, int, int, Any, "tuple[int, int] | None", bool]
+"""A whole turn of the search: its notation, kind (``MOVE``, ``RESCUE``, ``PASS``), the card played or discarded
+(-1: none), its payload (the board after a ``MOVE``, the point of a ``RESCUE``), the mice captured per colour (a
+``MOVE``) and whether it wins at once (MG-19). A plain tuple: the generator makes thousands a second, and a named
+tuple costs several times more to make; code unpacks it or reads it at these indices:"""
+TEXT, KIND, CARD, PAYLOAD, CAPTURED, WON = range(6)
 
 SQUARES = range(N_POINTS, N_LOCATIONS)
 WINS = tuple(frozenset(LOCATIONS[s] for s in squares) for squares in WINNING_SQUARES)
@@ -181,8 +192,9 @@ class Generator:
                     result = self._sword(stepped, closed, colour, to, first, d1, second, d2)
                     if result is not None:
                         after = result.pop()
-                        append((step + NAME_SWORD + NAMES[first] + " " + NAMES[second], MOVE, SWORD, tuple(after),
-                                (result[0], result[1]), no_enemy or len(enemies) == result[enemy]))
+                        append((step + NAME_SWORD + NAMES[first] + " " + NAMES[second], MOVE, SWORD,
+                                    tuple(after), (result[0], result[1]),
+                                    no_enemy or len(enemies) == result[enemy]))
                 for square in SQUARES_AROUND[to]:
                     if stepped[square] != EMPTY:
                         continue

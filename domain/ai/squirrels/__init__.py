@@ -35,6 +35,7 @@ from domain.ai.squirrels.actions import DIG_BEFORE_KEPT, DIG_SOURCES, Rules, reb
 from domain.ai.squirrels.mcts import C, Node, grow, most_visited, playout, search
 from domain.ai.squirrels.solver import SOLVE_ANY_BUDGET, SOLVE_CARDS, Solver, Unsolved, solve
 from domain.ai.squirrels.table import (
+    ACTION_CELLS,
     BITS,
     CELL_INDEX,
     CELLS,
@@ -42,6 +43,7 @@ from domain.ai.squirrels.table import (
     EMPTY,
     LETTERS,
     LINES,
+    MOVE_CELLS,
     RAYS,
     SQUIRREL,
     Action,
@@ -53,10 +55,10 @@ from domain.ai.squirrels.table import (
     notation,
 )
 
-__all__ = ["BITS", "C", "CELLS", "CELL_INDEX", "DIG_BEFORE_KEPT", "DIG_SOURCES", "DIRECTIONS", "EMPTY",
-           "LETTERS", "LINES", "RAYS", "SOLVE_ANY_BUDGET", "SOLVE_CARDS", "SQUIRREL", "Action", "Cards", "Dig",
-           "Move", "Node", "Rules", "Sim", "Simulator", "Solver", "Unsolved", "choose", "grow", "most_visited",
-           "notation", "playout", "rebuild", "search", "solve"]
+__all__ = ["ACTION_CELLS", "BITS", "C", "CELLS", "CELL_INDEX", "DIG_BEFORE_KEPT", "DIG_SOURCES", "DIRECTIONS",
+           "EMPTY", "LETTERS", "LINES", "MOVE_CELLS", "RAYS", "SOLVE_ANY_BUDGET", "SOLVE_CARDS", "SQUIRREL",
+           "Action", "Cards", "Dig", "Move", "Node", "Rules", "Sim", "Simulator", "Solver", "Unsolved", "choose",
+           "grow", "most_visited", "notation", "playout", "rebuild", "search", "solve"]
 
 
 def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float,
@@ -67,9 +69,9 @@ def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float,
         raise ValueError(f"seat {seat} is not to play")
     if level == "easy":
         moves = rules.moves(sim)
-        best = max(rules.gain(sim, m.cells) for m in moves)
-        d, letter, cells = rng.choice([m for m in moves if rules.gain(sim, m.cells) == best])
-        return notation(Action(None, d, letter, cells, None))
+        best = max(rules.gain(sim, cells) for _, _, cells in moves)
+        d, letter, cells = rng.choice([m for m in moves if rules.gain(sim, m[MOVE_CELLS]) == best])
+        return notation((None, d, letter, cells, None))
     # Answer before the budget runs out: keep a margin for rebuilding and returning.
     start, budget = clock(), budget * 0.85
     root_actions = None

@@ -8,17 +8,7 @@ immediate gain, from the ``DIG_SOURCES`` most valuable cards), and digs after th
 
 from __future__ import annotations
 
-from domain.ai.squirrels.table import (
-    EMPTY,
-    LINES,
-    RAYS,
-    Action,
-    Dig,
-    Move,
-    Sim,
-    Simulator,
-    load,
-)
+from domain.ai.squirrels.table import EMPTY, LINES, MOVE_CELLS, RAYS, Action, Dig, Move, Sim, Simulator, load
 
 DIG_BEFORE_KEPT = 4  # dig-before actions kept per node, the best by immediate gain
 DIG_SOURCES = 6  # most valuable food cards considered as dig sources
@@ -37,7 +27,7 @@ class Rules(Simulator):
 
     def plain_actions(self, sim: Sim, moves: list[Move] | None = None) -> list[Action]:
         """The actions without a dig, one per distinct move (``moves``, if already found)."""
-        return [Action(None, d, letter, cells, None) for d, letter, cells in moves or self.moves(sim)]
+        return [(None, d, letter, cells, None) for d, letter, cells in moves or self.moves(sim)]
 
     def _digs_before(self, sim: Sim) -> list[Action]:
         grid, value = sim.grid, self.cards.value
@@ -50,8 +40,8 @@ class Rules(Simulator):
                 for frm in sources:
                     grid[to], grid[frm] = grid[frm], EMPTY
                     for move in self.moves(sim, (d,)):
-                        if to in move.cells:
-                            scored.append((self.gain(sim, move.cells), Action(Dig(frm, to), *move, None)))
+                        if to in move[MOVE_CELLS]:
+                            scored.append((self.gain(sim, move[MOVE_CELLS]), ((frm, to), *move, None)))
                     grid[frm], grid[to] = grid[to], EMPTY
         scored.sort(key=lambda pair: -pair[0])
         return [action for _, action in scored[:DIG_BEFORE_KEPT]]
@@ -63,7 +53,7 @@ class Rules(Simulator):
             self.collect(after, cells)
             settling = self._settling_dig(after)
             if settling:
-                found.append(Action(None, d, letter, cells, settling[1]))
+                found.append((None, d, letter, cells, settling[1]))
         return found
 
     def _settling_dig(self, sim: Sim) -> tuple[bool, Dig] | None:
@@ -74,12 +64,12 @@ class Rules(Simulator):
         in_line = [i for i in line if grid[i] >= 0]
         if len(in_line) == 1:
             to = next((i for i in range(25) if grid[i] == EMPTY and i not in line), None)
-            return None if to is None else (True, Dig(in_line[0], to))
+            return None if to is None else (True, (in_line[0], to))
         if not in_line:
             outside = [i for i in range(25) if grid[i] >= 0]
             holes = [i for i in line if grid[i] == EMPTY]
             if outside and holes:
-                return False, Dig(min(outside, key=lambda i: self.cards.value[grid[i]]), holes[0])
+                return False, (min(outside, key=lambda i: self.cards.value[grid[i]]), holes[0])
         return None
 
     def closing_dig(self, sim: Sim) -> Dig | None:

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 
 from domain.ai.squirrels.actions import Rules
-from domain.ai.squirrels.table import Action, Sim
+from domain.ai.squirrels.table import MOVE_CELLS, Action, Sim
 
 C = 0.7  # UCT exploration for rewards in about [0, 1]
 
@@ -34,11 +34,11 @@ def playout(rules: Rules, sim: Sim, rng: random.Random, greedy: float, digs: boo
     while not sim.over:
         moves = rules.moves(sim)
         if greedy and rng.random() < greedy:
-            best = max(rules.gain(sim, m.cells) for m in moves)
-            move = rng.choice([m for m in moves if rules.gain(sim, m.cells) == best])
+            best = max(rules.gain(sim, m[MOVE_CELLS]) for m in moves)
+            move = rng.choice([m for m in moves if rules.gain(sim, m[MOVE_CELLS]) == best])
         else:
             move = rng.choice(moves)
-        rules.collect(sim, move.cells)
+        rules.collect(sim, move[MOVE_CELLS])
         if digs and rules.can_dig(sim):
             dig = rules.closing_dig(sim)
             if dig:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from domain.ai.squirrels.actions import Rules
-from domain.ai.squirrels.table import Action, Sim
+from domain.ai.squirrels.table import ACTION_CELLS, Action, Sim
 
 SOLVE_CARDS = 20  # hard, two seats: with at most this many food cards left, first try to solve the game exactly …
 SOLVE_ANY_BUDGET = 0.5  # … or at any count with at least this budget (the default of 1 s gives hard 1.7 s)
@@ -55,7 +55,7 @@ class Solver:
     def _ordered(self, sim: Sim, among: list[Action] | None = None) -> list[Action]:
         actions = self.rules.actions(sim) if among is None else list(among)
         gain = self.rules.gain
-        actions.sort(key=lambda action: -gain(sim, action.cells))
+        actions.sort(key=lambda action: -gain(sim, action[ACTION_CELLS]))
         return actions
 
     def _value(self, sim: Sim, action: Action, alpha: int, beta: int) -> int:

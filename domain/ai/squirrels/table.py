@@ -10,7 +10,6 @@ a seat's view (the game has no hidden information: the view is the whole table).
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
 
 CELLS = tuple(f"{col}{row}" for row in range(1, 6) for col in "abcde")
 CELL_INDEX = {name: i for i, name in enumerate(CELLS)}
@@ -39,29 +38,17 @@ LINES = tuple(tuple(c for ray in RAYS[i] for c in ray) for i in range(25))
 """Per cell, every other cell of its row and column."""
 
 
-class Move(NamedTuple):
-    """A plain move: the squirrel runs ``DIRECTIONS[direction]`` collecting ``cells`` of colour ``letter``."""
-
-    direction: int
-    letter: str
-    cells: tuple[int, ...]
-
-
-class Dig(NamedTuple):
-    """FS-7: the food card on ``frm`` moves to the empty cell ``to``."""
-
-    frm: int
-    to: int
-
-
-class Action(NamedTuple):
-    """A whole turn: a move, with a dig before it or after it (or neither)."""
-
-    dig_before: Dig | None
-    direction: int
-    letter: str
-    cells: tuple[int, ...]
-    dig_after: Dig | None
+# Moves, digs and actions are plain tuples, made by the thousand in every playout (a named tuple costs several
+# times more to make); code unpacks them, or reads their cells at ``MOVE_CELLS`` / ``ACTION_CELLS``.
+Move = tuple[int, str, tuple[int, ...]]
+"""A plain move ``(direction, letter, cells)``: the squirrel runs ``DIRECTIONS[direction]`` collecting ``cells``
+(grid indices, nearest first) of colour ``letter``."""
+Dig = tuple[int, int]
+"""FS-7: ``(frm, to)``, the food card on ``frm`` moves to the empty cell ``to``."""
+Action = tuple[Dig | None, int, str, tuple[int, ...], Dig | None]
+"""A whole turn ``(dig_before, direction, letter, cells, dig_after)``: a move, with a dig before or after it."""
+MOVE_CELLS = 2
+ACTION_CELLS = 3
 
 
 class Cards:
@@ -128,13 +115,13 @@ class Simulator:
                 kept = common & mask[grid[cells[n]]]
                 if kept != common:
                     dropped = common ^ kept
-                    found.append(Move(d, LETTER_OF[dropped & -dropped], tuple(cells[:n])))
+                    found.append((d, LETTER_OF[dropped & -dropped], tuple(cells[:n])))
                     common = kept
                     if not common:
                         break
                 n += 1
             if common:
-                found.append(Move(d, LETTER_OF[common & -common], tuple(cells)))
+                found.append((d, LETTER_OF[common & -common], tuple(cells)))
         return found
 
     def gain(self, sim: Sim, cells: tuple) -> float:
