@@ -18,6 +18,9 @@ from domain.squirrels.cards import RARITIES, normalize_colors
 if TYPE_CHECKING:
     from domain.squirrels.state import State
 
+FOOD = 24
+"""Food cards in a game (FS-2): the grid's 25 cells hold them and the squirrel; any surplus of the packs is set
+aside at random (FS-11)."""
 FIELDS = ("turn", "grid", "cards", "piles", "dug", "first", "set_aside")
 
 
@@ -136,6 +139,10 @@ def load_position(position: Any, seats: int) -> dict[str, Any]:
     for cid in cards:
         if cid not in places:
             raise BadSetup(f"position.cards.{cid}", "this card is nowhere: not on the grid, in a pile, set aside")
+    food = sum(1 for _, where in placed if where != "set_aside")
+    if food > FOOD:
+        raise BadSetup("position.grid", f"{food} food cards on the grid and in the piles: the game has {FOOD} "
+                       "(FS-2)")
     # A turn always collects, so an empty pile means the first player has not finished a turn yet.
     fields.update(cards=cards, grid=tuple(cells), piles=piles, set_aside=set_aside, opened=bool(piles[first]))
     return fields

@@ -24,15 +24,13 @@ from domain.squirrels.events import (
     TurnPassed,
 )
 from domain.squirrels.notation import Turn
-from domain.squirrels.position import load_position
+from domain.squirrels.position import FOOD, load_position
 from domain.squirrels.scoring import score, verdict, winners
 from domain.squirrels.state import State, evolve
 
 NAME = CATALOG.name
 SEATS = CATALOG.seats
 OPTIONS = CATALOG.defaults()
-FOOD = 24
-"""Food cards on the grid (FS-2); any surplus of the packs is set aside at random (FS-11)."""
 
 
 def checked_options(options: dict[str, Any]) -> tuple[dict[str, Any], tuple[CardFact, ...]]:

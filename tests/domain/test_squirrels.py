@@ -592,6 +592,18 @@ def test_inconsistent_positions_are_refused_naming_the_problem(change, field):
     assert err.value.field == field
 
 
+def test_FS_2_a_position_with_more_than_24_food_cards_is_refused():
+    """FS-1/FS-2: two packs give 24 food cards; a position with 34 on the grid and in the piles is refused."""
+    cards = {str(cid): card("G") for cid in range(1, 35)}
+    grid = {cell: cid for cid, cell in enumerate([c for c in CELLS if c != "c3"], start=1)} | {"c3": "squirrel"}
+    piles = [list(range(25, 35)), []]
+    with pytest.raises(BadSetup) as err:
+        game.initial(Setup(2, {}, {"grid": grid, "cards": cards, "piles": piles}), random.Random(0))
+    assert err.value.field == "position.grid" and "34 food cards" in str(err.value) and "24" in str(err.value)
+    fine = {"grid": grid, "cards": {k: v for k, v in cards.items() if int(k) <= 24}, "piles": [[], []]}
+    assert game.initial(Setup(2, {}, fine), random.Random(0))
+
+
 def test_position_cards_without_grid_refused():
     with pytest.raises(BadSetup) as err:
         game.initial(Setup(2, {}, {"cards": {}}), random.Random(0))
