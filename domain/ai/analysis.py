@@ -35,7 +35,7 @@ from domain.ai.murus import WON, Search
 from domain.base import REVEAL_ALL
 from domain.mouseguard.cards import CARDS
 from domain.mouseguard.state import board_from_mice
-from domain.murus.board import generate
+from domain.murus.board import SIDE, generate
 from domain.murus.notation import move_text
 from domain.murus.position import load_position
 
@@ -130,7 +130,7 @@ def murus_search(view: dict, budget: float, rng: random.Random,
     pos = load_position(view["position"], advanced)
     search = Search(advanced, hard=True, clock=clock, deadline=clock() + budget)
     best = search.best_move(pos, generate(pos, advanced), rng)
-    return search.score, move_text(best), pos[6]
+    return search.score, move_text(best), pos[SIDE]
 
 
 def _murus(view: dict, budget: float, rng: random.Random, clock: Callable[[], float]) -> Evaluation:

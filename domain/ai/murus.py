@@ -25,8 +25,10 @@ from domain.murus.board import (
     FORWARD,
     FULL,
     GOAL_ROW,
+    KIND,
     KING_STEPS,
     ROW_MASKS,
+    SIDE,
     STEPS,
     Move,
     Position,
@@ -97,7 +99,7 @@ def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float,
     advanced = view["options"]["variant"] == "advanced"
     pos = load_position(view["position"], advanced)
     moves = generate(pos, advanced) if view.get("status", "playing") == "playing" else []
-    if pos[6] != seat or not moves:
+    if pos[SIDE] != seat or not moves:
         raise ValueError(f"seat {seat} has no move to play in this view")
     if level == "easy":
         winning = [move for move in moves if _wins_at_once(play(pos, move), advanced)]
@@ -244,7 +246,7 @@ class Search:
         for i, move in enumerate(self._ordered(moves, table_move, killers, history)):
             child = play(pos, move)
             if i and (pvs or reduce):
-                reduced = depth - 2 if reduce and i >= LMR_AFTER and move[0] == DISTRIBUTE \
+                reduced = depth - 2 if reduce and i >= LMR_AFTER and move[KIND] == DISTRIBUTE \
                     and move not in killers else depth - 1
                 score = -self._search(child, reduced, -alpha - 1, -alpha, ply + 1, extensions)
                 if score > alpha and (reduced < depth - 1 or score < beta):
@@ -256,7 +258,7 @@ class Search:
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
-                        if move[0] == DISTRIBUTE and move not in killers:
+                        if move[KIND] == DISTRIBUTE and move not in killers:
                             killers[1], killers[0] = killers[0], move
                         history[move] = history.get(move, 0) + depth * depth
                         break
@@ -272,7 +274,8 @@ class Search:
         if table_move is not None and table_move in moves:
             yield table_move
             moves.remove(table_move)
-        moves.sort(key=lambda move: (move[0] != DISTRIBUTE, move in killers, history.get(move, 0)), reverse=True)
+        moves.sort(key=lambda move: (move[KIND] != DISTRIBUTE, move in killers, history.get(move, 0)),
+                   reverse=True)
         yield from moves
 
     def _quiesce(self, pos: Position, alpha: int, beta: int, ply: int, extensions: int) -> int:
@@ -281,8 +284,8 @@ class Search:
         if score >= beta:
             return score
         alpha = max(alpha, score)
-        advanced, side = self.advanced, pos[6]
-        m1, m2, m3 = pos[0], pos[1], pos[2]
+        advanced = self.advanced
+        m1, m2, m3, _, _, _, side = pos
         walls = m1 & ~m2 & THREAT_ROW[side]
         if not advanced and not walls and not (m2 & ~m3 & CLOSE_ROWS[side]):
             return score  # no wall to raise on the threat row, no tower to clear a landing cell: no threat to make

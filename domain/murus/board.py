@@ -24,6 +24,10 @@ OPERATORS = ("-", "x", "xx", "*")
 
 Position = tuple[int, int, int, int, int, int, int]
 Move = tuple[int, int, int]
+SIDE = 6
+"""The index of the side to move in a ``Position``."""
+KIND = 0
+"""The index of the kind (``DISTRIBUTE`` …) in a ``Move``."""
 
 ROW_MASKS = tuple(0xFF << (COLS * row) for row in range(ROWS))
 HOME_ROW = (ROW_MASKS[0], ROW_MASKS[ROWS - 1])
