@@ -80,12 +80,12 @@ EXPECTED = {
     "wall": "pay 1 banknote to cross the red wall, or stay before it",
     "commit": "commit weapons for the fight",
     "challenge": "challenge an agent, or no challenge",
-    "choice": "the fight winner swaps places or stays",
-    "fine": "the fight loser pays the fine or retreats to the green path",
+    "choice": "swap places with the fight's loser, or stay",
+    "fine": "pay the fine, or retreat to the green path",
     "caution": "use an accessory against the caution card, or accept it",
     "shop": "buy a weapon, buy an accessory, or be done",
 }
-"""Per phase, the decision awaited (a sentence for error messages and the page)."""
+"""Per phase, the decision awaited, as what the seat to act does ("… waits for seat 2 to pay the fine")."""
 
 
 def to_act(state: State) -> list[int]:
@@ -237,8 +237,13 @@ def decide(state: State, seat: int, cmd: Command, rng: random.Random) -> list[ev
     if state.phase == "finished":
         raise IllegalMove("the game is over")
     if seat not in to_act(state):
-        raise IllegalMove(f"it is not your turn to act: the game waits for seat(s) "
-                          f"{', '.join(map(str, to_act(state)))} to {EXPECTED[state.phase]}")
+        fight = state.fight
+        sides = (fight.attacker, fight.defender) if fight is not None else ()
+        if state.phase == "commit" and seat in sides and fight.commits[sides.index(seat)] is not None:
+            raise IllegalMove("you have already committed your weapons: the fight waits for the other side")
+        waiting = to_act(state)
+        who = f"seat {waiting[0]}" if len(waiting) == 1 else f"seats {' and '.join(map(str, waiting))}"
+        raise IllegalMove(f"it is not your turn to act: the game waits for {who} to {EXPECTED[state.phase]}")
     verbs, handler = _HANDLERS[state.phase]
     if cmd.verb not in verbs:
         raise IllegalMove(f"'{format_command(cmd)}' is not possible now: {EXPECTED[state.phase]}")

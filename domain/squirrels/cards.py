@@ -57,10 +57,13 @@ def _flag(row: dict[str, str], column: str, where: str) -> bool:
 
 def parse_card_pool(text: str) -> tuple[CardFact, ...]:
     """Cards from CSV text with the columns of ``mh2-cards.csv`` (header row first)."""
-    reader = csv.DictReader(io.StringIO(text))
-    missing = [c for c in COLUMNS if c not in (reader.fieldnames or [])]
+    reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff")))  # a UTF-8 byte order mark is no column
+    read = list(reader.fieldnames or [])
+    reader.fieldnames = [name.strip().lower() for name in read]  # " Name" and "NAME" are the column name
+    missing = [c for c in COLUMNS if c not in reader.fieldnames]
     if missing:
-        raise CardPoolError(f"header: missing column(s) {', '.join(missing)}")
+        header = ",".join(read) if read else "nothing"
+        raise CardPoolError(f"header: missing column(s) {', '.join(missing)} (the header read: {header})")
     cards = []
     seen: set[int] = set()
     for line, row in enumerate(reader, start=2):

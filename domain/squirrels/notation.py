@@ -48,6 +48,14 @@ def parse(text: str) -> Turn:
     parts = [part.strip() for part in text.strip().split(";")]
     if len(parts) > 2:
         raise BadNotation("a turn is a move with at most one dig, e.g. 'dig b2 c4; G left'")
+    if len(parts) == 2 and not all(parts):
+        side = "before" if not parts[0] else "after"
+        raise BadNotation(f"nothing {side} ';': a turn is a move and at most one dig, e.g. 'G left; dig b2 c4'")
+    for part in parts:
+        words = part.split()
+        if words and words[0].lower() == "dig" and len(words) != 3:
+            raise BadNotation(f"{part!r}: a dig names two cells, the food card's and the empty one it goes to, "
+                              "e.g. 'dig b2 c4'")
     digs = [i for i, part in enumerate(parts) if _DIG.fullmatch(part)]
     if len(digs) > 1:
         raise BadNotation("only one dig per turn")
@@ -59,6 +67,8 @@ def parse(text: str) -> Turn:
     if digs:
         frm, to = _DIG.fullmatch(parts[digs[0]]).groups()
         dig = (_cell(frm), _cell(to))
+        if dig[0] == dig[1]:
+            raise BadNotation(f"dig {dig[0]} {dig[1]}: a dug card moves to another cell, an empty one")
     color, direction = _move(parts[1 - digs[0]] if digs else parts[0])
     return Turn(color, direction, dig, bool(digs) and digs[0] == 0)
 

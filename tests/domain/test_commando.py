@@ -263,6 +263,8 @@ def test_MC_8_the_defender_can_win_a_challenge_and_swap():
     game.play("roll", 2)
     game.play("challenge 1", 1, 5)
     assert game.to_act == [1]
+    assert game.refuse("roll", seat=0) == \
+        "it is not your turn to act: the game waits for seat 1 to swap places with the fight's loser, or stay"
     game.play("swap", seat=1)
     assert game.square(1) == 13 and game.square(0) == 30
 
@@ -282,7 +284,8 @@ def test_MC_9_both_sides_commit_in_secret_then_reveal():
     assert commando.view(game.state, 1)["fight"]["commits"] == {"attacker": None, "defender": 2}
     assert commando.view(game.state, 0)["agents"][1]["weapons"] == 3, "weapon counts move only at the reveal"
     assert game.to_act == [0]
-    assert "not your turn" in game.refuse("commit 1", seat=1)
+    assert game.refuse("commit 1", seat=1) == \
+        "you have already committed your weapons: the fight waits for the other side"
     game.play("commit 1", 3, 3, seat=0)
     revealed = game.last[1]
     assert (revealed.attacker, revealed.defender) == (1, 2)

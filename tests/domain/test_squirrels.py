@@ -521,6 +521,20 @@ def test_notation_refuses_what_is_not_a_turn(text):
         game.parse(text)
 
 
+@pytest.mark.parametrize("text, message", [
+    ("dig b2; G left", "'dig b2': a dig names two cells"),
+    ("dig b2 c4 d5; G left", "'dig b2 c4 d5': a dig names two cells"),
+    ("G left;", "nothing after ';'"),
+    ("; G left", "nothing before ';'"),
+    ("G left; R up", "two moves in one turn"),
+    ("dig a1 a1; G left", "a dug card moves to another cell"),
+])
+def test_FS_7_notation_messages_say_what_is_wrong(text, message):
+    with pytest.raises(BadNotation) as refusal:
+        game.parse(text)
+    assert message in str(refusal.value)
+
+
 def test_not_your_turn():
     with pytest.raises(IllegalMove, match="not your turn"):
         play(start(DIG_ROWS, **OPENED), "R right", seat=0)

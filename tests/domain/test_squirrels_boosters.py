@@ -66,7 +66,7 @@ def test_FS_11_card_data_matches_its_readme():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("number,name\n1,x\n", "missing column"),
+    ("number,name\n1,x\n", r"rarity, colors, land, basic, squirrel \(the header read: number,name\)"),
     (HEADER + "x,Nut,common,G,0,0,0\n", "line 2, column number"),
     (HEADER + "1,Nut,common,G,0,0,0\n1,Acorn,common,G,0,0,0\n", "appears twice"),
     (HEADER + "1,,common,G,0,0,0\n", "column name"),
@@ -78,6 +78,11 @@ def test_FS_11_card_data_matches_its_readme():
 def test_FS_11_card_pool_errors_name_the_line_and_column(text, message):
     with pytest.raises(CardPoolError, match=message):
         parse_card_pool(text)
+
+
+def test_FS_11_card_pool_header_with_a_byte_order_mark_spaces_or_capitals_is_read():
+    header = "\ufeffNumber, Name ,RARITY,colors,Land,basic, squirrel\n"
+    assert parse_card_pool(header + "1,Nut,common,G,0,0,0\n")[0].name == "Nut"
 
 
 def test_FS_11_card_pool_lands_are_colourless_and_colours_ordered():
