@@ -30,7 +30,7 @@ from domain.ai.murus import WON
 from domain.base import Setup
 from domain.registry import game_module
 
-STRIDE = 4
+STRIDE = 3  # odd: the positions sampled alternate between the seats to move
 PAIRINGS = (("hard", "normal"), ("normal", "normal"))
 
 
@@ -89,19 +89,21 @@ def brier(records) -> float:
     return sum((p - o) ** 2 for p, o, _ in records) / len(records)
 
 
-def fit_scale(records) -> tuple[float, float, int]:
-    """(best scale, its mean log-likelihood, positions used) over unproven Murus scores."""
+def fit_scale(records) -> tuple[float, float, float, int]:
+    """(best scale, best offset for the side to move, mean log-likelihood, positions used) over unproven Murus
+    scores, under ``1 / (1 + exp(-(score + offset) / scale))``."""
     scored = [(s, o) for _, o, s in records if s is not None and abs(s) <= WON]
 
-    def loglik(scale: float) -> float:
+    def loglik(params: tuple[int, int]) -> float:
+        scale, offset = params
         total = 0.0
         for s, o in scored:
-            p = min(max(1 / (1 + math.exp(-s / scale)), 1e-6), 1 - 1e-6)
+            p = min(max(1 / (1 + math.exp(-(s + offset) / scale)), 1e-6), 1 - 1e-6)
             total += o * math.log(p) + (1 - o) * math.log(1 - p)
         return total / max(len(scored), 1)
 
-    best = max(range(25, 3001, 25), key=loglik)
-    return float(best), loglik(best), len(scored)
+    best = max(((scale, offset) for scale in range(25, 1001, 25) for offset in range(-100, 101, 10)), key=loglik)
+    return float(best[0]), float(best[1]), loglik(best), len(scored)
 
 
 def logit(p: float) -> float:
@@ -156,12 +158,15 @@ def main(argv: list[str] | None = None) -> int:
             harness.table(["predicted", "positions", "mean predicted", "observed"], deciles(refit),
                           title=f"{game} with the fitted slope {slope:g}: Brier score {brier(refit):.3f}")
         if game == "murus":
-            scale, loglik, used = fit_scale(records)
-            print(f"Murus fit: scale {scale:g} centi-stones per unit of log-odds (mean log-likelihood "
-                  f"{loglik:.3f} over {used} unproven positions; MURUS_SCALE is {analysis.MURUS_SCALE:g})\n")
-            refit = [(1 / (1 + math.exp(-s / scale)) if abs(s) <= WON else p, o, s) for p, o, s in records]
+            scale, offset, loglik, used = fit_scale(records)
+            print(f"Murus fit: scale {scale:g} centi-stones per unit of log-odds, offset {offset:+g} for the side "
+                  f"to move (mean log-likelihood {loglik:.3f} over {used} unproven positions; the analysis uses "
+                  f"{analysis.MURUS_SCALE:g}, {analysis.MURUS_OFFSET:+g})\n")
+            refit = [(1 / (1 + math.exp(-(s + offset) / scale)) if abs(s) <= WON else p, o, s)
+                     for p, o, s in records]
             harness.table(["predicted", "positions", "mean predicted", "observed"], deciles(refit),
-                          title=f"murus with the fitted scale {scale:g}: Brier score {brier(refit):.3f}")
+                          title=f"murus with the fitted scale {scale:g} and offset {offset:+g}: "
+                                f"Brier score {brier(refit):.3f}")
     return 0
 
 
