@@ -80,12 +80,21 @@ def test_your_turn_in_the_title_and_icon_and_a_notification_when_hidden(new_page
             static get permission() { return "granted"; }
             static requestPermission() { return Promise.resolve("granted"); }
         };
+        window.__beeps = 0;
+        window.AudioContext = class {
+            constructor() { this.currentTime = 0; this.destination = {}; }
+            createOscillator() { return {frequency: {}, connect: (g) => g, start() { window.__beeps += 1; },
+                                         stop() {}}; }
+            createGain() { return {gain: {setValueAtTime() {}, exponentialRampToValueAtTime() {}},
+                                   connect: (d) => d}; }
+        };
     """)
     page.goto(f"/games/{gid}#token={ana}")
     expect(page.locator("#status")).to_have_text("Your turn: Ana (Romans).")
     expect(page).to_have_title("▶ Your turn — Murus Gallicus — Burrow")
     assert page.locator("link[rel=icon]").get_attribute("href").endswith("favicon-turn.svg")
     page.check("#notify-turn")
+    page.check("#sound-turn")
     page.click('#board [data-cell="a1"]')
     page.click('#board [data-cell="a3"]')
     expect(page.locator("#status")).to_have_text("Waiting for Bo (Gauls).")
@@ -95,6 +104,8 @@ def test_your_turn_in_the_title_and_icon_and_a_notification_when_hidden(new_page
     server.api("POST", f"/api/games/{gid}/commands", {"move": "a7-a5"}, token=bo)
     expect(page).to_have_title("▶ Your turn — Murus Gallicus — Burrow")
     assert page.evaluate("window.__notes") == [["Burrow: your turn", "Ana (Romans) to play"]]
+    assert page.evaluate("window.__beeps") == 1
+    assert page.evaluate("localStorage.getItem('burrow:sound')") == "yes"  # the choice is kept
 
 
 def test_focus_stays_on_the_board_after_a_keyboard_move(new_page, server, watch):
