@@ -112,7 +112,8 @@ def parse(text: str) -> Command:
     if head == "place":
         if len(words) < 2:
             raise BadNotation("expected 'place' and four points, e.g. 'place b2 c3 d2 e3'")
-        return Place(tuple(sorted((_point(word) for word in words[1:]), key=lambda p: point_sort_key(LOCATIONS[p]))))
+        points = (_point(word) for word in words[1:])
+        return Place(tuple(sorted(points, key=lambda p: point_sort_key(LOCATIONS[p]))))
     if head == "exit":
         _arity(words, (2, 3), "exit D5 d6")
         return Exit(_square(words[1]), _point(words[2]), _point(words[3]) if len(words) == 4 else None)

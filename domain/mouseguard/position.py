@@ -74,7 +74,12 @@ def _captured(position: dict[str, Any]) -> dict[str, int]:
     return captured
 
 
-def _mice(mice: Any, geo: Geometry, captured: dict[str, int]) -> dict[str, str]:
+def _mice(count: int) -> str:
+    """"1 mouse", "3 mice"."""
+    return f"{count} {'mouse' if count == 1 else 'mice'}"
+
+
+def _checked_mice(mice: Any, geo: Geometry, captured: dict[str, int]) -> dict[str, str]:
     if not isinstance(mice, dict):
         raise BadSetup("position.mice", "must be an object mapping points and squares to colours")
     for place, colour in mice.items():
@@ -96,7 +101,7 @@ def _mice(mice: Any, geo: Geometry, captured: dict[str, int]) -> dict[str, str]:
     for colour in COLOURS:
         on_board = sum(1 for c in mice.values() if c == colour)
         if on_board + captured[colour] != MICE_PER_COLOUR:
-            raise BadSetup("position.mice", f"{colour} has {on_board} mice on the board and {captured[colour]} "
+            raise BadSetup("position.mice", f"{colour} has {_mice(on_board)} on the board and {captured[colour]} "
                            f"captured, but a colour has {MICE_PER_COLOUR} mice")
         if on_board == 0:
             raise BadSetup("position.mice", f"every {colour} mouse is captured: the game is over")
@@ -116,7 +121,7 @@ def load_position(position: dict[str, Any], geo: Geometry) -> Loaded:
     captured = _captured(position)
     mice = None
     if "mice" in position:
-        mice = _mice(position["mice"], geo, captured)
+        mice = _checked_mice(position["mice"], geo, captured)
     else:
         if turn != "black":
             raise BadSetup("position.turn", "without mice the game starts with the setup, and Black moves first")
@@ -136,9 +141,13 @@ def load_position(position: dict[str, Any], geo: Geometry) -> Loaded:
         hands = (None, None)  # both dealt from the deck when the placements are revealed
     deck = _cards(position["deck"], "position.deck") if "deck" in position else None
     left = remainder(discard, *(hand for hand in hands if hand), deck or [])
+    surplus = [card for card in CARDS if left[card] < 0]
+    if surplus:  # named before anything missing: a card too many is the mistake, whatever else is short
+        total = sum(COPIES - left[card] for card in CARDS)
+        many = ", ".join(f"{COPIES - left[card]} {card} cards" for card in surplus)
+        raise BadSetup("position", f"{many} ({total} cards in all), but the game has {COPIES} of each, "
+                       f"{COPIES * len(CARDS)} in all")
     for card in CARDS:
-        if left[card] < 0:
-            raise BadSetup("position", f"{COPIES - left[card]} {card} cards, but the deck has {COPIES} of each")
         if deck is not None and left[card] > 0:
             raise BadSetup("position.deck", f"{left[card]} {card} card(s) are missing: hands, deck and discard "
                            f"hold all {COPIES * len(CARDS)} cards")

@@ -17,6 +17,7 @@ from domain.mouseguard.board import (
     CORNERS,
     EAST,
     EMPTY,
+    LOCATIONS,
     N_LOCATIONS,
     N_POINTS,
     NEIGHBOURS,
@@ -80,10 +81,20 @@ def _with(board: Board, changes: dict[int, int]) -> Board:
     return tuple(cells)
 
 
+def _in_the_square(board: Board, point: int, colour: int) -> int | None:
+    """The square written like ``point`` in capitals (d4 → D4) when it holds a mouse of ``colour``: a player who
+    names a point where the stronghold's square is meant."""
+    square = LOCATIONS.get(name(point).upper())
+    return square if square is not None and not is_point(square) and board[square] == colour else None
+
+
 def resolve_step(geo: Geometry, board: Board, colour: int, frm: int, to: int) -> tuple[Effects, Board]:
     """MG-6 (a): one orthogonal step onto an open point; a normal move never pushes."""
     if board[frm] == EMPTY:
-        raise IllegalMove(f"there is no mouse on {name(frm)}")
+        square = _in_the_square(board, frm, colour)
+        hint = "" if square is None else (f" (your mouse is in the stronghold {name(square)}, a square: it leaves "
+                                          f"with an exit, 'exit {name(square)} <corner>')")
+        raise IllegalMove(f"there is no mouse on {name(frm)}{hint}")
     if board[frm] != colour:
         raise IllegalMove(f"the mouse on {name(frm)} is not yours")
     if direction_between(frm, to) is None:
@@ -169,9 +180,11 @@ def resolve_stronghold(geo: Geometry, board: Board, colour: int, mover: int, squ
         targets = (NEIGHBOURS[corner][BACK[owner]], NEIGHBOURS[corner][sideways])
         target = next((t for t in targets if t >= 0 and t not in corner_set and is_open(geo, cells, t)), -1)
         if target < 0:
-            tried = " and ".join(name(t) for t in targets if t >= 0 and t not in corner_set) or "no point"
+            tried = [name(t) for t in targets if t >= 0 and t not in corner_set]
+            why = (f"{' and '.join(tried)} {'is' if len(tried) == 1 else 'are'} not open" if tried
+                   else "there is no point behind it or beside it")
             raise IllegalMove(f"the stronghold cannot be built on {name(square)}: the mouse on {name(corner)} "
-                              f"cannot be displaced ({tried} not open)")
+                              f"cannot be displaced ({why})")
         effects.append(Moved(COLOURS[owner], name(corner), name(target), "displace"))
         cells[target], cells[corner] = owner, EMPTY
     return effects, tuple(cells)
@@ -193,7 +206,11 @@ def resolve_diplomacy(geo: Geometry, board: Board, colour: int, mover: int, targ
     """MG-14: swap with the nearest enemy on a point, or pull it out of its stronghold onto ``corner``."""
     enemy = 1 - colour
     if board[target] != enemy:
-        raise IllegalMove(f"there is no enemy mouse on {name(target)}")
+        square = _in_the_square(board, target, enemy) if is_point(target) else None
+        hint = "" if square is None else (f" (the enemy mouse is in the stronghold {name(square)}, a square: "
+                                          f"name it in capitals with the corner it is pulled onto, "
+                                          f"'diplomacy {name(square)} <corner>')")
+        raise IllegalMove(f"there is no enemy mouse on {name(target)}{hint}")
     nearest = nearest_enemies(board, colour, mover, metric)
     if target not in nearest:
         listed = ", ".join(name(loc) for loc in nearest)

@@ -239,7 +239,7 @@ def test_MG_10_blocked_by_one_mouse_allowed_when_sideways_free():
     after, _ = play(state, "c3-c4 stronghold C4")
     assert mice(after)["e5"] == "white"
     blocked = start(position({"c3": "black", "e5": "black", "d5": "white", "d6": "white", "b8": "white"}))
-    refused(blocked, "c3-c4 stronghold C4", "the mouse on d5 cannot be displaced (d6 and e5 not open)")
+    refused(blocked, "c3-c4 stronghold C4", "the mouse on d5 cannot be displaced (d6 and e5 are not open)")
 
 
 def test_MG_10_other_strongholds_are_not_displaced():
@@ -251,7 +251,15 @@ def test_MG_10_other_strongholds_are_not_displaced():
 def test_MG_10_displacement_never_captures():
     # Black's back from c2 is the edge c1, its sideways b2 is held: the stronghold cannot be built.
     state = start(position({"d3": "black", "c2": "black", "b2": "white", "f8": "white"}))
-    refused(state, "d3-c3 stronghold C2", "the mouse on c2 cannot be displaced (c1 and b2 not open)")
+    refused(state, "d3-c3 stronghold C2", "the mouse on c2 cannot be displaced (c1 and b2 are not open)")
+
+
+def test_MG_10_a_mouse_in_a_corner_of_the_board_cannot_be_displaced():
+    state = start(position({"a1": "black", "b3": "white", "f8": "black"}, turn="white",
+                           hands={"black": ["sword", "stronghold", "diplomacy"], "white": ["stronghold"] * 3}),
+                  edge_points=True)
+    refused(state, "b3-b2 stronghold A1",
+            "the mouse on a1 cannot be displaced (there is no point behind it or beside it)")
 
 
 # MG-11: stronghold mice are neither pushed nor swapped
@@ -318,6 +326,16 @@ def test_MG_14_not_the_nearest_enemy():
     state = start(position({"c3": "black", "c6": "white", "f8": "white"}))
     refused(state, "c3-c4 diplomacy f8", "targets the enemy mouse nearest to c4 (c6), not f8")
     refused(state, "c3-c4 diplomacy e6", "there is no enemy mouse on e6")
+
+
+def test_MG_14_naming_a_point_where_the_stronghold_square_is_meant_gets_a_hint():
+    state = start(position({"c3": "black", "D5": "white", "f8": "white"}))
+    refused(state, "c3-c4 diplomacy d5", "there is no enemy mouse on d5 (the enemy mouse is in the stronghold D5, "
+                                         "a square: name it in capitals with the corner it is pulled onto, "
+                                         "'diplomacy D5 <corner>')")
+    mine = start(position({"D4": "black", "c3": "black", "f8": "white"}))
+    refused(mine, "d4-d3", "there is no mouse on d4 (your mouse is in the stronghold D4, a square: it leaves with "
+                           "an exit, 'exit D4 <corner>')")
 
 
 def test_MG_14_pull_out_of_a_stronghold_onto_a_chosen_corner():
