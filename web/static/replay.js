@@ -1,5 +1,5 @@
 /* Replay by move. The events one command appended share their "at" (one append), so they make one step: a move,
-   its card draws and "to play" lines together. A step's label is its first telling event; the events stay
+   its card draws and "to play" lines together. A step's label is its first telling events; the events stay
    available one by one (event detail on demand). Also what a step touched (its cells), for the boards' last-move
    highlight, and the arrow keys. */
 (function () {
@@ -21,8 +21,9 @@
       }
     }
     for (const step of out) {
-      const telling = step.events.find((e) => !QUIET.has(e.type)) || step.events[0];
-      step.label = telling.text || telling.type;
+      // The move and what it did next (a card played, a collision): at most two telling events.
+      const telling = step.events.filter((e) => !QUIET.has(e.type)).slice(0, 2);
+      step.label = (telling.length ? telling : step.events.slice(0, 1)).map((e) => e.text || e.type).join(" · ");
     }
     return out;
   }
