@@ -79,9 +79,21 @@ CASES = [
 ]
 
 
+def _draw_another_card(lines: list[dict]) -> None:
+    drawn = next(line for line in lines[1:] if line["type"] == "card_drawn")
+    drawn["data"]["card"] = "sword" if drawn["data"]["card"] != "sword" else "stronghold"
+
+
+CASES += [
+    ("a drawn card that is not the deck's top (Mouse Guard)", _draw_another_card,
+     "('card_drawn'): CardDrawn names"),
+]
+GAME_OF = {"a drawn card that is not the deck's top (Mouse Guard)": "mouseguard"}
+
+
 @pytest.mark.parametrize("name, change, message", CASES, ids=[c[0] for c in CASES])
 def test_a_bad_export_is_one_line_exit_1_nothing_appended(env, tmp_path, capsys, name, change, message):
-    path = write(tmp_path, broken("murus", change))
+    path = write(tmp_path, broken(GAME_OF.get(name, "murus"), change))
     assert cli.main(["import", path]) == 1
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
