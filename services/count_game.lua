@@ -1,8 +1,9 @@
 if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return 0 end
 local game = ARGV[2]
 local players = {}
-for i = 7, #ARGV, 2 do players[#players + 1] = {name = ARGV[i], score = tonumber(ARGV[i + 1])} end
+for i = 8, #ARGV, 2 do players[#players + 1] = {name = ARGV[i], score = tonumber(ARGV[i + 1])} end
 redis.call('HINCRBY', KEYS[2], game .. ':finished', 1)
+redis.call('HINCRBY', KEYS[2], game .. ':termination:' .. ARGV[7], 1)
 redis.call('HINCRBY', KEYS[2], game .. ':events', tonumber(ARGV[3]))
 local winners = 0
 for i, p in ipairs(players) do

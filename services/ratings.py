@@ -38,7 +38,8 @@ def rated(game) -> bool:
     return moved is None or len(moved) >= game.seats
 
 # KEYS: counted set, stats hash, ratings hash, games-per-name hash, the game's ranking (zset name → rating).
-# ARGV: gid, game, length (events), start rating, K, rated (1/0), then name, score pairs (1 for a winner, else 0).
+# ARGV: gid, game, length (events), start rating, K, rated (1/0), the result's termination, then name, score pairs
+# (1 for a winner, else 0).
 COUNT_GAME = lua("count_game")
 
 
@@ -62,7 +63,8 @@ class Ratings:
             return False
         if result.get("termination") == "aborted":
             return False  # an aborted game counts for nothing (CONTRACT.md, Tables)
-        args: list = [gid, game.meta["game"], game.version, START_RATING, K_FACTOR, 1 if rated(game) else 0]
+        args: list = [gid, game.meta["game"], game.version, START_RATING, K_FACTOR, 1 if rated(game) else 0,
+                      result.get("termination") or "rules"]
         for seat, player in enumerate(game.meta["players"]):
             args += [rating_name(game.names[seat], player.get("ai")), 1 if seat in result["winners"] else 0]
         return bool(self._count(keys=[*self.keys, self.ranking(game.meta["game"])], args=args))
@@ -75,16 +77,20 @@ class Ratings:
         return [*self.keys, *(self.ranking(game) for game in GAME_NAMES)]
 
     def read(self, top: int = TOP) -> dict:
-        """``{"games": {game: {finished, rated, draws, mean_events, wins_by_seat}}, "ratings": {game: [{name,
-        rating, games}]}}``: each game's ``top`` best ratings. Its cost does not grow with the games or names
+        """``{"games": {game: {finished, rated, draws, mean_events, wins_by_seat, terminations}}, "ratings": {game:
+        [{name, rating, games}]}}``: each game's ``top`` best ratings; ``terminations`` counts the finished games
+        by ``result.termination`` (``{"rules": 7, "max_plies": 2, "resigned": 1}``): a turn-limit draw is told
+        from a real one without reading the reason. Its cost does not grow with the games or names
         stored: the statistics are counters kept as games finish, the ratings a sorted set read by rank."""
         stats: dict[str, dict] = {}
         for field, value in self.redis.hgetall(self.keys[1]).items():
             game, _, what = field.decode().partition(":")
             entry = stats.setdefault(game, {"finished": 0, "rated": 0, "draws": 0, "events": 0,
-                                            "wins_by_seat": {}})
+                                            "wins_by_seat": {}, "terminations": {}})
             if what.startswith("wins_by_seat:"):
                 entry["wins_by_seat"][what.split(":")[1]] = int(value)
+            elif what.startswith("termination:"):
+                entry["terminations"][what.split(":")[1]] = int(value)
             else:
                 entry[what] = int(value)
         for entry in stats.values():

@@ -75,3 +75,17 @@ def test_unfinished_games_are_not_rated_and_rebuild_recounts(runtime):
     assert ratings["games"]["murus"]["finished"] == 2
     names = [r["name"] for r in ratings["ratings"]["murus"]]
     assert names == ["Ana", "Bot (easy AI)"]
+
+
+def test_stats_count_finished_games_by_termination(runtime):
+    """A turn-limit draw is told from a resignation by ``result.termination``, not by its reason's words."""
+    finish(runtime, [{"name": "Ana"}, {"name": "Bob"}])  # Bob resigns
+    capped = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Bob"}], options={"max_plies": 2})["id"]
+    for seat in (0, 1):
+        game = runtime.service.load(capped)
+        runtime.service.command(capped, seat, game.module.legal(game.state, seat)[0])
+    for gid in runtime.store.game_ids():
+        runtime.ratings.project(gid)
+    murus = runtime.ratings.read()["games"]["murus"]
+    assert murus["terminations"] == {"resigned": 1, "max_plies": 1}
+    assert murus["draws"] == 1 and murus["finished"] == 2
