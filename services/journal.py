@@ -101,6 +101,4 @@ class _Unjournaled(EventStore):
     """A view of a journaled store that appends without journaling (used while loading the journal)."""
 
     def __init__(self, journaled: JournaledEventStore):
-        self.redis = journaled.redis
-        self.keys = journaled.keys
-        self._append = journaled._append
+        vars(self).update(vars(journaled))  # the same client, keys, scripts and settings; EventStore's append
