@@ -69,7 +69,7 @@ def cmd_serve(args) -> int:
         for name, reason in getattr(runtime.store, "skipped", []):
             print(f"burrow: journal file {name} skipped: {reason}", file=sys.stderr)
     else:
-        runtime.redis.ping()
+        runtime.store.ping()
         print(f"burrow: redis at {public_url(runtime.settings.redis_url)}", file=sys.stderr)
     dispatcher = Dispatcher(runtime)
     import threading

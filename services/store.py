@@ -251,6 +251,10 @@ class EventStore:
             _keep(self._known_seats, gid, hashes)
         return hashes
 
+    def ping(self) -> None:
+        """Raise the client's connection error unless Redis answers now."""
+        self.redis.ping()
+
     def reachable(self) -> bool:
         """Whether Redis answers a PING now (the health check)."""
         try:
