@@ -123,3 +123,12 @@ def test_commando_agents_and_colour_dots(new_page, server, watch, size):
     colours = page.locator("#eight [data-agent] circle").evaluate_all(
         "nodes => nodes.map(n => getComputedStyle(n).fill)")
     assert len(set(colours)) == 8, "two agents share a colour"
+
+
+def test_the_lobby_fits_a_phone(new_page):
+    page = new_page(**PHONE)
+    page.goto("/")
+    for game in ("murus", "mouseguard", "squirrels", "commando"):
+        page.select_option("#game-choice", game)
+        expect(page.locator("#seats > li")).not_to_have_count(0)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], game
