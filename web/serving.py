@@ -9,7 +9,8 @@
   reads a body without one (chunked) only up to the limit, and gives ``BODY_SECONDS`` for the whole body (408
   after). Only then does a Flask thread see the request, with the body in memory: a slow upload holds a coroutine,
   never one of the bounded pool's threads, and nothing is spooled to disk.
-* At most ``MAX_CONNECTIONS`` connections per process (uvicorn answers 503 beyond).
+* A request head is at most ``MAX_HEAD_BYTES`` (the connection closes beyond); at most ``MAX_CONNECTIONS``
+  connections per process (uvicorn answers 503 beyond).
 
 ``python -m web.serving [--host H] [--port P] [--workers N]`` runs ``burrow.asgi:app`` (production) with these.
 """
@@ -44,7 +45,15 @@ class GuardedHttp(HttpToolsProtocol):
 
     def _arm(self) -> None:
         self._disarm()
+        self._head_bytes = 0
         self._head_timer = self.loop.call_later(self.head_seconds, self._too_slow)
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if getattr(self, "_head_timer", None) is not None:  # still no complete head: bounded in size too
+            self._head_bytes += len(data)
+            if self._head_bytes > MAX_HEAD_BYTES:
+                self._too_slow()
 
     def _disarm(self) -> None:
         timer = getattr(self, "_head_timer", None)

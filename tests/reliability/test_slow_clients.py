@@ -90,3 +90,15 @@ def test_slow_and_idle_connections_are_dropped_and_starve_nobody(server):
     assert all(closed_by_server(sock) for sock in idle + slow)
     for sock in idle + slow:
         sock.close()
+
+
+def test_an_endless_request_head_is_cut_off(server):
+    with connect(server) as sock:
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+        try:
+            for _ in range(64):  # 1 MiB of headers, far past the 16 KiB a head may have
+                sock.sendall(b"X-Pad: " + b"a" * 16000 + b"\r\n")
+        except OSError:
+            pass  # closed by the server
+        assert closed_by_server(sock) or answer(sock).startswith(b"HTTP/1.1 4")
+    assert server.http().get("/api/health")[0] == 200
