@@ -56,7 +56,8 @@ def back(bits: int, offset: int) -> int:
 
 
 # Per direction: (offset, cells with a neighbour that way, cells with a second cell that way).
-STEPS = tuple((COLS * dr + dc, _cells_with_target(dc, dr, 1), _cells_with_target(dc, dr, 2)) for dc, dr in KING_STEPS)
+STEPS = tuple((COLS * dr + dc, _cells_with_target(dc, dr, 1), _cells_with_target(dc, dr, 2))
+              for dc, dr in KING_STEPS)
 
 # Per side, per fire direction (left, right, forward, forward-left, forward-right) and range 2 or 3:
 # (offset, cells whose target at that range is on the board).
@@ -93,7 +94,8 @@ def _bits(mask: int) -> Iterator[int]:
 
 _LIFT = 2 * (COLS + 1)
 """Planes are shifted up by this many bits so that ``back`` is one right shift for every step (``_GEN_STEPS``)."""
-_GEN_STEPS = tuple((offset, 2 * offset, _LIFT + offset, _LIFT + 2 * offset, has1, has2) for offset, has1, has2 in STEPS)
+_GEN_STEPS = tuple((offset, 2 * offset, _LIFT + offset, _LIFT + 2 * offset, has1, has2)
+                   for offset, has1, has2 in STEPS)
 """``STEPS`` for the generator: (offset, 2 × offset, right shifts of a lifted plane seen 1 and 2 steps away, has1,
 has2): ``back(bits, k * offset) == (bits << _LIFT) >> (_LIFT + k * offset)``."""
 _FIRE_LIFT = 3 * (COLS + 1)
@@ -108,7 +110,8 @@ def generate(pos: Position, advanced: bool) -> list[Move]:
     add = moves.append
     towers = m2 & ~m3
     if towers:
-        # Landing cells: empty or own walls (basic), also own towers (advanced); never enemy stones or a full stack.
+        # Landing cells: empty or own walls (basic), also own towers (advanced); never enemy stones or a full
+        # stack.
         landing = (FULL & ~(t1 | (m3 if advanced else m2))) << _LIFT
         enemy_walls = (t1 & ~t2) << _LIFT
         enemy_catapults = t3 << _LIFT
@@ -176,7 +179,8 @@ def has_move(pos: Position, advanced: bool) -> bool:
         landing = (FULL & ~(t1 | (m3 if advanced else m2))) << _LIFT
         victims = ((t1 & ~t2) | t3) << _LIFT  # enemy walls and catapults (a double sacrifice needs a catapult too)
         for _, _, near_shift, far_shift, has1, has2 in _GEN_STEPS:
-            if towers & ((has2 & (landing >> near_shift) & (landing >> far_shift)) | (has1 & (victims >> near_shift))):
+            if towers & ((has2 & (landing >> near_shift) & (landing >> far_shift))
+                         | (has1 & (victims >> near_shift))):
                 return True
     if m3:
         target = (FULL & ~m1) << _FIRE_LIFT
@@ -190,7 +194,7 @@ DISTRIBUTE_FROM = {2 * offset: has2 for offset, _, has2 in STEPS}
 """``to - frm`` of a distribution → the cells it may start from."""
 ADJACENT_FROM = {offset: has1 for offset, has1, _ in STEPS}
 """``to - frm`` of a (double) sacrifice → the cells it may start from."""
-FIRE_FROM = tuple({offset: has for offset, has in steps} for steps in FIRE_STEPS)
+FIRE_FROM = tuple(dict(steps) for steps in FIRE_STEPS)
 """Per side, ``to - frm`` of a fire → the cells it may start from."""
 
 

@@ -83,5 +83,6 @@ MOVE_TEXTS = {
     for frm in range(COLS * ROWS) if has >> frm & 1
 }
 """``move_text`` of every move the generator can produce (each move's geometry), looked up instead of written."""
-_COMMANDS = {text: Command(CELL_NAMES[frm], OPERATORS[kind], CELL_NAMES[to]) for (kind, frm, to), text in MOVE_TEXTS.items()}
+_COMMANDS = {text: Command(CELL_NAMES[frm], OPERATORS[kind], CELL_NAMES[to])
+             for (kind, frm, to), text in MOVE_TEXTS.items()}
 """The canonical text of every geometrically possible move → its command (``parse`` without the regex)."""

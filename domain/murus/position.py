@@ -84,7 +84,8 @@ def _swap(pos: Position) -> Position:
 
 
 def board_text(pos: Position) -> str:
-    """A plain-text board, row 7 on top, three characters per cell (``RR `` is a Roman tower, `` . `` an empty cell)."""
+    """A plain-text board, row 7 on top, three characters per cell (``RR `` is a Roman tower, `` . `` an empty
+    cell)."""
     by_cell = stacks(pos)
     lines = []
     for row in reversed(range(ROWS)):
