@@ -24,28 +24,11 @@ REBUILDING = ":rebuilding"  # the suffix of the keys a rebuild writes before it 
 
 # KEYS: n fresh keys, then the n keys in use (same slots). Each fresh key replaces its key in use (an absent one
 # deletes it): a whole projection switches at once.
-SWITCH = """
-local n = #KEYS / 2
-for i = 1, n do
-  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('RENAME', KEYS[i], KEYS[n + i])
-  else redis.call('DEL', KEYS[n + i]) end
-end
-return n
-"""
+SWITCH = lua("switch_keys")
 
 # KEYS: fresh view, fresh checkpoint, view, checkpoint. The fresh view replaces the view unless a worker has
 # projected a later version meanwhile.
-SWITCH_VIEW = """
-local fresh = tonumber(redis.call('GET', KEYS[2]) or '0')
-local live = tonumber(redis.call('GET', KEYS[4]) or '0')
-if fresh >= live then
-  redis.call('RENAME', KEYS[1], KEYS[3])
-  redis.call('RENAME', KEYS[2], KEYS[4])
-  return 1
-end
-redis.call('DEL', KEYS[1], KEYS[2])
-return 0
-"""
+SWITCH_VIEW = lua("switch_view")
 PAGE_SLACK = 50  # lines with the cursor's own update time read past it, at most (a page's ties)
 
 PROJECTIONS = ("games", "lobby")
