@@ -13,8 +13,11 @@ import socket
 import sys
 import time
 
+from domain.murus import catalog as murus_catalog
 from services.config import Settings, public_url
 from services.connection import UNREACHABLE
+from services.jobs import KINDS
+from services.projections import PROJECTIONS
 
 
 class UserError(Exception):
@@ -95,7 +98,6 @@ def cmd_serve(args) -> int:
 
 
 def cmd_worker(args) -> int:
-    from services.jobs import KINDS
     from workers.worker import run_worker
 
     runtime = _runtime(args, journal=False)
@@ -159,7 +161,6 @@ def cmd_replay(args) -> int:
 
 def cmd_rebuild(args) -> int:
     from burrow.progress import Progress
-    from services.projections import PROJECTIONS
 
     runtime = _runtime(args)
     names = (*PROJECTIONS, "ratings") if args.projection is None else (args.projection,)
@@ -426,7 +427,7 @@ def parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_serve)
     s = with_store(sub.add_parser("worker", help="an RQ worker (real Redis)"))
     s.add_argument("--burst", action="store_true", help="quit when the queue is empty")
-    s.add_argument("--queue", action="append", choices=["project", "ai", "analysis"],
+    s.add_argument("--queue", action="append", choices=list(KINDS),
                    help="the queue to work on (repeatable; default: all three)")
     s.set_defaults(func=cmd_worker)
     with_store(sub.add_parser("dispatch", help="the dispatcher (real Redis)")).set_defaults(func=cmd_dispatch)
@@ -436,7 +437,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--verify", action="store_true", help="compare with the projection; exit 1 on a difference")
     s.set_defaults(func=cmd_replay)
     s = with_store(sub.add_parser("rebuild", help="rebuild projections from the logs"))
-    s.add_argument("--projection", choices=["games", "lobby", "ratings"])
+    s.add_argument("--projection", choices=[*PROJECTIONS, "ratings"])
     s.set_defaults(func=cmd_rebuild)
     s = with_store(sub.add_parser("export", help="a game's events as JSON lines"))
     s.add_argument("gid")
@@ -467,7 +468,8 @@ def parser() -> argparse.ArgumentParser:
     s = sub.add_parser("perft", help="move-generation counts")
     s.add_argument("game")
     s.add_argument("--depth", type=int, default=4)
-    s.add_argument("--variant", default="basic", choices=["basic", "advanced"])
+    variant = murus_catalog.CATALOG.option("variant")
+    s.add_argument("--variant", default=variant.default, choices=[c.value for c in variant.choices])
     s.set_defaults(func=cmd_perft)
     return p
 
