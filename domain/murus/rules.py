@@ -8,7 +8,7 @@ from domain.murus.board import BREAKTHROUGH, DISTRIBUTE, HELD, Position
 from domain.murus.catalog import CATALOG
 from domain.murus.events import Captured, GameCreated, GameEnded, Moved
 from domain.murus.explain import explain_illegal
-from domain.murus.notation import CELL_NAMES, MOVE_TEXTS, PLAYER_NAMES, Command, format, parse, to_move
+from domain.murus.notation import CELL_NAMES, MOVE_TEXTS, PLAYER_NAMES, Command, format, to_move
 from domain.murus.position import STONE_LETTERS, load_position, position_json
 from domain.murus.state import State
 
@@ -41,16 +41,14 @@ def _text(bit: int, p1: int, p2: int, p3: int, letter: str) -> str:
     return letter * (1 + (p2 & bit != 0) + (p3 & bit != 0))
 
 
-def decide(state: State, seat: int, cmd: Command | str, rng: Rng) -> list[Event]:
-    """The events of ``seat`` playing ``cmd``; ``IllegalMove`` says why not."""
+def decide(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
+    """The events of ``seat`` playing ``cmd`` (parsed, as in every game); ``IllegalMove`` says why not."""
     if state is None:
         raise IllegalMove("There is no game yet.")
     if state.result is not None:
         raise IllegalMove("The game is over.")
     if seat != state.side:
         raise IllegalMove(f"It is not your turn: the {PLAYER_NAMES[state.side]} are to move.")
-    if isinstance(cmd, str):
-        cmd = parse(cmd)
     move = to_move(cmd)
     pos = state.pos
     if not board.is_legal(pos, move, state.advanced):
