@@ -39,7 +39,7 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
         store = JournaledEventStore(client, keys, settings.data_dir)
         loaded = store.load()
     else:
-        store = EventStore(client, keys)
+        store = EventStore(client, keys, settings.ack_replicas, settings.ack_timeout_ms)
     jobs = RQJobs(rq_client, settings.queue_name, settings.ai_per_client)
     queue = jobs.queue("project")
     service = GameService(store, jobs if settings.fast_path else None, limits=settings.limits)

@@ -27,6 +27,10 @@ class Settings:
     # The command path may poke the workers itself; off by default: an RQ enqueue more than doubles a command's
     # cost, the dispatcher wakes on the append anyway, and the lag it saves is a few ms (docs/benchmarks.md).
     fast_path: bool = False
+    # Replicas that must confirm an append before a command is acknowledged (WAIT); 0: Redis' asynchronous
+    # replication, a master failing right after acknowledging may lose the command (docs/scaling.md).
+    ack_replicas: int = 0
+    ack_timeout_ms: int = 1000  # how long an append waits for them; then 503, and the client sends it again
     limits: dict = field(default_factory=lambda: {
         "body_bytes": 64 * 1024,
         "name_length": 40,
@@ -41,7 +45,7 @@ class Settings:
         ``BURROW_DATA``, ``BURROW_AI_TIME``, ``BURROW_CLAIM_IDLE_MS``, ``BURROW_FAST_PATH``, ``BURROW_QUEUES``,
         ``BURROW_ANALYSIS_TIME``, ``BURROW_AI_PER_CLIENT``, ``BURROW_DEAD_LETTER_AFTER``,
         ``BURROW_RETRY_MS``, ``BURROW_TRUSTED_PROXIES``, ``BURROW_STREAMS_PER_CLIENT``, ``BURROW_CREATE_RATE``,
-        ``BURROW_OPEN_GAMES``; explicit ``overrides``
+        ``BURROW_OPEN_GAMES``, ``BURROW_ACK_REPLICAS``, ``BURROW_ACK_TIMEOUT_MS``; explicit ``overrides``
         (not None) win."""
         env = os.environ
         values = {
@@ -60,6 +64,8 @@ class Settings:
             "fast_path": env.get("BURROW_FAST_PATH", "0").lower() in ("1", "true", "yes"),
             "queue_name": env.get("BURROW_QUEUES", "burrow"),
             "ai_per_client": int(env.get("BURROW_AI_PER_CLIENT", "1")),
+            "ack_replicas": int(env.get("BURROW_ACK_REPLICAS", "0")),
+            "ack_timeout_ms": int(env.get("BURROW_ACK_TIMEOUT_MS", "1000")),
         }
         limits = dict(cls.__dataclass_fields__["limits"].default_factory())
         for name, variable in (("games_per_minute_per_client", "BURROW_CREATE_RATE"),

@@ -5,8 +5,11 @@ from __future__ import annotations
 import redis
 
 CLUSTER_SCHEME = "redis+cluster://"
-# Redis did not answer (down, or too slow): nobody's fault, worth trying again.
-REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError)
+# Redis did not answer (down, or too slow), or a Redis Cluster is failing over (a slot without a master for a
+# moment, a slot map gone stale): nobody's fault, worth trying again (503). The cluster client refreshes its slot
+# map itself on each of these, so the next request reaches the new master.
+REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.ClusterDownError,
+              redis.exceptions.TryAgainError, redis.exceptions.MovedError, redis.exceptions.SlotNotCoveredError)
 # What a command treats as "Redis is unreachable".
 UNREACHABLE = (ConnectionError, *REDIS_DOWN)
 # Any error Redis or the client reports.

@@ -14,9 +14,10 @@ from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any, Protocol
 
+import msgspec
 import redis
 
-from domain.base import REVEAL_ALL, BadNotation, BadSetup, IllegalMove, Setup, Viewer
+from domain.base import REVEAL_ALL, BadEvent, BadNotation, BadSetup, IllegalMove, Setup, Viewer
 from domain.catalog import GameInfo
 from domain.registry import GAME_NAMES, game_module
 from domain.table import TABLE_COMMANDS, TableCommand, TableSet, check_clock, table_of
@@ -24,7 +25,7 @@ from services import bounds, codec, errors, tokens
 from services.clients import client_id
 from services.fairness import setup_meta
 from services.quota import CreationRate, OpenGames
-from services.store import ConcurrencyError, EventStore, StoreUnavailable, new_game_id
+from services.store import ConcurrencyError, EventStore, NotReplicated, StoreUnavailable, new_game_id
 
 log = logging.getLogger(__name__)
 COMMAND_RETRIES = 8
@@ -114,7 +115,13 @@ class GameService:
     def _fold(self, game: Game, stored) -> Game:
         state, version = game.state, game.version
         for item in stored:
-            state = game.module.evolve(state, codec.decode(game.module, item.data), item.at)
+            try:
+                state = game.module.evolve(state, codec.decode(game.module, item.data), item.at)
+            except (msgspec.DecodeError, msgspec.ValidationError, BadEvent) as exc:
+                log.error("game %s: the event at version %s cannot be read: %s: %s", game.gid, item.version,
+                          type(exc).__name__, exc)
+                raise errors.Corrupt(f"game {game.gid} cannot be read: its event at version {item.version} is "
+                                     "damaged; the operator sees it in 'burrow doctor'") from exc
             version = item.version
         return replace(game, state=state, version=version)
 
@@ -201,9 +208,13 @@ class GameService:
             self.store.set_seat_hashes(gid, {s: tokens.token_hash(t) for s, t in seat_tokens.items()})
             result = self.store.append(gid, [codec.encode(e) for e in events], expected_version=0,
                                        meta=json.dumps(meta).encode())
-        except Exception:
+        except NotReplicated as exc:  # made, but not confirmed on a replica: its creator never gets its tokens
+            raise errors.Unavailable(str(exc)) from exc
+        except Exception as exc:
             self.open_games.release(client, gid)
             self.store.redis.delete(self.store.keys.seats(gid))  # no orphan seats hash of a game never made
+            if isinstance(exc, StoreUnavailable):
+                raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
             raise
         self._poke(gid)
         if clock and not open_seats:  # the clock of the first seat to act runs from now
@@ -308,6 +319,8 @@ class GameService:
                                           version=exc.current) from exc
                 game = None
                 continue  # another command won this version: judge ours again on the new state
+            except NotReplicated as exc:
+                raise errors.Unavailable(str(exc)) from exc
             except StoreUnavailable as exc:
                 raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
             if result.duplicate:

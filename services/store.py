@@ -14,6 +14,7 @@ Streams are never trimmed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import time
@@ -38,6 +39,24 @@ class ConcurrencyError(Exception):
 
 class StoreUnavailable(Exception):
     """Redis cannot be reached."""
+
+
+class NotReplicated(StoreUnavailable):
+    """The append was not confirmed by ``ack_replicas`` replicas in time (``BURROW_ACK_REPLICAS``): it is not
+    acknowledged. Sent again with the same command id, it answers its first result once replicated, or is applied
+    anew if the master that held it failed before replicating it; never twice."""
+
+    def __init__(self, replicas: int, wanted: int):
+        super().__init__(f"the command was not confirmed by {wanted} replica(s) in time ({replicas} did); send it "
+                         "again with the same command_id: it is never applied twice")
+        self.replicas = replicas
+
+
+# The node refused the script without running it (a cluster failing over, a slot moved, a replica that was a
+# master): refresh the slot map and try again.
+NOT_RUN = (redis.exceptions.MovedError, redis.exceptions.ClusterDownError, redis.exceptions.TryAgainError,
+           redis.exceptions.ReadOnlyError)
+NODE_ATTEMPTS = 4
 
 
 @dataclass(frozen=True)
@@ -159,10 +178,16 @@ class Keys:
 class EventStore:
     """Appends and reads game streams. Thread-safe (redis-py pools connections)."""
 
-    def __init__(self, client: redis.Redis, keys: Keys | None = None):
+    def __init__(self, client: redis.Redis, keys: Keys | None = None, ack_replicas: int = 0,
+                 ack_timeout_ms: int = 1000):
         self.redis = client
         self.keys = keys or Keys()
         self._append = client.register_script(APPEND_SCRIPT)
+        # ``ack_replicas`` > 0: an append is acknowledged only once that many replicas of the game's node have it
+        # (WAIT on the connection that ran the script), else ``NotReplicated``.
+        self.ack_replicas = ack_replicas
+        self.ack_timeout_ms = ack_timeout_ms
+        self._cluster = hasattr(client, "get_node_from_key")
         # A game's metadata and seat hashes are written before or with its first event and never change, so
         # once seen they are kept (the HTTP command path read both on every request).
         self._known_metas: dict[str, dict] = {}
@@ -190,16 +215,89 @@ class EventStore:
         for type_, data in events:
             args += [type_, data]
         keys = [self.keys.game(gid), self.keys.cmds(gid), self.keys.log_of(gid)]
-        try:
-            status, value = self._append(keys=keys, args=args)
-        except redis.ConnectionError as exc:
-            raise StoreUnavailable(str(exc)) from exc
+        if self._cluster or self.ack_replicas:
+            status, value = self._append_on_node(keys, args, command_id)
+        else:
+            try:
+                status, value = self._append(keys=keys, args=args)
+            except redis.ConnectionError as exc:
+                raise StoreUnavailable(str(exc)) from exc
         status = status.decode() if isinstance(status, bytes) else status
         if status == "dup":
             return AppendResult(version=-1, duplicate=True, stored=value)
         if status == "conflict":
             raise ConcurrencyError(int(value))
         return AppendResult(version=int(value))
+
+    def _append_on_node(self, keys: list[str], args: list, command_id: str | None) -> tuple:
+        """The append script on the game's node, on one connection, followed by ``WAIT`` when replicas must
+        confirm it (WAIT counts the writes of its own connection).
+
+        On a cluster this is also what keeps an append from being sent twice: redis-py's cluster client re-sends a
+        command after a connection error, which for a script that may have run is not safe. Here a refusal that
+        ran nothing (MOVED, CLUSTERDOWN, TRYAGAIN, READONLY: a failover) refreshes the slot map and tries again; a
+        connection lost refreshes it and answers ``StoreUnavailable`` (the client retries with its command id).
+        """
+        last: Exception | None = None
+        for attempt in range(NODE_ATTEMPTS):
+            node = self._node(keys[0])
+            try:
+                status, value, replicas = self._script_and_wait(node, keys, args)
+                if status in (b"dup", "dup") and self.ack_replicas:
+                    # The first attempt may not be replicated yet: rewrite its record (same value, a write this
+                    # connection makes) so that WAIT covers it and everything before it on this node.
+                    replicas = self._rewrite_and_wait(node, keys[1], command_id, value)
+            except NOT_RUN as exc:
+                last = exc
+                self._refresh()
+                time.sleep(0.05 * (attempt + 1))
+                continue
+            except (redis.ConnectionError, redis.TimeoutError) as exc:
+                self._refresh()
+                raise StoreUnavailable(str(exc)) from exc
+            if self.ack_replicas and status in (b"ok", b"dup", "ok", "dup") and replicas < self.ack_replicas:
+                raise NotReplicated(replicas, self.ack_replicas)
+            return status, value
+        raise StoreUnavailable(str(last))
+
+    def _node(self, key: str) -> redis.Redis:
+        """The client of the node holding ``key`` (the client itself when Redis is not a cluster)."""
+        if not self._cluster:
+            return self.redis
+        node = self.redis.get_node_from_key(key)
+        if node.redis_connection is None:
+            self._refresh()
+            node = self.redis.get_node_from_key(key)
+        return node.redis_connection
+
+    def _script_and_wait(self, node: redis.Redis, keys: list[str], args: list) -> tuple:
+        for _ in range(2):
+            pipe = node.pipeline(transaction=False)
+            pipe.execute_command("EVALSHA", self._append.sha, len(keys), *keys, *args)
+            if self.ack_replicas:
+                pipe.execute_command("WAIT", self.ack_replicas, self.ack_timeout_ms)
+            answers = pipe.execute(raise_on_error=False)
+            if isinstance(answers[0], redis.exceptions.NoScriptError):
+                self._append.sha = node.script_load(self._append.script)
+                continue
+            for answer in answers:
+                if isinstance(answer, Exception):
+                    raise answer
+            status, value = answers[0]
+            return status, value, answers[1] if self.ack_replicas else 0
+        raise StoreUnavailable("the append script could not be loaded")
+
+    def _rewrite_and_wait(self, node: redis.Redis, cmds_key: str, command_id: str | None, value: bytes) -> int:
+        pipe = node.pipeline(transaction=False)
+        pipe.hset(cmds_key, command_id, value)
+        pipe.execute_command("WAIT", self.ack_replicas, self.ack_timeout_ms)
+        return pipe.execute()[1]
+
+    def _refresh(self) -> None:
+        """Read the cluster's slot map again (after a failover the slots have a new master)."""
+        if self._cluster:
+            with contextlib.suppress(redis.RedisError, redis.exceptions.RedisClusterException):
+                self.redis.nodes_manager.initialize()  # else the next command tries again
 
     def version(self, gid: str) -> int:
         """The game's current version (0: no such game)."""

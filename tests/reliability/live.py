@@ -148,8 +148,11 @@ class Players:
     game ends, or after ``max_steps`` attempts.
     """
 
-    def __init__(self, port: int, games: list[dict], seed: int = 0, max_steps: int = 5000):
+    def __init__(self, port: int, games: list[dict], seed: int = 0, max_steps: int = 5000, resend: bool = False):
         self.http = Http(port, timeout=10)
+        # ``resend``: a command answered 503 is sent again, same body and command_id, until it gets another
+        # answer (a client that cares for its command); by default the player looks at the game again instead.
+        self.resend = resend
         self.games = games
         self.seed = seed
         self.max_steps = max_steps
@@ -157,6 +160,7 @@ class Players:
         self.acked: list[tuple[str, str, dict]] = []  # (gid, token of the seat that sent it, answer)
         self.outcomes: Counter = Counter()
         self.samples: dict[object, object] = {}  # one answer body per outcome
+        self.timeline: list[tuple[float, object, str]] = []  # (monotonic time, 200 or outcome, gid) of answers
         self._lock = threading.Lock()
         self._threads: list[threading.Thread] = []
 
@@ -178,10 +182,11 @@ class Players:
         with self._lock:
             return len(self.acked)
 
-    def _note(self, outcome, body=None) -> None:
+    def _note(self, outcome, body=None, gid: str = "") -> None:
         with self._lock:
             self.outcomes[outcome] += 1
             self.samples.setdefault(outcome, body)
+            self.timeline.append((time.monotonic(), outcome, gid))
 
     def _play(self, game: dict, rng: random.Random) -> None:
         gid = game["id"]
@@ -211,6 +216,10 @@ class Players:
                 body = {"move": rng.choice(mine["legal"]), "expected_version": mine["version"],
                         "command_id": uuid.uuid4().hex}
                 status, answer = self.http.post(f"/api/games/{gid}/commands", body, humans[seat])
+                while self.resend and status == 503 and not self.stop.is_set():
+                    self._note(503, answer, gid)
+                    time.sleep(0.05)
+                    status, answer = self.http.post(f"/api/games/{gid}/commands", body, humans[seat])
             except (OSError, http.client.HTTPException) as exc:
                 self._note("connection", repr(exc))
                 time.sleep(0.05)
@@ -218,9 +227,10 @@ class Players:
             if status == 200:
                 with self._lock:
                     self.acked.append((gid, humans[seat], answer))
+                    self.timeline.append((time.monotonic(), 200, gid))
                 version = answer["version"]
             else:
-                self._note(status, answer)
+                self._note(status, answer, gid)
                 if status == 409:
                     version = answer["error"]["version"]
 
