@@ -12,8 +12,6 @@ REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.Cluste
               redis.exceptions.TryAgainError, redis.exceptions.MovedError, redis.exceptions.SlotNotCoveredError)
 # What a command treats as "Redis is unreachable".
 UNREACHABLE = (ConnectionError, *REDIS_DOWN)
-# Any error Redis or the client reports.
-REDIS_ERROR = redis.RedisError
 
 
 def connect(url: str) -> redis.Redis:

@@ -133,16 +133,6 @@ class Projector:
         next_cursor = f"{int(picked[-1][0])}.{picked[-1][1]}" if more and picked else None
         return lines, next_cursor
 
-    def drop(self, projection: str) -> None:
-        """Delete a projection's keys, before a rebuild."""
-        redis = self.store.redis
-        if projection == "lobby":
-            for p in range(self.keys.partitions):
-                redis.delete(*self.lobby_keys(p))
-            return
-        for gid in self.store.game_ids():
-            redis.delete(self.keys.view(gid), self.keys.ckpt(gid))
-
     def rebuild(self, projections: tuple[str, ...] = PROJECTIONS,
                 progress: Callable[[int, int], None] | None = None) -> int:
         """Rebuild projections from the event streams into fresh keys, then switch over; returns the number of

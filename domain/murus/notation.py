@@ -63,12 +63,6 @@ def to_move(cmd: Command) -> Move:
     return (OPERATORS.index(cmd.op), CELL_INDEX[cmd.frm], CELL_INDEX[cmd.to])
 
 
-def to_command(move: Move) -> Command:
-    """The command naming an engine move."""
-    kind, frm, to = move
-    return Command(CELL_NAMES[frm], OPERATORS[kind], CELL_NAMES[to])
-
-
 def move_text(move: Move) -> str:
     """The canonical notation of an engine move."""
     kind, frm, to = move
