@@ -27,10 +27,10 @@ if str(ROOT) not in sys.path:  # run as ``python bench/ai_latency.py`` from a ch
 
 import harness
 
+from burrow.runtime import build, install
 from domain.ai import budget_for
 from domain.registry import GAME_NAMES
 from services.config import Settings
-from burrow.runtime import build, install
 from workers import jobs
 
 MARGIN = 0.2

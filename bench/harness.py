@@ -210,8 +210,8 @@ class RedisServer:
 
 def runtime_for(server: RedisServer, prefix: str = "bench"):
     """A production-shaped runtime (events db 0, RQ queues db 1) over ``server``."""
-    from services.config import Settings
     from burrow.runtime import build, install
+    from services.config import Settings
 
     rt = build(Settings(redis_url=server.url(0), rq_url=server.url(1), prefix=prefix), journal=False)
     install(rt)

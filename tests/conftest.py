@@ -90,8 +90,8 @@ def prefix() -> str:
 @pytest.fixture(params=["fakeredis", "redis"])
 def runtime(request, prefix, tmp_path):
     """A full runtime (store, service, projector, queue) over fakeredis or a private real redis-server."""
-    from services.config import Settings
     from burrow.runtime import build, install
+    from services.config import Settings
 
     url = None if request.param == "fakeredis" else request.getfixturevalue("real_redis_url")
     rt = build(Settings(redis_url=url, prefix=prefix, data_dir=str(tmp_path / "data"),

@@ -45,8 +45,8 @@ def redis_server():
 @pytest.fixture
 def rt(private_redis, prefix, tmp_path):
     """A runtime (store, service, projector, RQ queue) on the private redis-server, under a fresh prefix."""
-    from services.config import Settings
     from burrow.runtime import build, install
+    from services.config import Settings
 
     runtime = build(Settings(redis_url=private_redis.url, prefix=prefix, data_dir=str(tmp_path / "data"),
                              queue_name=f"{prefix}-q"), journal=False)

@@ -17,8 +17,8 @@ import pytest
 import redis
 from redis.cluster import RedisCluster
 
-from services.config import Settings
 from burrow.runtime import build, install
+from services.config import Settings
 from services.store import EventStore, Keys
 from tests.conftest import RedisProcess, run_jobs
 from tests.reliability.conftest import require_redis_server

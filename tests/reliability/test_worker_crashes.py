@@ -13,8 +13,8 @@ import random
 import pytest
 
 from burrow.cli import main as burrow
-from services.config import Settings
 from burrow.runtime import build, install
+from services.config import Settings
 from tests.reliability.live import Burrow, wait_until
 from workers.dispatcher import GROUP
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from services.config import Settings
 from burrow.runtime import build
+from services.config import Settings
 from web.app import create_app
 
 

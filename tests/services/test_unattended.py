@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from services.config import Settings
 from burrow.runtime import build, install
+from services.config import Settings
 from workers.dispatcher import Dispatcher
 from workers.worker import ThreadWorker
 
