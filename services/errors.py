@@ -51,3 +51,11 @@ class TooMany(ServiceError):
 
 class Unavailable(ServiceError):
     status, code = 503, "unavailable"
+
+
+class Corrupt(ServiceError):
+    """A game whose stored events cannot be read back (an event that does not decode, or that the rules refuse).
+    The message says which game and version only: the cause (in ``__cause__``, for logs, the dispatcher's dead
+    letters and ``burrow doctor``) may name hidden cards."""
+
+    status, code = 500, "corrupt_game"

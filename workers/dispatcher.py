@@ -38,6 +38,13 @@ def _text(eid: bytes | str) -> str:
     return eid.decode() if isinstance(eid, bytes) else eid
 
 
+def _why(exc: Exception) -> str:
+    """What went wrong, for the operator: a damaged game's cause itself (the API's message only names the game)."""
+    if isinstance(exc, errors.Corrupt) and exc.__cause__ is not None:
+        exc = exc.__cause__
+    return f"{type(exc).__name__}: {exc}"
+
+
 class Dispatcher:
     def __init__(self, runtime: Runtime, consumer: str | None = None, claim_idle_ms: int | None = None,
                  batch: int = 200):
@@ -103,10 +110,10 @@ class Dispatcher:
             except UNREACHABLE:
                 raise
             except Exception as exc:  # noqa: BLE001 - this game's entries fail; the others go on
-                log.warning("dispatcher: game %s failed at %s: %s: %s", gid, [v for _, v in items],
-                            type(exc).__name__, exc)
+                why = _why(exc)
+                log.warning("dispatcher: game %s failed at %s: %s", gid, [v for _, v in items], why)
                 for eid, _ in items:
-                    self._failed(partition, eid, fields_of[eid], f"{type(exc).__name__}: {exc}", failing)
+                    self._failed(partition, eid, fields_of[eid], why, failing)
                 continue
             for eid, version in items:
                 if eid in failing:

@@ -89,3 +89,14 @@ def test_a_game_that_recovers_forgets_its_failures(quick, monkeypatch):
     dispatcher.run_once(block_ms=1)
     assert dispatcher.failures.of(0) == {} and dispatcher.failures.dead_letters(0) == []
     assert rt.projector.projected(gid) == 1 and pending(rt, gid) == 0
+
+
+def test_a_damaged_game_answers_corrupt_game_and_the_others_still_answer(runtime, client):
+    bad, good = (runtime.service.create("murus", PLAYERS)["id"] for _ in range(2))
+    version = poison(runtime, bad)
+    answer = client.get(f"/api/games/{bad}?min_version={version}")
+    error = answer.get_json()["error"]
+    assert answer.status_code == 500 and error["code"] == "corrupt_game"
+    assert error["message"] == (f"game {bad} cannot be read: its event at version {version} is damaged; the "
+                                "operator sees it in 'burrow doctor'")  # the cause (maybe a hidden card) is logged
+    assert client.get(f"/api/games/{good}?min_version=1").status_code == 200
