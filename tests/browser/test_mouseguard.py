@@ -4,6 +4,7 @@ from a position played to a stronghold win by clicking mouse → step → card, 
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.browser.conftest import shot
@@ -83,9 +84,16 @@ def test_play_to_a_stronghold_win_watched_live(new_page):
 
 
 def white_at_the_bottom(page) -> bool:
-    """White's side (row 9) drawn at the bottom: the board is turned for White."""
-    return page.locator('#board [data-point="a9"]').bounding_box()["y"] > \
-        page.locator('#board [data-point="a1"]').bounding_box()["y"]
+    """White's side (row 9) drawn at the bottom: the board is turned for White (waits for a redraw to settle)."""
+    try:
+        page.wait_for_function("""() => {
+            const y = (p) => { const n = document.querySelector(`#board [data-point="${p}"]`);
+                               return n ? n.getBoundingClientRect().y : null; };
+            return y("a9") !== null && y("a1") !== null && y("a9") > y("a1");
+        }""", timeout=3000)
+        return True
+    except PlaywrightError:
+        return False
 
 
 def test_white_keeps_its_view_after_the_end_and_in_replays_with_one_step_per_turn(new_page, server, watch):
@@ -95,7 +103,9 @@ def test_white_keeps_its_view_after_the_end_and_in_replays_with_one_step_per_tur
                                                 "position": NEAR_WIN, "seed": 1})
     watch.add_seats(created)
     gid, tokens = created["id"], [s["token"] for s in created["seats"]]
-    seats = server.api("GET", f"/api/games/{gid}", token=tokens[0])["state"]["seats"]
+    # min_version: the document as of the creation at least (the colours are drawn then).
+    doc = server.api("GET", f"/api/games/{gid}?min_version={created['version']}", token=tokens[0])
+    seats = doc["state"]["seats"]
     black, white = tokens[seats["black"]], tokens[seats["white"]]
     server.api("POST", f"/api/games/{gid}/commands", {"move": "d4-d5"}, token=black)
     page = new_page()
