@@ -10,6 +10,7 @@ import msgspec
 from domain.base import MAX_PLIES, RULES, BadEvent, BadSetup
 from domain.commando import events as ev
 from domain.commando.board import DEFAULT_BOARD, Board, load_board
+from domain.commando.catalog import CATALOG
 from domain.commando.constants import DIE_FACES, FULL_DECK
 
 PHASES = ("turn", "wall", "commit", "challenge", "choice", "fine", "caution", "shop", "finished")
@@ -97,6 +98,9 @@ def _replace(state: State, **changes: Any) -> State:
 
 
 def _created(_: State | None, e: ev.GameCreated) -> State:
+    if not CATALOG.seats[0] <= e.seats == len(e.agents) <= CATALOG.seats[1] or not 0 <= e.turn < e.seats:
+        raise BadEvent(f"game_created: {e.seats} seats, {len(e.agents)} agents and seat {e.turn} to play do not "
+                       f"make a game of {CATALOG.seat_range()} seats")
     board = DEFAULT_BOARD if e.board == DEFAULT_BOARD.spec else load_board(e.board)
     agents = tuple(Agent(**a) for a in e.agents)
     return State(board=board, options=dict(e.options), agents=agents, turn=e.turn, discard=tuple(e.discard))

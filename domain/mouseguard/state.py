@@ -65,6 +65,8 @@ def board_from_mice(mice: dict[str, str]) -> tuple[int, ...]:
 
 
 def _created(event: ev.GameCreated) -> State:
+    if event.seats != 2:
+        raise BadEvent(f"game_created: Mouse Guard has 2 seats, not {event.seats}")
     state = State(options=Options(**event.options))
     position = event.position
     if position is None:

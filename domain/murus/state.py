@@ -42,6 +42,8 @@ MurusState = State
 def evolve(state: State | None, event: Event) -> State:
     """The state after ``event``; ``BadEvent`` for an event that is not Murus', malformed or out of place."""
     if isinstance(event, GameCreated):
+        if event.seats != 2:
+            raise BadEvent(f"game_created: Murus Gallicus has 2 seats, not {event.seats}")
         try:
             advanced = event.options["variant"] == "advanced"
             pos = load_position(event.position, advanced)

@@ -10,6 +10,7 @@ from msgspec.structs import replace
 from domain.base import MAX_PLIES, RULES, BadEvent, BadSetup, Event, outcome
 from domain.squirrels import board
 from domain.squirrels.board import CELL_INDEX, CELLS, SQUIRREL, Card, Grid
+from domain.squirrels.catalog import CATALOG
 from domain.squirrels.events import (
     BoostersOpened,
     CardsDealt,
@@ -47,6 +48,8 @@ class State(msgspec.Struct, frozen=True):
 
 def _created(event: GameCreated) -> State:
     seats = event.seats
+    if not CATALOG.seats[0] <= seats <= CATALOG.seats[1]:
+        raise BadEvent(f"game_created: Foraging Squirrels has {CATALOG.seat_range()} seats, not {seats}")
     state = State(seats=seats, options=event.options, piles=((),) * seats, dug=(False,) * seats)
     if event.position is None:
         return state
