@@ -214,7 +214,11 @@
   /** Why a click on the board did nothing: not your turn, a replay, watching, or the board's own reason. */
   function explainClick(event) {
     const node = event.target;
-    if (!node || !node.closest || node.closest("button, a, input, select, summary, label, [role=button]")) return;
+    if (!node || !node.closest) return;
+    if (node.closest("button, a, input, select, summary, label, [role=button]")) {
+      feedback("");  // a click that did something: the last explanation is stale
+      return;
+    }
     if (page.pending) return;
     const doc = shownDoc();
     if (!doc) return;
@@ -289,6 +293,7 @@
     if (key !== page.memoryKey) {
       page.memory = {};
       page.memoryKey = key;
+      feedback("");
     }
     const label = (seat) => seatLabel(doc, seat);
     const ai = (seat) => isAi(doc, seat);
