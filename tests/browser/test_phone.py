@@ -132,3 +132,12 @@ def test_the_lobby_fits_a_phone(new_page):
         page.select_option("#game-choice", game)
         expect(page.locator("#seats > li")).not_to_have_count(0)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], game
+
+
+def test_every_board_fits_the_narrowest_phone(new_page, server, watch):
+    """360 px, the narrow end of the range: no sideways scrolling, every cell and point on screen."""
+    for game in SETUPS:
+        page, _ = open_as_players(new_page, server, watch, game, {"width": 360, "height": 740})
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, game
+        assert not outside(boxes(page, SPOTS), 360), game
+        page.context.close()
