@@ -115,6 +115,12 @@ def test_white_keeps_its_view_after_the_end_and_in_replays_with_one_step_per_tur
     for point in ("d4", "d5"):  # the last move, highlighted
         expect(page.locator(f'#board [data-point="{point}"] .last-move')).to_have_count(1)
     expect(page.locator("#board .last-move")).to_have_count(2)
+    page.click('#board [data-point="d5"]')  # Black's mouse: the click says why nothing happens (item 5)
+    expect(page.locator("#board-feedback")).to_have_text("That is a black mouse: you play white.")
+    page.click('#board [data-point="f7"]')
+    page.click('#board [data-point="b5"]')  # not a step of the selected mouse
+    expect(page.locator("#board-feedback")).to_contain_text("The mouse on f7 cannot go to b5")
+    page.click('#board [data-point="f7"]')  # let it go again
 
     server.api("POST", f"/api/games/{gid}/commands", {"move": "f7-f6"}, token=white)
     server.api("POST", f"/api/games/{gid}/commands", {"move": "c8-b8 stronghold A8"}, token=black)
