@@ -86,14 +86,15 @@ def cmd_serve(args) -> int:
     print(f"burrow: open http://{args.host}:{args.port}/", file=sys.stderr)
     import uvicorn
 
-    from web.asgi import create_asgi
+    from web.asgi import create_asgi, stopping_streams
     from web.serving import uvicorn_options  # slow heads and bodies dropped, big bodies refused unread
 
     # Live streams on uvicorn's event loop (no thread each), the rest of the API on ``--threads`` Flask threads.
-    uvicorn.Server(uvicorn.Config(create_asgi(app, args.threads), host=args.host, port=args.port,
-                                  log_level="warning", access_log=False, backlog=4096,
-                                  proxy_headers=False,  # X-Forwarded-For only as BURROW_TRUSTED_PROXIES says
-                                  timeout_graceful_shutdown=2, **uvicorn_options())).run(sockets=[sock])
+    front = create_asgi(app, args.threads)
+    stopping_streams(front, uvicorn.Config(front, host=args.host, port=args.port,
+                                           log_level="warning", access_log=False, backlog=4096,
+                                           proxy_headers=False,  # X-Forwarded-For only as BURROW_TRUSTED_PROXIES
+                                           timeout_graceful_shutdown=2, **uvicorn_options())).run(sockets=[sock])
     return 0
 
 

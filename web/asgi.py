@@ -69,6 +69,15 @@ class Front:
         self.setup = ThreadPoolExecutor(max_workers=SETUP_THREADS, thread_name_prefix="stream-open")
         self._wakers: dict[asyncio.AbstractEventLoop, Waker] = {}
         self._lock = threading.Lock()
+        self._open: set[asyncio.Event] = set()  # the wake-up of every open stream (on the loop)
+        self.closing = False
+
+    def close_streams(self) -> None:
+        """The server is stopping: every open stream ends its response now (its client reconnects elsewhere or
+        later), so the server need not wait for them. From any thread."""
+        self.closing = True
+        for loop in list(self._wakers):
+            loop.call_soon_threadsafe(lambda: [wakeup.set() for wakeup in list(self._open)])
 
     def _waker(self, loop: asyncio.AbstractEventLoop) -> Waker:
         with self._lock:
@@ -148,6 +157,7 @@ class Front:
             wakeup.set()
 
         watcher = asyncio.ensure_future(watch_disconnect())
+        self._open.add(wakeup)
 
         async def write(body: bytes) -> None:
             state["sending"] = True
@@ -164,7 +174,7 @@ class Front:
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
                 return
             await write(f"retry: {RETRY_MS}\n\n".encode())
-            while not state["gone"]:
+            while not state["gone"] and not self.closing:
                 batch = sub.take()
                 if batch is None:
                     break  # fell too far behind: the client reconnects from the last id it received
@@ -184,6 +194,7 @@ class Front:
             # Dropped while its writes were stuck: the server closes the connection (and logs that the response
             # was cut short); the client reconnects with Last-Event-ID.
         finally:
+            self._open.discard(wakeup)
             watcher.cancel()
             self.hub.unsubscribe(sub)
 
@@ -199,3 +210,15 @@ def create_asgi(flask_app: Flask, threads: int = 32) -> Front:
     """The ASGI app over ``flask_app``, Flask running on ``threads`` threads."""
     return Front(flask_app, threads)
 
+
+def stopping_streams(front: Front, config):
+    """A uvicorn server for ``config`` (serving ``front``) that, on SIGINT/SIGTERM, ends every open stream at once
+    instead of letting them hold the shutdown for its grace period (``burrow serve``)."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            front.close_streams()
+            super().handle_exit(sig, frame)
+
+    return Server(config)

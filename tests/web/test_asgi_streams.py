@@ -69,3 +69,27 @@ def test_a_client_stuck_writing_is_dropped_and_another_receives_every_version(ru
         assert front.hub.open_streams() == 0
 
     asyncio.run(main())
+
+
+def test_open_streams_end_their_responses_when_the_server_stops(runtime):
+    front = create_asgi(create_app(runtime), threads=2)
+    gid, _ = new_game(runtime)
+
+    async def main():
+        sent = []
+
+        async def never_disconnects():
+            await asyncio.Event().wait()
+
+        async def send(message):
+            sent.append(message)
+
+        streams = [asyncio.ensure_future(front(scope(gid, 0, f"10.0.1.{i}"), never_disconnects, send))
+                   for i in range(3)]
+        await until(lambda: front.hub.open_streams() == 3, "three streams")
+        front.close_streams()  # SIGTERM in burrow serve
+        await asyncio.wait_for(asyncio.gather(*streams), WAIT)
+        ends = [m for m in sent if m["type"] == "http.response.body" and not m.get("more_body", False)]
+        assert len(ends) == 3 and front.hub.open_streams() == 0  # every response completed, every place freed
+
+    asyncio.run(main())
