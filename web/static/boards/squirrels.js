@@ -363,9 +363,18 @@
     const table = html("table", "squirrel-table", null, html("div", "table-scroll", null, wrapper));
     html("caption", "visually-hidden", "Scores: cards and bonus categories", table);
     const head = html("tr", "", null, html("thead", "", null, table));
-    for (const h of ["Player", "Cards", "Foils", "Rares", "Colours", "Squirrels", "Bonuses", "Points", "Dig"]) {
-      html("th", "", h, head).setAttribute("scope", "col");
-    }
+    const heads = ["Player", "Cards", "Foils", "Rares", "Colours", "Squirrels", "Bonuses", "Points", "Dig"];
+    const short = ["Player", "Cards", "Foil", "Rare", "Col.", "Sq.", "Bon.", "Pts", "Dig"];  // a phone's width
+    heads.forEach((h, i) => {
+      const th = html("th", "", small ? null : h, head);
+      th.setAttribute("scope", "col");
+      if (small && short[i] !== h) {
+        const abbr = html("abbr", "", short[i], th);
+        abbr.title = h;
+      } else if (small) {
+        th.textContent = h;
+      }
+    });
     const body = html("tbody", "", null, table);
     scores.forEach((row, seat) => {
       const tr = html("tr", doc.to_act.includes(seat) ? "to-act" : "", null, body);
