@@ -6,8 +6,9 @@ Two servers, each started here on loopback ports:
 
 * **embedded** — ``burrow serve`` (one process: uvicorn, the Flask API on its thread pool, the dispatcher and
   the RQ workers as threads, over the in-process store);
-* **redis** — production as ``docker-compose.yml`` runs it: ``uvicorn burrow.asgi:app --workers 2``, a
-  ``burrow worker --queue project`` and ``burrow dispatch``, on a private redis-server (AOF everysec).
+* **redis** — production as ``docker-compose.yml`` runs it: ``python -m web.serving --workers 2`` (uvicorn,
+  two processes, serving ``burrow.asgi:app``), a ``burrow worker --queue project`` and ``burrow dispatch``, on a
+  private redis-server (AOF everysec).
 
 On each: ``--games`` Murus games (the endless loop position) are created through HTTP, each from a loopback
 address of its own. Then the same command load runs with no watchers and with ``--streams`` streams open, the
@@ -82,10 +83,9 @@ class Servers:
         else:
             self.redis = RedisServer().__enter__()
             env.update(REDIS_URL=self.redis.url(0), RQ_URL=self.redis.url(1))
-            self.procs.append(subprocess.Popen(
-                [sys.executable, "-m", "uvicorn", "burrow.asgi:app", "--host", "127.0.0.1",
-                 "--port", str(self.port), "--workers", "2", "--no-proxy-headers", "--no-access-log",
-                 "--log-level", "warning", "--backlog", "4096"], env=env, **quiet))
+            self.procs.append(subprocess.Popen(  # as docker-compose.yml runs it
+                [sys.executable, "-m", "web.serving", "--host", "127.0.0.1", "--port", str(self.port),
+                 "--workers", "2"], env=env, **quiet))
             for args in (["worker", "--queue", "project"], ["dispatch"]):
                 self.procs.append(subprocess.Popen([sys.executable, "-m", "burrow.cli", *args], env=env, **quiet))
         harness.wait_http(self.port, seconds=60)
