@@ -32,7 +32,6 @@ import random
 from collections.abc import Callable
 
 from domain.ai.squirrels.actions import DIG_BEFORE_KEPT, DIG_SOURCES, Rules, rebuild
-from domain.ai.squirrels.maxn import MAXN_CARDS, MaxN, endgame
 from domain.ai.squirrels.mcts import C, Node, grow, most_visited, playout, search
 from domain.ai.squirrels.solver import SOLVE_ANY_BUDGET, SOLVE_CARDS, Solver, Unsolved, solve
 from domain.ai.squirrels.table import (
@@ -56,11 +55,10 @@ from domain.ai.squirrels.table import (
     notation,
 )
 
-__all__ = ["ACTION_CELLS", "Action", "BITS", "C", "CELLS", "CELL_INDEX", "Cards", "DIG_BEFORE_KEPT",
-           "DIG_SOURCES", "DIRECTIONS", "Dig", "EMPTY", "LETTERS", "LINES", "MAXN_CARDS", "MOVE_CELLS", "MaxN",
-           "Move", "Node", "RAYS", "Rules", "SOLVE_ANY_BUDGET", "SOLVE_CARDS", "SQUIRREL", "Sim", "Simulator",
-           "Solver", "Unsolved", "choose", "endgame", "grow", "most_visited", "notation", "playout", "rebuild",
-           "search", "solve"]
+__all__ = ["ACTION_CELLS", "BITS", "C", "CELLS", "CELL_INDEX", "DIG_BEFORE_KEPT", "DIG_SOURCES", "DIRECTIONS",
+           "EMPTY", "LETTERS", "LINES", "MOVE_CELLS", "RAYS", "SOLVE_ANY_BUDGET", "SOLVE_CARDS", "SQUIRREL",
+           "Action", "Cards", "Dig", "Move", "Node", "Rules", "Sim", "Simulator", "Solver", "Unsolved", "choose",
+           "grow", "most_visited", "notation", "playout", "rebuild", "search", "solve"]
 
 
 def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float,
@@ -83,10 +81,6 @@ def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float,
             return notation(decided)
         if sim.holds_dig(1 - seat):  # as in ``solve``: search as if the opponent never dug
             sim = sim.without_dig(1 - seat)
-    elif level == "hard":
-        decided = endgame(rules, sim, clock, start, budget)
-        if decided is not None:
-            return notation(decided)
     action, _ = search(rules, sim, rng, budget - (clock() - start), clock,
                        greedy=0.75 if level == "hard" else 0.0, root_actions=root_actions)
     return notation(action)
