@@ -105,6 +105,18 @@ def test_every_game_has_the_decider_shape(game):
     assert len(tags) == len(set(tags)) and "game_created" in tags and "game_ended" in tags
 
 
+def test_decider_problems_names_what_a_module_lacks():
+    import types
+
+    broken = types.ModuleType("broken")
+    broken.NAME, broken.SEATS, broken.OPTIONS, broken.EVENTS = "broken", (3, 2), {}, (int,)
+    broken.evolve = lambda state: state
+    problems = decider_problems(broken)
+    assert "SEATS must be (min, max) with 1 <= min <= max, not (3, 2)" in problems
+    assert "EVENTS holds <class 'int'>, not an Event class" in problems
+    assert "evolve(state) should take (state, event)" in problems and "initial() is missing" in problems
+
+
 def test_random_play_ends_for_every_seat_count_and_option_set(game):
     """Every combination once: the game ends with a typed outcome, nobody left to act, and replays."""
     module = game.module
