@@ -219,7 +219,7 @@
       feedback("");  // a click that did something: the last explanation is stale
       return;
     }
-    if (page.pending) return;
+    if (page.pending || !node.closest("svg")) return;  // the drawn board only, not its captions
     const doc = shownDoc();
     if (!doc) return;
     let text;
@@ -250,7 +250,7 @@
         page.offline = false;
         $("connection-banner").hidden = true;
         const box = $("message");
-        if (box.dataset.network === "yes" || /cannot be reached/.test(box.textContent)) showMessage("");
+        if (/cannot be reached/.test(box.textContent)) showMessage("");  // api.js's words for a network error
         refresh(0);
         render();
       }
