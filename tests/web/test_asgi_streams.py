@@ -93,3 +93,28 @@ def test_open_streams_end_their_responses_when_the_server_stops(runtime):
         assert len(ends) == 3 and front.hub.open_streams() == 0  # every response completed, every place freed
 
     asyncio.run(main())
+
+
+def test_an_idle_stream_gets_keep_alive_lines(runtime, monkeypatch):
+    import web.asgi
+
+    monkeypatch.setattr(web.asgi, "KEEPALIVE_SECONDS", 0.05)
+    front = create_asgi(create_app(runtime), threads=2)
+    gid, _ = new_game(runtime)
+
+    async def main():
+        sent, gone = [], asyncio.Event()
+
+        async def receive():
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            sent.append(message)
+
+        stream = asyncio.ensure_future(front(scope(gid, runtime.store.version(gid), "10.0.2.1"), receive, send))
+        await until(lambda: sum(b": keep-alive" in m.get("body", b"") for m in sent) >= 2, "keep-alive lines")
+        gone.set()
+        await asyncio.wait_for(stream, WAIT)
+
+    asyncio.run(main())
