@@ -404,13 +404,16 @@ def main(argv: list[str] | None = None) -> int:
     for kind, r in results.items():
         for phase, watchers in (("quiet", 0), ("busy", r["streams"])):
             h, c = r[phase]["health"], r[phase]["commands"]
+            # The server CPU the watchers add, per command (each command is one version to fan out).
+            extra = ((r["busy"]["cpu"] / max(1, len(r["busy"]["commands"])))
+                     - (r["quiet"]["cpu"] / max(1, len(r["quiet"]["commands"])))) if watchers else float("nan")
             rows.append([name[kind], watchers, len(c) / args.seconds, r[phase]["cpu"] / args.seconds * 100,
-                         r[phase].get("client_cpu", 0.0) / args.seconds * 100,
+                         extra * 1e3, r[phase].get("client_cpu", 0.0) / args.seconds * 100,
                          median(h) * 1e3, percentile(h, 99) * 1e3, median(c) * 1e3, percentile(c, 99) * 1e3,
                          ratio(median(c), median(r["quiet"]["commands"]))])
-    table(["server", "watchers", "commands/s", "server CPU %", "watchers' client CPU %", "health p50 ms",
-           "health p99 ms", "command p50 ms",
-           "command p99 ms", "command p50 vs no watchers"], rows,
+    table(["server", "watchers", "commands/s", "server CPU %", "fan-out CPU ms per command",
+           "watchers' client CPU %", "health p50 ms", "health p99 ms", "command p50 ms", "command p99 ms",
+           "command p50 vs no watchers"], rows,
           title=f"Requests while {args.streams:,} streams watch {args.games} games ({args.rate:g} commands/s, "
                 f"{args.seconds:g} s each way, in {args.rounds} rounds)")
     rows = []
