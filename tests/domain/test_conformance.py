@@ -292,3 +292,23 @@ def test_evolve_refuses_a_bad_event_with_bad_event_only(game, seed):
                 except BadEvent as refusal:
                     assert str(refusal)
         before = module.evolve(before, event)
+
+
+def test_a_game_stored_before_termination_existed_replays_to_the_same_outcome(game):
+    """Games stored before ``result.termination`` have ``game_ended`` events without it: replaying them infers it
+    from the state, for a turn-limit draw as for a rules ending."""
+    module = game.module
+    ended = next(e for e in module.EVENTS if e.__struct_config__.tag == "game_ended")
+    field = next((f for f in msgspec.structs.fields(ended) if f.name == "termination"), None)
+    if field is None or field.default is not None:
+        pytest.skip("this game has recorded the termination from its first game")
+    seen = set()
+    for seed in range(40):
+        options = {"max_plies": 6} if "max_plies" in module.OPTIONS and seed % 2 else {}
+        state, events = game.play(game.seat_counts[0], options, seed)
+        legacy = [msgspec.structs.replace(e, termination=None) if isinstance(e, ended) else e for e in events]
+        assert module.result(fold(module, legacy)) == module.result(state)
+        seen.add(module.result(state)["termination"])
+        if seen == {RULES, MAX_PLIES}:
+            break
+    assert RULES in seen and (MAX_PLIES in seen or "max_plies" not in module.OPTIONS)
