@@ -78,3 +78,26 @@ def test_lua_scripts_are_lua_files():
     assert inline == [], "move each Lua script to services/<name>.lua and read it with services.scripts.lua(name)"
     scripts = [p for package in OURS for p in (ROOT / package).rglob("*.lua")]
     assert scripts and {p.parent for p in scripts} == {ROOT / "services"}
+
+
+IMPURE = {"time", "datetime", "os", "socket", "threading", "subprocess", "asyncio", "urllib", "http", "requests",
+          "flask", "rq", "redis", "fakeredis", "logging"}
+GLOBAL_RANDOM = {"random", "randint", "randrange", "choice", "choices", "shuffle", "sample", "seed", "uniform",
+                 "getrandbits"}
+
+
+def test_the_domain_stays_pure():
+    """domain/ has no clock, no I/O beyond its own data files, no threads and no global random: every die, shuffle
+    and draw comes from the ``rng`` it is given (and is recorded in an event); the AIs get their clock injected."""
+    found = []
+    for path in modules():
+        if path.relative_to(ROOT).parts[0] != "domain":
+            continue
+        rel = path.relative_to(ROOT).as_posix()
+        found += [f"{rel}:{line}: imports {name}" for line, name in imported(path) if name in IMPURE]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "random"
+                    and node.func.attr in GLOBAL_RANDOM):
+                found.append(f"{rel}:{node.lineno}: random.{node.func.attr}() (the global generator)")
+    assert found == [], "\n".join(found)
