@@ -98,7 +98,7 @@ def test_your_turn_in_the_title_and_icon_and_a_notification_when_hidden(new_page
     page.click('#board [data-cell="a1"]')
     page.click('#board [data-cell="a3"]')
     expect(page.locator("#status")).to_have_text("Waiting for Bo (Gauls).")
-    expect(page).to_have_title("Murus Gallicus — Burrow")
+    expect(page).to_have_title("Bo (Gauls) to play — Murus Gallicus — Burrow")  # whose turn, in the tab
     assert page.locator("link[rel=icon]").get_attribute("href").endswith("favicon.svg")
     page.evaluate("window.__hidden = true")
     server.api("POST", f"/api/games/{gid}/commands", {"move": "a7-a5"}, token=bo)

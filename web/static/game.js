@@ -326,8 +326,14 @@
                                       replayTo: startReplay});
     }
     if (window.BurrowNotify) {
+      const live = liveDocs()[0];
+      let other = "";
+      if (page.offline) other = "Connection lost";
+      else if (live && live.status === "finished") other = "Game over";
+      else if (live && live.to_act.length) other = live.to_act.map((seat) => seatLabel(live, seat)).join(", ") + " to play";
       window.BurrowNotify.update(Boolean(liveTurn) && !page.offline,
-                                 liveTurn ? `${seatLabel(page.docs.get(liveTurn.seat), liveTurn.seat)} to play` : "");
+                                 liveTurn ? `${seatLabel(page.docs.get(liveTurn.seat), liveTurn.seat)} to play` : "",
+                                 other);
     }
   }
 

@@ -58,9 +58,10 @@
     }
   }
 
-  /** The turn state changed: ``yourTurn`` (a seat of this page must act), ``text`` what to say. */
-  function update(yourTurn, text) {
-    document.title = yourTurn ? `▶ Your turn — ${baseTitle}` : baseTitle;
+  /** The turn state changed: ``yourTurn`` (a seat of this page must act), ``text`` what to say; ``other`` whose
+      turn it is otherwise ("Bo (Gauls) to play", "Game over"), for the title. */
+  function update(yourTurn, text, other) {
+    document.title = yourTurn ? `▶ Your turn — ${baseTitle}` : other ? `${other} — ${baseTitle}` : baseTitle;
     if (icon && turnIcon) icon.setAttribute("href", yourTurn ? turnIcon : baseIcon);
     if (yourTurn && !wasTurn && document.hidden) {
       if ($("sound-turn") && $("sound-turn").checked) beep();
