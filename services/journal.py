@@ -38,8 +38,8 @@ class JournaledEventStore(EventStore):
             if not path.exists():
                 self._seats[gid] = hashes  # written with the header, at the game's first append
                 return
-            # An open seat taken later (``services/tables.py``): its hash joins the header's, in a file replaced
-            # whole, so a crash leaves the old file or the new one.
+            # (An open seat taken later comes with its event, ``append(seats=...)``, on that event's line; this
+            # path is for a caller setting hashes apart: they join the header's, in a file replaced whole.)
             lines = path.read_text(encoding="utf-8").split("\n")
             header = json.loads(lines[0])
             header["seats"] = {**header.get("seats", {}), **{str(s): h for s, h in hashes.items()}}
@@ -48,7 +48,8 @@ class JournaledEventStore(EventStore):
             partial.write_text("\n".join(lines), encoding="utf-8")
             os.replace(partial, path)
 
-    def append(self, gid, events, *, expected_version, command_id=None, result=b"", meta=None, at=None):
+    def append(self, gid, events, *, expected_version, command_id=None, result=b"", meta=None, at=None,
+               seats=None):
         if not SAFE_NAME.fullmatch(gid):  # a journal file is named by the id: never a path, never two names
             raise ValueError(f"not a game id for a journal file name: {gid[:40]!r}")
         at = at if at is not None else int(time.time() * 1000)
@@ -56,15 +57,18 @@ class JournaledEventStore(EventStore):
         # file before an earlier one, and the journal would no longer load.
         with self._lock:
             outcome = super().append(gid, events, expected_version=expected_version, command_id=command_id,
-                                     result=result, meta=meta, at=at)
+                                     result=result, meta=meta, at=at, seats=seats)
             if not outcome.duplicate:
                 first = outcome.version - len(events) + 1
                 lines = []
                 if meta is not None:
-                    seats = {str(s): h for s, h in self._seats.pop(gid, {}).items()}
-                    lines.append(header_line(gid, json.loads(meta), seats=seats))
+                    created = {str(s): h for s, h in self._seats.pop(gid, {}).items()}
+                    lines.append(header_line(gid, json.loads(meta), seats=created))
                 for i, (type_, data) in enumerate(events):
-                    lines.append(event_line(StoredEvent(first + i, type_, data, at)))
+                    line = event_line(StoredEvent(first + i, type_, data, at))
+                    if seats and i == 0:  # a seat these events take: its token hash on their line, one write
+                        line = json.dumps({**json.loads(line), "seats": {str(s): h for s, h in seats.items()}})
+                    lines.append(line)
                 with open(self.directory / f"{gid}.jsonl", "a", encoding="utf-8") as f:
                     f.write("\n".join(lines) + "\n")
                     f.flush()
@@ -87,7 +91,11 @@ class JournaledEventStore(EventStore):
                 gid = header["id"]
                 if not isinstance(gid, str) or not SAFE_NAME.fullmatch(gid) or gid != path.stem:
                     raise ValueError(f"its header's id {str(gid)[:40]!r} is not its file name")
-                EventStore.set_seat_hashes(self, gid, {int(s): h for s, h in header.get("seats", {}).items()})
+                hashes = {int(s): h for s, h in header.get("seats", {}).items()}
+                for item in events:  # seats taken after creation: on their seat_taken event's line
+                    if isinstance(item.get("seats"), dict):
+                        hashes.update({int(s): h for s, h in item["seats"].items()})
+                EventStore.set_seat_hashes(self, gid, hashes)
                 append_exported(_Unjournaled(self), gid, header["meta"], events, have=self.version(gid))
             except (OSError, ValueError, KeyError, TypeError, ConcurrencyError) as exc:
                 self.skipped.append((path.name, f"{type(exc).__name__}: {exc}"))

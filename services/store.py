@@ -195,12 +195,13 @@ class EventStore:
 
     def append(self, gid: str, events: list[tuple[str, bytes]], *, expected_version: int | None,
                command_id: str | None = None, result: bytes = b"", meta: bytes | None = None,
-               at: int | None = None) -> AppendResult:
+               at: int | None = None, seats: dict[int, str] | None = None) -> AppendResult:
         """Append ``events`` (type, data) atomically, after checking ``expected_version`` and ``command_id``.
 
         A duplicate ``command_id`` appends nothing and returns the first stored ``result``; a stale
         ``expected_version`` raises ``ConcurrencyError`` and appends nothing. ``meta`` (game name, players…) is
-        written with the first event of a new game and only then.
+        written with the first event of a new game and only then. ``seats`` (seat → token hash: a seat these
+        events take) is written by the same script, so no crash leaves the seat taken without its token.
         """
         if not events:
             raise ValueError("nothing to append")
@@ -211,10 +212,13 @@ class EventStore:
             gid,
             at if at is not None else int(time.time() * 1000),
             meta or b"",
+            len(seats or {}),
         ]
+        for seat, token_hash in (seats or {}).items():
+            args += [str(seat), token_hash]
         for type_, data in events:
             args += [type_, data]
-        keys = [self.keys.game(gid), self.keys.cmds(gid), self.keys.log_of(gid)]
+        keys = [self.keys.game(gid), self.keys.cmds(gid), self.keys.log_of(gid), self.keys.seats(gid)]
         if self._cluster or self.ack_replicas:
             status, value = self._append_on_node(keys, args, command_id)
         else:

@@ -59,9 +59,10 @@ class Tables:
         token = tokens.new_token()
         at = int(time.time() * 1000)
         event = SeatTaken(seat=seat, name=name)
-        result = self.store.append(game.gid, [codec.encode(event)], expected_version=game.version, at=at)
-        # The token is handed out only after its hash is stored: nobody holds a token the game does not know.
-        self.store.set_seat_hashes(game.gid, {seat: tokens.token_hash(token)})
+        # The seat's token hash is written by the append's own script (and on the event's journal line): a crash
+        # leaves the seat open or taken with its hash, never taken without it; the token is handed out after.
+        result = self.store.append(game.gid, [codec.encode(event)], expected_version=game.version, at=at,
+                                   seats={seat: tokens.token_hash(token)})
         state = game.module.evolve(game.state, event, at)
         self.service._remember(replace(game, state=state, version=result.version))
         self.service._poke(game.gid)

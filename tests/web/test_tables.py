@@ -304,3 +304,42 @@ def test_a_clock_check_run_early_is_scheduled_again_and_a_late_one_for_an_old_ve
     runtime.service.command(g["id"], 0, "a1-a3")
     assert tables.flag(g["id"]) == "running"  # the old version's check: seat 1's clock runs, a minute to go
     assert len(jobs.scheduled) == 1 and runtime.store.version(g["id"]) == g["version"] + 1
+
+
+class Crash(BaseException):
+    """The process dying right after a step (nothing after it runs; not an error anything handles)."""
+
+
+def crash_after_append(store, monkeypatch) -> None:
+    real = store.append
+
+    def append_then_crash(*args, **kwargs):
+        real(*args, **kwargs)
+        raise Crash
+
+    monkeypatch.setattr(store, "append", append_then_crash)
+
+
+def test_a_crash_right_after_the_claims_append_leaves_the_seat_with_its_token_hash(runtime, monkeypatch):
+    """The seat_taken event and the seat's token hash are one step: taken means it has its hash."""
+    g = runtime.service.create("murus", [{"name": "Ana"}, {"open": True}])
+    crash_after_append(runtime.store, monkeypatch)
+    with pytest.raises(Crash):
+        Tables(runtime.service).claim(g["id"], 1, "Ben")
+    assert runtime.store.version(g["id"]) == g["version"] + 1  # the seat is taken…
+    assert set(runtime.store.seat_hashes(g["id"], fresh=True)) == {0, 1}  # …with its hash
+
+
+def test_a_replayed_journal_restores_a_seat_claimed_just_before_a_crash(tmp_path, monkeypatch):
+    from burrow.runtime import build
+    from services.config import Settings
+
+    first = build(Settings(data_dir=str(tmp_path / "data")))
+    g = first.service.create("murus", [{"name": "Ana"}, {"open": True}])
+    crash_after_append(first.store, monkeypatch)
+    with pytest.raises(Crash):
+        Tables(first.service).claim(g["id"], 1, "Ben")
+    second = build(Settings(data_dir=str(tmp_path / "data")))  # the embedded mode started again
+    assert second.service.load(g["id"]).names == ["Ana", "Ben"]
+    assert second.store.seat_hashes(g["id"]) == first.store.seat_hashes(g["id"], fresh=True)
+    assert set(second.store.seat_hashes(g["id"])) == {0, 1}
