@@ -81,6 +81,23 @@ def test_join_from_the_lobby_keep_the_seat_resign_and_rematch(new_page, watch):
         watch.snapshot(page)
 
 
+def test_the_main_list_with_the_open_filter_has_join_buttons(new_page, server, watch):
+    created = server.api("POST", "/api/games", {"game": "murus", "players": [{"name": "Ana"}, {"open": True}]})
+    watch.add_seats(created)
+    gid = created["id"]
+    ben = new_page()
+    ben.goto("/")
+    ben.get_by_role("button", name="Open", exact=True).click()
+    line = ben.locator("#games li", has_text=gid)
+    expect(line).to_be_visible(timeout=10_000)
+    ben.once("dialog", lambda dialog: dialog.accept("Ben"))
+    line.get_by_role("button", name="Join (seat 1)").click()
+    ben.wait_for_url(f"**/games/{gid}")
+    watch.tokens.update(kept_tokens(ben, gid))
+    expect(ben.locator("#players")).to_contain_text("Ben")
+    expect(ben.locator(".table-command", has_text="Resign")).to_be_visible()
+
+
 def test_a_clock_ticks(new_page, server, watch):
     created = server.api("POST", "/api/games", {"game": "murus", "players": [{"name": "Ana"}, {"name": "Ben"}],
                                                 "clock": {"initial": 300, "increment": 2}})

@@ -357,6 +357,7 @@
       const held = tokens.stored(g.id).length;
       html("span", "game-state", describeGame(g) + (held ? ` · you hold ${held === 1 ? "a seat" : held + " seats"}` : ""),
            link);
+      if (window.BurrowSeats) window.BurrowSeats.joinButtons(g, item, $("games-status"));  // open seats: Join
     }
     refocus(list, focused);
   }

@@ -60,7 +60,7 @@
     return found;
   };
 
-  window.BurrowSeats = {extraBody, seatKind};
+  window.BurrowSeats = {extraBody, seatKind, joinButtons};
 
   // ---------------------------------------------------------------- the lobby form: "Anyone" and a clock
 
@@ -137,7 +137,7 @@
 
   // ---------------------------------------------------------------- open games: Join
 
-  async function join(game, seat) {
+  async function join(game, seat, status) {
     const name = (window.prompt(`Your name, to take seat ${seat} of this ${game.game} game:`) || "").trim();
     if (!name) return;
     try {
@@ -146,8 +146,24 @@
       tokens.save(game.id, [...tokens.stored(game.id), taken.token]);
       location.assign("/games/" + encodeURIComponent(game.id));
     } catch (err) {
-      $("open-status").textContent = err.message;
+      (status || $("open-status")).textContent = err.message;
       pollOpen();
+    }
+  }
+
+  /** A Join button for each open seat of lobby line ``game`` (not those kept for a rematch), added to ``item``;
+      also used by lobby.js for the main list's rows (``status``: where a failed join is told). */
+  function joinButtons(game, item, status) {
+    if (game.status === "finished") return;
+    const mine = new Set(tokens.games());
+    for (const seat of game.open_seats || []) {
+      if (game.players[seat] && game.players[seat].name) continue;  // kept for a rematch
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "join";
+      b.textContent = mine.has(game.id) ? `Take seat ${seat} too` : `Join (seat ${seat})`;
+      b.addEventListener("click", () => join(game, seat, status));
+      item.appendChild(b);
     }
   }
 
@@ -161,7 +177,6 @@
     if (!list) return;
     try {
       const body = await api("/api/games?status=open");
-      const mine = new Set(tokens.games());
       list.replaceChildren();
       const games = body.games.filter((g) => g.status !== "finished");
       $("open-status").textContent = games.length ? "" : "No game is waiting for a player right now.";
@@ -172,15 +187,7 @@
         link.href = "/games/" + encodeURIComponent(game.id);
         link.textContent = `${game.game} #${game.id}: ${names(game)}`;
         item.appendChild(link);
-        for (const seat of game.open_seats || []) {
-          if (game.players[seat] && game.players[seat].name) continue;  // kept for a rematch
-          const b = document.createElement("button");
-          b.type = "button";
-          b.className = "join";
-          b.textContent = mine.has(game.id) ? `Take seat ${seat} too` : `Join (seat ${seat})`;
-          b.addEventListener("click", () => join(game, seat));
-          item.appendChild(b);
-        }
+        joinButtons(game, item);
         list.appendChild(item);
       }
     } catch (err) {
