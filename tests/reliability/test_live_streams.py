@@ -79,6 +79,7 @@ def test_more_open_streams_than_threads_a_command_answers_and_every_stream_recei
 
     async def run():
         clients = [address() for _ in range(10)]
+        before = redis.Redis.from_url(server.redis_url).info("clients") if server.redis_url else None
         streams = []
         for i in range(100):  # the server runs 32 threads for the API (the default): streams hold none of them
             gid, _, version = games[i % len(games)]
@@ -93,8 +94,9 @@ def test_more_open_streams_than_threads_a_command_answers_and_every_stream_recei
             message = await asyncio.wait_for(stream.next(), WAIT)
             assert message.id == reached[gid] and message.data["document"]["version"] == reached[gid]
             assert message.data["document"]["you"] is None and message.data["type"] == "moved"
-        if connections is not None:  # 100 open streams hold no Redis connection of their own
-            assert connections["connected_clients"] < 40, connections
+        if connections is not None:  # 100 open streams hold no Redis connection of their own: at most the
+            # reader and the 4 stream-opening threads' pooled connections are new
+            assert connections["connected_clients"] <= before["connected_clients"] + 5, (before, connections)
         for _, stream in streams:
             stream.close()
 
