@@ -4,6 +4,7 @@ new tab (localStorage), the resign flow with its confirmation and the rematch of
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -96,6 +97,19 @@ def test_the_main_list_with_the_open_filter_has_join_buttons(new_page, server, w
     watch.tokens.update(kept_tokens(ben, gid))
     expect(ben.locator("#players")).to_contain_text("Ben")
     expect(ben.locator(".table-command", has_text="Resign")).to_be_visible()
+
+
+@pytest.mark.parametrize("minutes", [10, -10])
+def test_a_clock_shows_the_servers_time_on_a_browser_whose_clock_is_minutes_off(new_page, server, watch, minutes):
+    created = server.api("POST", "/api/games", {"game": "murus", "players": [{"name": "Ana"}, {"name": "Ben"}],
+                                                "clock": {"initial": 300}})
+    watch.add_seats(created)
+    page = new_page()
+    page.add_init_script(f"(() => {{ const now = Date.now; Date.now = () => now() + {minutes * 60_000}; }})()")
+    page.goto(f"/games/{created['id']}")
+    running = page.locator(".clock.running .clock-time")
+    # Ahead, the clock read against the browser's own time would show 0:00; behind, 5:00 standing still.
+    expect(running).to_have_text(re.compile(r"^4:5\d$"), timeout=5000)
 
 
 def test_a_clock_ticks(new_page, server, watch):

@@ -61,6 +61,47 @@
     }
   }
 
+  // ---------------------------------------------------------------- the server's time
+
+  /* The clocks tick from the server's ``as_of``, so this browser's clock must be read as the server's: a browser
+     set minutes off would otherwise show minutes off. The offset (server − browser, ms) comes from the HTTP
+     ``Date`` header of a few requests. A header holds whole seconds and uvicorn refreshes it once a second, so the
+     server answered at a time in [Date, Date + 2 s), and did so between the request's start (``sent``) and its
+     answer (``got``) on this browser's clock: the offset lies in [Date − got, Date + 2 s − sent]. The intervals of
+     several answers are intersected (an empty intersection — this browser's clock was set meanwhile — starts
+     over) and the middle is taken: within about half a second of the truth plus half a round trip. */
+  const skew = {low: -Infinity, high: Infinity, samples: 0, timer: null};
+  const SKEW_SAMPLES = [0, 330, 670, 1000, 1330];  // ms after the first clock: spread over a second's phases
+  const SKEW_AGAIN_MS = 60000;
+
+  async function sampleSkew() {
+    try {
+      const sent = Date.now();
+      const answer = await fetch("/api/health", {cache: "no-store"});
+      const got = Date.now();
+      const date = Date.parse(answer.headers.get("Date") || "");
+      if (!isFinite(date)) return;
+      const low = date - got;
+      const high = date + 2000 - sent;
+      if (Math.max(low, skew.low) > Math.min(high, skew.high)) skew.samples = 0;
+      skew.low = skew.samples ? Math.max(low, skew.low) : low;
+      skew.high = skew.samples ? Math.min(high, skew.high) : high;
+      skew.samples += 1;
+      tick();
+    } catch (err) { /* no answer: keep the estimate */ }
+  }
+
+  function measureSkew() {
+    if (skew.timer !== null) return;
+    for (const after of SKEW_SAMPLES) setTimeout(sampleSkew, after);
+    skew.timer = setInterval(() => { if (!document.hidden) sampleSkew(); }, SKEW_AGAIN_MS);
+  }
+
+  /** The server's time now (ms), or null before the first answer. */
+  function serverNow() {
+    return skew.samples ? Date.now() + (skew.low + skew.high) / 2 : null;
+  }
+
   // ---------------------------------------------------------------- clocks
 
   function clockText(seconds) {
@@ -76,7 +117,8 @@
     const doc = shown.doc;
     const list = $("table-clocks");
     if (!doc || !doc.clock || !list) return;
-    const since = (Date.now() - Date.parse(doc.clock.as_of)) / 1000;
+    const now = serverNow();  // until the server's time is known, the clocks stand still at ``as_of``
+    const since = now === null ? 0 : (now - Date.parse(doc.clock.as_of)) / 1000;
     const live = !shown.replay && doc.status !== "finished";
     doc.clock.remaining.forEach((left, seat) => {
       const item = list.querySelector(`[data-seat="${seat}"] .clock-time`);
@@ -89,6 +131,7 @@
 
   function renderClocks(node, doc) {
     if (!doc.clock) return;
+    measureSkew();
     const list = document.createElement("ul");
     list.id = "table-clocks";
     list.className = "clocks";
