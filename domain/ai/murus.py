@@ -50,6 +50,8 @@ FORWARD_STEPS = tuple(
 # Row masks by distance to each side's goal row (index 0 = the goal row itself).
 ROWS_BY_DISTANCE = (tuple(reversed(ROW_MASKS)), ROW_MASKS)
 TOWER_ADVANCE = (0, 40, 90, 60, 35, 15, 0)
+MOBILITY = 5  # per distribution a side has
+THREAT = (80, 120)  # per tower that breaks through next turn: normal, hard
 WALL_ADVANCE = (0, 14, 10, 7, 4, 2, 0)
 NEAR_GOAL = tuple(rows[0] | rows[1] for rows in ROWS_BY_DISTANCE)
 THREAT_ROW = tuple(rows[2] for rows in ROWS_BY_DISTANCE)
@@ -346,10 +348,10 @@ class Search:
         score = self._static(p1, p2, p3, side)
         landing = FULL & ~(enemy | (p3 if self.advanced else p2))
         moves = mobility(towers, landing)
-        score += 5 * moves
+        score += MOBILITY * moves
         if moves == 0:
             score -= 400  # walls alone cannot move: stalemate is near
         if not self.advanced:
             threats = _towers_reaching_goal(towers, landing, side)
-            score += (120 if self.hard else 80) * threats.bit_count()
+            score += THREAT[self.hard] * threats.bit_count()
         return score
