@@ -241,10 +241,12 @@ class Analyses:
 # -- the moves of a game --------------------------------------------------------------------------------------
 
 def moves(service: GameService, game: Game) -> list[Move]:
-    """The commands that made ``game``, in order, from its events: a command's events are found in the game's
-    command ids (``Keys.cmds``: seat, first and last version) where it had one, else by the rules (the command
-    of a seat to act whose events begin with the stored ones); its notation is the legal command whose events
-    begin the same way."""
+    """The commands that made ``game``, in order, from its events.
+
+    A command's events are those its command id recorded (``Keys.cmds``: seat, first and last version) where it had
+    one; else those the rules give for it when they match the stored ones exactly (a seeded game replays its dice
+    and draws); else the events appended with its first one (one append: the same ``at``). Its notation is the
+    legal command whose events begin like the stored ones (the same first event, or with dice its type)."""
     store, module = service.store, game.module
     ranges = {}
     for key, value in store.redis.hgetall(store.keys.cmds(game.gid)).items():
@@ -252,7 +254,8 @@ def moves(service: GameService, game: Game) -> list[Move]:
         first, last = (int(v) for v in value.decode().split("-")) if not value.startswith(b"{") else (0, 0)
         if first and seat.isdigit():
             ranges[first] = (int(seat), last)
-    stored = [codec.decode(module, item.data) for item in store.read(game.gid, to=game.version)]
+    items = list(store.read(game.gid, to=game.version))
+    stored = [codec.decode(module, item.data) for item in items]
     found: list[Move] = []
     state, version = None, 0
     while version < game.version:
@@ -267,8 +270,15 @@ def moves(service: GameService, game: Game) -> list[Move]:
             state = module.evolve(state, stored[version])
             version += 1
             continue
-        seat, text, length = match
-        last = known[1] if known else version + length
+        seat, text, exact = match
+        if known:
+            last = known[1]
+        elif exact:
+            last = version + exact
+        else:  # the events appended together with the first one
+            last = version + 1
+            while last < game.version and items[last].at == items[version].at:
+                last += 1
         found.append(Move(version, seat, text))
         for event in stored[version:last]:
             state = module.evolve(state, event)
@@ -277,9 +287,10 @@ def moves(service: GameService, game: Game) -> list[Move]:
 
 
 def _command(module, state, seats: list[int], ahead: list, rng: Callable[[], random.Random]
-             ) -> tuple[int, str, int] | None:
-    """(seat, notation, number of events) of the legal command whose events begin like ``ahead``: all of them
-    (a seeded game replays exactly), else the first one, else (a random first event: dice) its type."""
+             ) -> tuple[int, str, int | None] | None:
+    """(seat, notation, number of events if they match ``ahead`` exactly) of the legal command whose events begin
+    like ``ahead``: all of them (a seeded game replays exactly), else the first one, else (a random first event:
+    dice) its type."""
     same_first = same_type = None
     for seat in seats:
         for text in module.legal(state, seat):
@@ -295,7 +306,7 @@ def _command(module, state, seats: list[int], ahead: list, rng: Callable[[], ran
             if events[0] == ahead[0]:
                 if list(events) == ahead[:len(events)]:
                     return seat, text, len(events)
-                same_first = same_first or (seat, text, len(events))
+                same_first = same_first or (seat, text, None)
             elif type(events[0]) is type(ahead[0]):
-                same_type = same_type or (seat, text, len(events))
+                same_type = same_type or (seat, text, None)
     return same_first or same_type
