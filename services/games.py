@@ -296,6 +296,9 @@ class GameService:
                 if expected_version is not None and expected_version != game.version:
                     raise errors.Conflict(f"the game is at version {game.version}, not {expected_version}",
                                           version=game.version)
+                if self._time_ran_out(game, at):
+                    game = None
+                    continue  # the game changed (a timeout): judge the command on what it is now
                 events = self._decide(game, seat, move, at)
             except (errors.Conflict, errors.NotYourTurn, errors.BadNotationError, errors.IllegalMoveError):
                 if not fresh:
@@ -330,6 +333,29 @@ class GameService:
             self._schedule_clock(gid, game.module, state, result.version)
             return answer
         raise errors.Conflict("the game is too busy right now; try again", version=self.store.version(gid))
+
+    def _time_ran_out(self, game: Game, at: int) -> bool:
+        """If a clock ran out before this command, end the game by it first: the timeout was due (the scheduled
+        clock check appends it up to a second later), so no command — a late move, a resign, accepting a draw — is
+        judged on a game whose time is up. Appended with the version it was judged on, like the clock check's;
+        True when the game changed (here, or by another writer meanwhile)."""
+        events = game.module.expired(game.state, at)
+        if not events:
+            return False
+        try:
+            result = self.store.append(game.gid, [codec.encode(e) for e in events], expected_version=game.version,
+                                       at=at)
+        except ConcurrencyError:
+            return True
+        except StoreUnavailable as exc:
+            raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
+        state = game.state
+        for event in events:
+            state = game.module.evolve(state, event, at)
+        self._remember(replace(game, state=state, version=result.version))
+        self._poke(game.gid)
+        self._schedule_clock(game.gid, game.module, state, result.version)
+        return True
 
     def _first_result(self, gid: str, seat: int, stored: bytes) -> dict:
         """The answer of a command already applied, rebuilt from the versions it appended ("first-last").

@@ -343,3 +343,27 @@ def test_a_replayed_journal_restores_a_seat_claimed_just_before_a_crash(tmp_path
     assert second.service.load(g["id"]).names == ["Ana", "Ben"]
     assert second.store.seat_hashes(g["id"]) == first.store.seat_hashes(g["id"], fresh=True)
     assert set(second.store.seat_hashes(g["id"])) == {0, 1}
+
+
+class Later:
+    """``time`` as seen by services/games.py, ``seconds`` ahead (a command arriving after a deadline)."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+
+    def time(self) -> float:
+        return time.time() + self.seconds
+
+
+@pytest.mark.parametrize("move", ["a1-a3", "resign", "offer draw"])
+def test_a_command_after_the_deadline_ends_the_game_by_the_timeout_first(client, runtime, monkeypatch, move):
+    """No wait for the scheduled check: the first command after a deadline finds the game ended by the timeout."""
+    import services.games
+
+    g = create(client, players=[{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 60})
+    monkeypatch.setattr(services.games, "time", Later(61))  # Ana's minute is up
+    r = client.post(f"/api/games/{g['id']}/commands", headers=auth(g["seats"][0]["token"]), json={"move": move})
+    assert r.status_code == 403 and r.json["error"]["message"] == "the game is over"
+    assert runtime.store.version(g["id"]) == g["version"] + 1  # the timeout, and nothing of the command
+    result = doc(client, g["id"])["result"]
+    assert result["termination"] == "timeout" and result["winners"] == [1]
