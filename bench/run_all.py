@@ -35,6 +35,7 @@ SUITE = [
     ("fair_queues.py", [], ["--quick"]),
     ("lobby_scale.py", [], ["--quick"]),
     ("watchers.py", [], ["--quick"]),
+    ("cluster.py", [], ["--quick"]),
 ]
 
 

@@ -213,5 +213,27 @@ class Deployment:
         self.queues.stop()
 
 
+def lost_acknowledged(http: Http, acked: list[tuple[str, str, dict]]) -> list[tuple[str, int]]:
+    """(gid, version) of every acknowledged event not in its game: each answered version must be there with the
+    same type and commit time. (Not the whole event: a game finished since shows its events unredacted, so an
+    answer given while it ran may differ from the feed now in what it hid.)"""
+    feeds: dict[tuple[str, str], dict[int, tuple]] = {}
+    lost = []
+    for gid, token, answer in acked:
+        if (gid, token) not in feeds:
+            feed: dict[int, tuple] = {}
+            while True:  # the feed comes in pages (1,000 events)
+                status, body = http.get(f"/api/games/{gid}/events?after={max(feed, default=0)}", token)
+                assert status == 200, body
+                feed.update((e["version"], (e["type"], e["at"])) for e in body["events"])
+                if not body["events"]:
+                    break
+            feeds[gid, token] = feed
+        for event in answer["events"]:
+            if feeds[gid, token].get(event["version"]) != (event["type"], event["at"]):
+                lost.append((gid, event["version"]))
+    return lost
+
+
 def have_cluster_tools() -> bool:
     return shutil.which("redis-server") is not None and shutil.which("redis-cli") is not None

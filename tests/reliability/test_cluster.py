@@ -7,9 +7,7 @@ touched two slots would fail there with CROSSSLOT.
 
 from __future__ import annotations
 
-import random
 import shutil
-import socket
 import subprocess
 import time
 
@@ -22,30 +20,11 @@ from services.config import Settings
 from services.store import EventStore, Keys
 from tests.conftest import RedisProcess, run_jobs
 from tests.reliability.conftest import require_redis_server
+from tests.reliability.deployment import cluster_ports
 from tests.store import test_store_contract as contract
 from workers.dispatcher import GROUP, Dispatcher
 
 NODES = 3
-
-
-def cluster_ports(count: int) -> list[int]:
-    """Free loopback ports whose cluster bus port (port + 10000) is free too."""
-    rng = random.Random()
-    ports: list[int] = []
-    for _ in range(1000):
-        port = rng.randrange(20000, 40000)
-        if port in ports or port + 10000 in ports:
-            continue
-        try:
-            for candidate in (port, port + 10000):
-                with socket.socket() as s:
-                    s.bind(("127.0.0.1", candidate))
-        except OSError:
-            continue
-        ports.append(port)
-        if len(ports) == count:
-            return ports
-    raise RuntimeError("no free ports for a cluster")
 
 
 @pytest.fixture(scope="module")
