@@ -336,7 +336,7 @@ class GameService:
 
     def _time_ran_out(self, game: Game, at: int) -> bool:
         """If a clock ran out before this command, end the game by it first: the timeout was due (the scheduled
-        clock check appends it up to a second later), so no command — a late move, a resign, accepting a draw — is
+        clock check appends it moments later), so no command — a late move, a resign, accepting a draw — is
         judged on a game whose time is up. Appended with the version it was judged on, like the clock check's;
         True when the game changed (here, or by another writer meanwhile)."""
         events = game.module.expired(game.state, at)

@@ -112,10 +112,14 @@ class RQJobs:
     def clock(self, gid: str, version: int, deadline_ms: int) -> None:
         """Check the game's clocks just after ``deadline_ms``: a job scheduled on RQ's scheduler (the workers run
         ``with_scheduler``), so a seat whose time runs out loses with no client connected."""
-        when = datetime.datetime.fromtimestamp(deadline_ms / 1000 + 0.05, datetime.UTC)
+        due = deadline_ms / 1000 + 0.05
+        queue = self.queues["project"]
         # One job per (version, deadline): the command path and the dispatcher scheduling the same check agree.
-        self.queues["project"].enqueue_at(when, CHECK_CLOCK, gid, job_id=f"clock-{gid}-{version}-{deadline_ms}",
-                                          result_ttl=0, failure_ttl=3600)
+        job = queue.enqueue_at(datetime.datetime.fromtimestamp(due, datetime.UTC), CHECK_CLOCK, gid,
+                               job_id=f"clock-{gid}-{version}-{deadline_ms}", result_ttl=0, failure_ttl=3600)
+        # RQ scores a scheduled job in whole seconds (rounded down: due up to a second early); the workers'
+        # schedulers (workers/worker.py) read the score to the millisecond, so it is set to the exact time.
+        queue.connection.zadd(queue.scheduled_job_registry.key, {job.id: due}, xx=True)
 
     # -- AI turns, fair between clients -------------------------------------------------------------------
 

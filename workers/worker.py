@@ -7,6 +7,7 @@ import threading
 import time
 
 import rq
+from rq.registry import ScheduledJobRegistry
 from rq.scheduler import RQScheduler
 from rq.timeouts import TimerDeathPenalty
 
@@ -15,10 +16,44 @@ from services.jobs import KINDS
 
 log = logging.getLogger(__name__)
 RESTART_SECONDS = 1.0
-SCHEDULER_SECONDS = 1  # how often the embedded scheduler moves due jobs to their queue (whole seconds: RQ lock TTLs)
+SCHEDULER_SECONDS = 1  # RQ's scheduler interval: its heartbeat (whole seconds: RQ's lock and heartbeat TTLs)
+POLL_SECONDS = 0.1  # how often our schedulers move due jobs (clock checks) to their queue
 
 
-class ThreadScheduler(RQScheduler):
+class ExactRegistry(ScheduledJobRegistry):
+    """Scheduled jobs due by the current time to the millisecond (RQ's registry compares whole seconds)."""
+
+    def get_jobs_to_schedule(self, timestamp: float | None = None, chunk_size: int = 1000) -> list[str]:
+        return super().get_jobs_to_schedule(time.time(), chunk_size)
+
+
+class ExactScheduler(RQScheduler):
+    """RQ's scheduler, moving due jobs every ``POLL_SECONDS`` and to the millisecond (the clock checks of
+    ``services/jobs.py`` are scored exactly), so a timeout lands within about a tenth of a second of its deadline
+    instead of up to a second after it. Locks and heartbeat keep RQ's one-second interval and TTLs."""
+
+    def prepare_registries(self, queue_names=None) -> None:
+        super().prepare_registries(queue_names)
+        self._scheduled_job_registries = [
+            ExactRegistry(r.name, connection=self.connection, serializer=self.serializer)
+            for r in self._scheduled_job_registries]
+
+    def work(self) -> None:  # RQScheduler.work, polling more often than it beats
+        self._install_signal_handlers()
+        self.register_birth()
+        beat = None
+        while not self._stop_requested:
+            if beat is None or time.monotonic() - beat >= self.interval:
+                if self.should_reacquire_locks:
+                    self.acquire_locks()
+                self.heartbeat()
+                beat = time.monotonic()
+            self.enqueue_scheduled_jobs()
+            time.sleep(POLL_SECONDS)
+        self.stop()
+
+
+class ThreadScheduler(ExactScheduler):
     """RQ's scheduler (jobs enqueued at a time: clock checks) in a thread: the embedded Redis lives in this
     process, and the forked process RQ would start sees only a copy of it."""
 
@@ -53,6 +88,27 @@ class ThreadWorker(rq.SimpleWorker):
             self.scheduler._process.join(5)
 
 
+class ProcessWorker(rq.SimpleWorker):
+    """``burrow worker``: RQ's worker without a fork per job, whose scheduler (a process, as RQ starts it) is the
+    exact one."""
+
+    def _start_scheduler(self, burst: bool = False, logging_level: str | None = "INFO", *args, **kwargs) -> None:
+        self.scheduler = ExactScheduler(self.queues, connection=self.connection, interval=SCHEDULER_SECONDS,
+                                        logging_level=logging_level or "INFO", serializer=self.serializer)
+        self.scheduler.acquire_locks()
+        if not self.scheduler.acquired_locks:
+            return
+        if not burst:
+            self.scheduler.start()
+            return
+        try:  # a burst worker moves what is due now, once
+            self.scheduler.register_birth()
+            self.scheduler.enqueue_scheduled_jobs()
+        finally:
+            self.scheduler.release_locks()
+            self.scheduler.register_death()
+
+
 def start_thread_worker(runtime: Runtime, kind: str = "project") -> threading.Thread:
     """Start a worker thread on the runtime's ``kind`` queue (``burrow serve``); returns the thread.
 
@@ -81,5 +137,5 @@ def run_worker(runtime: Runtime, burst: bool = False, kinds: tuple[str, ...] = K
     a fork per job costs ten times the job itself (``docs/benchmarks.md``). A worker that dies mid-job loses
     nothing: the dispatcher enqueues the job again (see ``workers/dispatcher.py``).
     """
-    worker = rq.SimpleWorker([runtime.jobs.queue(k) for k in kinds], connection=runtime.rq_redis)
+    worker = ProcessWorker([runtime.jobs.queue(k) for k in kinds], connection=runtime.rq_redis)
     worker.work(burst=burst, logging_level="INFO", with_scheduler=True)  # clock checks are scheduled jobs

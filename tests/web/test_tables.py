@@ -367,3 +367,25 @@ def test_a_command_after_the_deadline_ends_the_game_by_the_timeout_first(client,
     assert runtime.store.version(g["id"]) == g["version"] + 1  # the timeout, and nothing of the command
     result = doc(client, g["id"])["result"]
     assert result["termination"] == "timeout" and result["winners"] == [1]
+
+
+def test_clock_checks_are_scheduled_and_moved_to_their_queue_to_the_millisecond(runtime, monkeypatch):
+    """RQ scores scheduled jobs in whole seconds (a check due at 12:00:05.65 moved at 12:00:05.0, or at :06 by a
+    scheduler comparing whole seconds); ours are scored and moved to the millisecond."""
+    import workers.worker
+    from workers.worker import ExactScheduler
+
+    second = int(time.time()) + 100  # a whole second, in the future
+    runtime.jobs.clock("g1", 3, second * 1000 + 600)
+    queue = runtime.jobs.queues["project"]
+    score = runtime.rq_redis.zscore(queue.scheduled_job_registry.key, f"clock-g1-3-{second * 1000 + 600}")
+    assert score == pytest.approx(second + 0.65)
+    scheduler = ExactScheduler([queue], connection=runtime.rq_redis, logging_level="ERROR")
+    scheduler.acquire_locks()
+    try:
+        for now, moved in [(second + 0.6, False), (second + 0.7, True)]:
+            monkeypatch.setattr(workers.worker, "time", Later(now - time.time()))
+            scheduler.enqueue_scheduled_jobs()
+            assert (f"clock-g1-3-{second * 1000 + 600}" in queue.job_ids) == moved, now - second
+    finally:
+        scheduler.release_locks()
