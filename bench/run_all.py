@@ -36,6 +36,7 @@ SUITE = [
     ("lobby_scale.py", [], ["--quick"]),
     ("watchers.py", [], ["--quick"]),
     ("cluster.py", [], ["--quick"]),
+    ("clock_precision.py", [], ["--quick"]),
 ]
 
 

@@ -16,7 +16,7 @@ import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 SCRIPTS = ["command_path.py", "replay.py", "projection_lag.py", "engines.py", "storage.py", "watchers.py",
-           "fair_queues.py", "lobby_scale.py", "cluster.py"]
+           "fair_queues.py", "lobby_scale.py", "cluster.py", "clock_precision.py"]
 
 
 @pytest.fixture(scope="module", autouse=True)
