@@ -35,7 +35,7 @@ from services.views import document
 log = logging.getLogger(__name__)
 
 RETRY_MS = 1000  # EventSource's reconnection delay, sent first on every stream
-BLOCK_MS = 5000  # one XREAD BLOCK of a reader (below the clients' socket timeout)
+BLOCK_MS = 1000  # one XREAD BLOCK of a reader: an idle reader notices within this that nobody watches
 
 
 def sse(version: int, payload: dict) -> bytes:

@@ -58,8 +58,9 @@ def test_a_client_stuck_writing_is_dropped_and_another_receives_every_version(ru
         live = asyncio.ensure_future(front(scope(gid, start, "10.0.0.2"), never_disconnects, send))
         await until(lambda: front.hub.open_streams() == 2, "both streams")
         last = start
-        for _ in range(8):
+        for _ in range(8):  # one at a time: the steady reader keeps up, the stuck one falls behind
             last = await asyncio.to_thread(play, runtime, gid, 1)
+            await until(lambda v=last: ids(steady)[-1:] == [v], f"version {last} on the steady stream")
         await asyncio.wait_for(dropped, WAIT)  # its stream ended: the client reconnects with Last-Event-ID
         assert front.hub.open_streams("10.0.0.1") == 0 and front.hub.drops == 1
         await until(lambda: ids(steady)[-1:] == [last], "every version on the other stream")
@@ -68,7 +69,10 @@ def test_a_client_stuck_writing_is_dropped_and_another_receives_every_version(ru
         await asyncio.wait_for(live, WAIT)
         assert front.hub.open_streams() == 0
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    finally:
+        front.hub.stop()
 
 
 def test_open_streams_end_their_responses_when_the_server_stops(runtime):
@@ -92,7 +96,10 @@ def test_open_streams_end_their_responses_when_the_server_stops(runtime):
         ends = [m for m in sent if m["type"] == "http.response.body" and not m.get("more_body", False)]
         assert len(ends) == 3 and front.hub.open_streams() == 0  # every response completed, every place freed
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    finally:
+        front.hub.stop()
 
 
 def test_an_idle_stream_gets_keep_alive_lines(runtime, monkeypatch):
@@ -117,4 +124,7 @@ def test_an_idle_stream_gets_keep_alive_lines(runtime, monkeypatch):
         gone.set()
         await asyncio.wait_for(stream, WAIT)
 
-    asyncio.run(main())
+    try:
+        asyncio.run(main())
+    finally:
+        front.hub.stop()
