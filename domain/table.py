@@ -326,7 +326,10 @@ class Table:
             case TableSet(open=open_seats, clock=clock):
                 parts = []
                 if open_seats:
-                    parts.append(", ".join(f"Seat {s}" for s in open_seats) + " open for anyone")
+                    # Not "Seat N": the feed names seats by their players, and these have none yet (a later
+                    # taker's name would rewrite this line into nonsense).
+                    many = len(open_seats) > 1
+                    parts.append(f"{len(open_seats)} seat{'s' if many else ''} open for anyone")
                 if clock:
                     parts.append(f"clock {describe_clock(clock)}")
                 return "Table: " + "; ".join(parts) + "." if parts else "Table set."
