@@ -28,6 +28,7 @@ import time
 import rq
 
 from services.scripts import lua
+from services.store import QueueKeys
 
 PROJECT = "workers.jobs.project"
 AI_TURN = "workers.jobs.ai_turn"
@@ -50,7 +51,7 @@ def queue_name(prefix: str, kind: str) -> str:
     """The RQ queue of ``kind`` (one of ``KINDS``) under ``prefix``."""
     if kind not in KINDS:
         raise ValueError(f"no queue {kind!r} (known: {', '.join(KINDS)})")
-    return f"{prefix}:{kind}"
+    return QueueKeys(prefix).queue(kind)
 
 
 def ai_job_id(gid: str, seat: int, version: int) -> str:
@@ -63,6 +64,7 @@ class RQJobs:
     def __init__(self, connection, prefix: str = "burrow", ai_per_client: int = 1, stale_ms: int = 60_000):
         self.connection = connection
         self.prefix = prefix
+        self.keys = QueueKeys(prefix)
         self.queues = {kind: rq.Queue(queue_name(prefix, kind), connection=connection) for kind in KINDS}
         self.ai_per_client = ai_per_client
         self.stale_ms = stale_ms
@@ -88,7 +90,7 @@ class RQJobs:
     coalesce_ms = 10_000  # a marker outlives a lost job by this much at most (the dispatcher pokes again)
 
     def _queued_key(self, kind: str, gid: str) -> str:
-        return f"{self.prefix}:{kind}:queued:{gid}"
+        return self.keys.queued(kind, gid)
 
     def enqueue_once(self, kind: str, job: str, gid: str, *args, **options) -> bool:
         """Put ``job(gid, *args)`` on the ``kind`` queue unless a job of ``gid`` waits there already (marked by
@@ -125,8 +127,8 @@ class RQJobs:
 
     def _keys(self, client: str | None) -> list[str]:
         client = client or ANONYMOUS
-        base = f"{self.prefix}:aifair"
-        return [f"{base}:active:{client}", f"{base}:waiting:{client}", f"{base}:known", f"{base}:finished"]
+        keys = self.keys
+        return [keys.ai_active(client), keys.ai_waiting(client), keys.ai_known(), keys.ai_finished()]
 
     def _cap(self, client: str | None) -> int:
         return 0 if not client or client == ANONYMOUS else self.ai_per_client

@@ -175,6 +175,38 @@ class Keys:
         return f"{self._p(self.partition(gid))}:analysis:{gid}:v{version}:lease:{chunk}"
 
 
+class QueueKeys:
+    """Key names beside the RQ queues (on the queues' Redis, ``RQ_URL``), under the queue prefix
+    (``Settings.queue_name``; ``services/jobs.py`` uses them)."""
+
+    def __init__(self, prefix: str = "burrow"):
+        self.prefix = prefix
+
+    def queue(self, kind: str) -> str:
+        """The name of the RQ queue of ``kind`` (``project``, ``ai``, ``analysis``)."""
+        return f"{self.prefix}:{kind}"
+
+    def queued(self, kind: str, gid: str) -> str:
+        """String: a job of ``gid`` waits in the ``kind`` queue (coalesced pokes)."""
+        return f"{self.prefix}:{kind}:queued:{gid}"
+
+    def ai_active(self, client: str) -> str:
+        """Sorted set: the AI turns of ``client`` queued or running, by when (ms)."""
+        return f"{self.prefix}:aifair:active:{client}"
+
+    def ai_waiting(self, client: str) -> str:
+        """List: the AI turns of ``client`` waiting for a slot."""
+        return f"{self.prefix}:aifair:waiting:{client}"
+
+    def ai_known(self) -> str:
+        """Hash: every AI turn known, active ("a") or waiting ("w")."""
+        return f"{self.prefix}:aifair:known"
+
+    def ai_finished(self) -> str:
+        """Sorted set: the AI turns finished lately, by when (ms)."""
+        return f"{self.prefix}:aifair:finished"
+
+
 class EventStore:
     """Appends and reads game streams. Thread-safe (redis-py pools connections)."""
 
