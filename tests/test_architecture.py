@@ -101,3 +101,20 @@ def test_the_domain_stays_pure():
                     and node.func.attr in GLOBAL_RANDOM):
                 found.append(f"{rel}:{node.lineno}: random.{node.func.attr}() (the global generator)")
     assert found == [], "\n".join(found)
+
+
+def test_key_names_are_made_in_one_place():
+    """Redis key names are built by ``Keys`` / ``QueueKeys`` (services/store.py) only: no other module formats a
+    string with a key prefix."""
+    found = []
+    for path in modules():
+        rel = path.relative_to(ROOT).as_posix()
+        if rel == "services/store.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FormattedValue):
+                value = node.value
+                name = value.attr if isinstance(value, ast.Attribute) else getattr(value, "id", None)
+                if name == "prefix":
+                    found.append(f"{rel}:{node.lineno}: a key made from a prefix")
+    assert found == [], "\n".join(found)
