@@ -275,7 +275,7 @@
     const b = board();
     const player = (doc.players || [])[seat] || {};
     const side = b.seatLabel ? b.seatLabel(doc, seat) : null;
-    const name = player.name || `Seat ${seat}`;
+    const name = player.name || (player.open ? "Open seat" : `Seat ${seat}`);
     return side ? `${name} (${side})` : name;
   }
 

@@ -328,7 +328,7 @@
   }
 
   function describeGame(g) {
-    const name = (seat) => (g.players[seat] ? g.players[seat].name : `seat ${seat}`);
+    const name = (seat) => (g.players[seat] && g.players[seat].name ? g.players[seat].name : `seat ${seat}`);
     if (g.status === "finished") {
       const winners = (g.result && g.result.winners) || [];
       return winners.length ? `Finished: ${winners.map(name).join(" and ")} won` : "Finished: a draw";
@@ -353,7 +353,8 @@
       const head = html("span", "game-head", null, link);
       html("span", "game-title", TITLES[g.game] || g.game, head);
       html("span", "game-time", `#${g.id} · ${ago(changed(g))}`, head);
-      html("span", "game-players", g.players.map((p) => (p.ai ? `${p.name} (AI)` : p.name)).join(" vs "), link);
+      html("span", "game-players", g.players.map((p) => (p.ai ? `${p.name} (AI)` : p.open && !p.name ? "(open)" : p.name))
+        .join(" vs "), link);
       const held = tokens.stored(g.id).length;
       html("span", "game-state", describeGame(g) + (held ? ` · you hold ${held === 1 ? "a seat" : held + " seats"}` : ""),
            link);

@@ -14,7 +14,7 @@
 
   function seatName(doc, seat) {
     const p = (doc.players || [])[seat];
-    return p ? p.name : `Seat ${seat}`;
+    return p && p.name ? p.name : p && p.open ? "Open seat" : `Seat ${seat}`;
   }
 
   /** A readable label for a command word of the notation. */

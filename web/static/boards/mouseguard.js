@@ -345,7 +345,7 @@
     const info = html("div", "board-info", null, wrapper);
     for (const colour of ["black", "white"]) {
       const seat = (state.seats || {})[colour];
-      const name = players[seat] ? players[seat].name : colour;
+      const name = players[seat] ? players[seat].name || "open seat" : colour;
       const bits = [`${colour === "black" ? "Black" : "White"}: ${name}`,
                     `${(state.hand_counts || {})[colour] ?? 0} cards in hand`,
                     `${(state.captured || {})[colour] ?? 0} captured`];

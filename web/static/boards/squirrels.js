@@ -78,7 +78,7 @@
 
   function seatName(doc, seat) {
     const p = (doc.players || [])[seat];
-    return p ? p.name : `Seat ${seat}`;
+    return p && p.name ? p.name : p && p.open ? "Open seat" : `Seat ${seat}`;
   }
 
   function render(container, doc, ui) {
