@@ -167,7 +167,7 @@ def drill(ack: int, workdir: Path) -> list:
             if ack and restarted is None and promoted is not None and now - killed >= 3:
                 victim.start()
                 restarted = now - killed
-            if not any(t.is_alive() for t in players._threads):
+            if not players.playing():
                 break  # every game ended
             if promoted is not None and sum(1 for t, outcome, gid in list(players.timeline)
                                             if outcome == 200 and gid in shard and t > killed) >= 20:

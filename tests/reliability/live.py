@@ -182,6 +182,10 @@ class Players:
         with self._lock:
             return len(self.acked)
 
+    def playing(self) -> bool:
+        """Whether a thread still plays (its game not over, not stopped)."""
+        return any(t.is_alive() for t in self._threads)
+
     def _note(self, outcome, body=None, gid: str = "") -> None:
         with self._lock:
             self.outcomes[outcome] += 1

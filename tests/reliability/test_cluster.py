@@ -146,3 +146,23 @@ def test_the_api_on_a_cluster(cluster_runtime):
     assert doc["version"] == moved.json["version"]
     assert [e["version"] for e in api.get(f"/api/games/{created['id']}/events").json["events"]] == \
         list(range(1, doc["version"] + 1))
+
+
+@pytest.mark.parametrize("error", [redis.exceptions.ClusterDownError("CLUSTERDOWN The cluster is down"),
+                                   redis.exceptions.SlotNotCoveredError("Slot 9 is not covered by the cluster."),
+                                   redis.exceptions.TryAgainError("TRYAGAIN"),
+                                   redis.exceptions.MovedError("3999 127.0.0.1:6381")])
+def test_a_cluster_failing_over_is_a_503_not_a_500(api, rt, monkeypatch, error):
+    """What a failover raises in redis-py's cluster client (a slot without a master for a moment, a slot map gone
+    stale) is 'unavailable, try again', like a Redis that does not answer; the client refreshes its map itself."""
+    created = api.post("/api/games", json={"game": "murus", "players": [{"name": "Ana"}, {"name": "Bob"}]}).json
+
+    def failing(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(rt.store, "read", failing)
+    monkeypatch.setattr(rt.service, "_cache", type(rt.service._cache)())
+    answer = api.post(f"/api/games/{created['id']}/commands", json={"move": "a1-a3"},
+                      headers={"Authorization": f"Bearer {created['seats'][0]['token']}"})
+    assert answer.status_code == 503, answer.json
+    assert answer.json["error"]["code"] == "unavailable"

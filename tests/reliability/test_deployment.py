@@ -102,8 +102,7 @@ def converge_and_verify(deployment: Deployment, gids: list[str], monkeypatch, ca
 def test_every_game_with_ai_seats_played_to_the_end_on_the_cluster(deployment, monkeypatch, capsys):
     made = create(deployment, GAMES, copies=2)
     players = play(deployment, made, seed=1)
-    wait_until(lambda: not any(t.is_alive() for p in players for t in p._threads), 150, step=0.5,
-               what="every game to end")
+    wait_until(lambda: not any(p.playing() for p in players), 150, step=0.5, what="every game to end")
     for p in players:
         p.finish()
     http = deployment.webs[0].http()
