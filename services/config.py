@@ -23,7 +23,7 @@ class Settings:
     dead_letter_after: int = 5  # failures of a log entry before the dispatcher dead-letters it
     retry_ms: int = 1000  # the dispatcher's first wait before retrying a failed entry (doubles each time)
     trusted_proxies: int = 0  # reverse proxies in front whose X-Forwarded-For is trusted (werkzeug ProxyFix)
-    streams_per_client: int = 20  # open live streams (SSE) per client address and web process; 0: no cap
+    streams_per_client: int = 20  # open live streams (SSE) per client, over every web process; 0: no cap
     # The command path may poke the workers itself; off by default: an RQ enqueue more than doubles a command's
     # cost, the dispatcher wakes on the append anyway, and the lag it saves is a few ms (docs/benchmarks.md).
     fast_path: bool = False

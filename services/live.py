@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 import threading
+import time
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,13 +30,16 @@ import msgspec
 import redis
 
 from services import codec, errors
+from services.clients import client_id
 from services.games import Game, GameService
+from services.scripts import lua
 from services.store import Keys
 from services.views import document
 
 log = logging.getLogger(__name__)
 
 RETRY_MS = 1000  # EventSource's reconnection delay, sent first on every stream
+LEASE_MS = 60_000  # a stream's place under its client's cap, renewed while it is open (a dead process's expire)
 BLOCK_MS = 1000  # one XREAD BLOCK of a reader: an idle reader notices within this that nobody watches
 
 
@@ -55,7 +60,9 @@ class Subscription:
 
     def __init__(self, gid: str, client: str | None, wake: Callable[[], None], backlog: list[bytes]):
         self.gid = gid
-        self.client = client
+        self.client = client  # the client's id (a hashed address), None for no cap
+        self.id = secrets.token_hex(8)  # its place under the client's cap
+        self.counted = False  # counted in the hub's open streams
         self.wake = wake
         self.dropped = False
         self._pending: deque[bytes] = deque(backlog)
@@ -113,7 +120,10 @@ class Hub:
         self.recent = recent
         self.per_client = per_client
         self._games: dict[str, _Watched] = {}
-        self._clients: Counter = Counter()
+        self._clients: Counter = Counter()  # open streams of this process, per client id
+        self._leases: dict[str, str] = {}  # open stream id → its client id (renewed by the first reader)
+        self._renewed = 0.0
+        self._take = reader.register_script(lua("stream_lease"))
         self._lock = threading.Lock()
         self._threads: dict[str, threading.Thread] = {}  # partition log → its reader
         self._stopping = threading.Event()
@@ -121,28 +131,28 @@ class Hub:
 
     # -- subscribing ---------------------------------------------------------------------------------------
 
-    def subscribe(self, gid: str, after: int, client: str | None, wake: Callable[[], None]) -> Subscription:
-        """Open a stream of ``gid`` for a client that has seen version ``after``; it starts with every version
-        since. Blocking (reads the store): call it from a thread. Raises ``NotFound``, ``TooMany`` (the client's
-        cap), ``Unavailable`` (Redis)."""
-        with self._lock:
-            if self.per_client is not None and client is not None and self._clients[client] >= self.per_client:
-                raise errors.TooMany(f"at most {self.per_client} open streams per client; close one first")
-            self._clients[client] += 1
+    def subscribe(self, gid: str, after: int, address: str | None, wake: Callable[[], None]) -> Subscription:
+        """Open a stream of ``gid`` for a client (its address) that has seen version ``after``; it starts with
+        every version since. Blocking (reads the store): call it from a thread. Raises ``NotFound``, ``TooMany``
+        (the client's cap, over every web process), ``Unavailable`` (Redis)."""
+        client = client_id(address)
+        sub = Subscription(gid, client, wake, [])
         watched = None
         try:
+            self._lease(sub)
             watched = self._watch(gid)
             self.start()  # after the game is watched (a reader with nothing to watch stops), before reading it
             with watched.lock:
                 self._advance(watched)
-                sub = Subscription(gid, client, wake, self._backlog(watched, after))
+                sub._pending.extend(self._backlog(watched, after))
+                sub._allowance = len(sub._pending)
                 watched.subscribers.add(sub)
             return sub
         except redis.RedisError as exc:
-            self._release(client)
+            self._release(sub)
             raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
         except BaseException:
-            self._release(client)
+            self._release(sub)
             raise
         finally:
             if watched is not None:
@@ -156,19 +166,72 @@ class Hub:
         if watched is not None:
             with watched.lock:
                 watched.subscribers.discard(sub)
-        self._release(sub.client)
+        self._release(sub)
         self._forget_if_idle(sub.gid)
 
-    def open_streams(self, client: str | None = None) -> int:
-        """Open streams of ``client``, or of everybody."""
+    def open_streams(self, address: str | None = None) -> int:
+        """Open streams of this process: of the client at ``address``, or of everybody."""
         with self._lock:
-            return self._clients[client] if client is not None else sum(self._clients.values())
+            if address is None:
+                return sum(self._clients.values())
+            return self._clients[client_id(address)]
 
-    def _release(self, client: str | None) -> None:
+    def _lease(self, sub: Subscription) -> None:
+        """Count ``sub`` for its client, here and in Redis (every web process): ``TooMany`` at the cap."""
         with self._lock:
-            self._clients[client] -= 1
-            if self._clients[client] <= 0:
-                del self._clients[client]
+            self._clients[sub.client] += 1
+            sub.counted = True
+        if sub.client is None or self.per_client is None:
+            return
+        try:
+            taken = self._take(keys=[self.keys.client_streams(sub.client)],
+                               args=[sub.id, _now_ms(), LEASE_MS, self.per_client])
+        except BaseException:
+            self._forget_client(sub)
+            raise
+        if not taken:
+            self._forget_client(sub)
+            raise errors.TooMany(f"at most {self.per_client} open streams per client; close one first")
+        with self._lock:
+            self._leases[sub.id] = sub.client
+
+    def _release(self, sub: Subscription) -> None:
+        """``sub`` is closed: its place under its client's cap is free (a Redis error leaves it to expire)."""
+        self._forget_client(sub)
+        with self._lock:
+            leased = self._leases.pop(sub.id, None)
+        if leased is not None:
+            try:
+                self.reader.zrem(self.keys.client_streams(leased), sub.id)
+            except redis.RedisError as exc:
+                log.warning("live: could not free a stream's place (%s); it expires", exc)
+
+    def _forget_client(self, sub: Subscription) -> None:
+        with self._lock:
+            if not sub.counted:
+                return
+            sub.counted = False
+            self._clients[sub.client] -= 1
+            if self._clients[sub.client] <= 0:
+                del self._clients[sub.client]
+
+    def _renew(self) -> None:
+        """Renew the leases of this process's open streams (every third of ``LEASE_MS``; by one reader)."""
+        now = time.monotonic()
+        if now - self._renewed < LEASE_MS / 3000:
+            return
+        self._renewed = now
+        with self._lock:
+            leases = list(self._leases.items())
+        if not leases:
+            return
+        expiry = _now_ms() + LEASE_MS
+        pipe = self.reader.pipeline(transaction=False)
+        for stream, client in leases:
+            key = self.keys.client_streams(client)
+            pipe.zadd(key, {stream: expiry}, xx=True)
+            pipe.pexpire(key, LEASE_MS)
+        pipe.execute()
 
     def _watch(self, gid: str) -> _Watched:
         """The watched game ``gid`` (loaded if nobody watches it yet), counted as being joined."""
@@ -314,6 +377,8 @@ class Hub:
                     except (redis.RedisError, errors.ServiceError) as exc:
                         log.warning("live: could not publish %s (%s); retrying", gid, exc)
                         behind.add(gid)
+                if log_key == self.keys.log(0):
+                    self._renew()
                 if not behind and self._idle(log_key):
                     return
             except redis.RedisError as exc:
@@ -322,6 +387,10 @@ class Hub:
             except Exception:
                 log.exception("live: reader of %s failed; retrying", log_key)
                 self._stopping.wait(1.0)
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
 
 
 def _shown(game: Game, event, version: int, at: int) -> dict:

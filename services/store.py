@@ -156,6 +156,11 @@ class Keys:
         """Counter: the games one client created in the current minute (expires with it)."""
         return f"{self.prefix}:rate:{client}"
 
+    def client_streams(self, client: str) -> str:
+        """Sorted set: the open live streams of one client (a hashed address) in every web process, each with
+        its lease's expiry (ms), for the per-client cap (``services/live.py``)."""
+        return f"{self.prefix}:streams:{client}"
+
     def log_of(self, gid: str) -> str:
         return self.log(self.partition(gid))
 

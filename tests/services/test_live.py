@@ -181,3 +181,31 @@ def test_a_long_catch_up_does_not_count_against_the_buffer_before_it_is_read(run
         assert late.until(last) == list(range(1, last + 1))
     finally:
         hub.stop()
+
+
+def test_the_cap_counts_the_streams_of_every_web_process_and_a_dead_ones_expire(runtime, monkeypatch):
+    monkeypatch.setattr(live, "LEASE_MS", 400)
+    one, two = (live.Hub(runtime.service, runtime.store.keys, runtime.redis, per_client=2) for _ in range(2))
+    try:
+        gid, _ = new_game(runtime)
+        Reader(one, gid, 0, "10.0.0.7")
+        kept = Reader(two, gid, 0, "10.0.0.7")  # the same client on another process
+        with pytest.raises(errors.TooMany):
+            Reader(one, gid, 0, "10.0.0.7")
+        time.sleep(0.8)  # longer than a lease: the open streams' leases are renewed by their processes' readers
+        with pytest.raises(errors.TooMany):
+            Reader(two, gid, 0, "10.0.0.7")
+        one.stop()  # the first process dies with its stream open: its place frees when the lease expires
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                Reader(two, gid, 0, "10.0.0.7")
+                break
+            except errors.TooMany:
+                assert time.monotonic() < deadline, "a dead process's stream kept its place"
+                time.sleep(0.05)
+        two.unsubscribe(kept.sub)  # a closed stream frees its place at once
+        Reader(two, gid, 0, "10.0.0.7")
+    finally:
+        one.stop()
+        two.stop()
