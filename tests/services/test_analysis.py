@@ -159,3 +159,21 @@ def test_the_stored_entries_are_json_per_ply(rt):
     raw = rt.redis.hgetall(rt.store.keys.analysis_plies(gid, version))
     assert sorted(int(k) for k in raw) == [0, 1]
     assert json.loads(raw[b"0"])["move"] == "e2-e4"
+
+
+@pytest.mark.parametrize("game, seats", [("commando", 2), ("squirrels", 3), ("mouseguard", 2)])
+def test_naming_the_moves_logs_no_traceback_for_a_half_created_game(rt, game, seats, caplog):
+    """#16 qa: between game_created and the events appended with it (Commando's deck shuffle) the rules may fail
+    (Commando drew from an empty deck): that logged a "rules bug" traceback for every analysed Commando game."""
+    created = rt.service.create(game, [{"name": f"P{i}"} for i in range(seats)])
+    gid, rng = created["id"], random.Random(2)
+    for _ply in range(6):
+        state = rt.service.load(gid)
+        seat = state.module.to_act(state.state)[0]
+        move = ai.choose(game, state.module.view(state.state, seat), seat, "easy", rng, 0.01, StepClock())
+        rt.service.command(gid, seat, move)
+        time.sleep(0.003)
+    with caplog.at_level("WARNING", logger="services.analysis"):
+        found = analysis.moves(rt.service, rt.service.load(gid))
+    assert len(found) == 6
+    assert not [r for r in caplog.records if r.name == "services.analysis"], caplog.text
