@@ -166,14 +166,17 @@ def test_naming_the_moves_logs_no_traceback_for_a_half_created_game(rt, game, se
     """#16 qa: between game_created and the events appended with it (Commando's deck shuffle) the rules may fail
     (Commando drew from an empty deck): that logged a "rules bug" traceback for every analysed Commando game."""
     created = rt.service.create(game, [{"name": f"P{i}"} for i in range(seats)])
-    gid, rng = created["id"], random.Random(2)
+    gid, rng, sent = created["id"], random.Random(2), 0
     for _ply in range(6):
         state = rt.service.load(gid)
+        if not state.module.to_act(state.state):
+            break
         seat = state.module.to_act(state.state)[0]
         move = ai.choose(game, state.module.view(state.state, seat), seat, "easy", rng, 0.01, StepClock())
         rt.service.command(gid, seat, move)
+        sent += 1
         time.sleep(0.003)
     with caplog.at_level("WARNING", logger="services.analysis"):
         found = analysis.moves(rt.service, rt.service.load(gid))
-    assert len(found) == 6
+    assert len(found) == sent > 0
     assert not [r for r in caplog.records if r.name == "services.analysis"], caplog.text
