@@ -106,9 +106,9 @@ def test_every_game_with_ai_seats_played_to_the_end_on_the_cluster(deployment, m
     for p in players:
         p.finish()
     http = deployment.webs[0].http()
-    for _, game in made:
-        status, doc = http.get(f"/api/games/{game['id']}")
-        assert status == 200 and doc["status"] == "finished", doc
+    for _, game in made:  # (a projection may trail the game's end by a moment: reads are eventually consistent)
+        wait_until(lambda gid=game["id"]: http.get(f"/api/games/{gid}")[1].get("status") == "finished", 30,
+                   what=f"game {game['id']} to be seen finished")
     keys = Keys(deployment.prefix, PARTITIONS)
     assert len({deployment.cluster.node_of(keys.game(g["id"])).port for _, g in made}) >= 2  # spread over masters
     converge_and_verify(deployment, [g["id"] for _, g in made], monkeypatch, capsys)
