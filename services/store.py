@@ -276,22 +276,29 @@ class EventStore:
 
         On a cluster this is also what keeps an append from being sent twice: redis-py's cluster client re-sends a
         command after a connection error, which for a script that may have run is not safe. Here a refusal that
-        ran nothing (MOVED, CLUSTERDOWN, TRYAGAIN, READONLY: a failover) refreshes the slot map and tries again; a
-        connection lost refreshes it and answers ``StoreUnavailable`` (the client retries with its command id).
+        ran nothing (MOVED, CLUSTERDOWN, TRYAGAIN, READONLY: a failover) refreshes the slot map and tries again, an
+        ASK (a slot being resharded) goes to the node named; a connection lost refreshes the map and answers
+        ``StoreUnavailable`` (the client retries with its command id).
         """
         last: Exception | None = None
+        asked: redis.Redis | None = None  # the slot is migrating and its keys are on this node already (ASK)
         for attempt in range(NODE_ATTEMPTS):
-            node = self._node(keys[0])
+            node = asked or self._node(keys[0])
             try:
-                status, value, replicas = self._script_and_wait(node, keys, args)
+                status, value, replicas = self._script_and_wait(node, keys, args, asking=asked is not None)
                 if status in (b"dup", "dup") and self.ack_replicas:
                     # The first attempt may not be replicated yet: rewrite its record (same value, a write this
                     # connection makes) so that WAIT covers it and everything before it on this node.
-                    replicas = self._rewrite_and_wait(node, keys[1], command_id, value)
-            except NOT_RUN as exc:
-                last = exc
+                    replicas = self._rewrite_and_wait(node, keys[1], command_id, value, asking=asked is not None)
+            except NOT_RUN as exc:  # MOVED included (an AskError too, caught here first)
+                last, asked = exc, None
                 self._refresh()
                 time.sleep(0.05 * (attempt + 1))
+                continue
+            except redis.exceptions.AskError as exc:
+                # Resharding: the slot moves to another node and these keys are there already. Ask it, once
+                # (ASKING), without changing the slot map. (Keys split between the two nodes: TRYAGAIN, above.)
+                last, asked = exc, self._client_at(exc.host, exc.port)
                 continue
             except (redis.ConnectionError, redis.TimeoutError) as exc:
                 self._refresh()
@@ -311,13 +318,25 @@ class EventStore:
             node = self.redis.get_node_from_key(key)
         return node.redis_connection
 
-    def _script_and_wait(self, node: redis.Redis, keys: list[str], args: list) -> tuple:
+    def _client_at(self, host: str, port: int) -> redis.Redis:
+        """The client of the cluster node at ``host:port`` (the slot map read again if it is not known yet)."""
+        node = self.redis.get_node(host=host, port=port)
+        if node is None or node.redis_connection is None:
+            self._refresh()
+            node = self.redis.get_node(host=host, port=port)
+        if node is None or node.redis_connection is None:
+            raise StoreUnavailable(f"no cluster node {host}:{port}")
+        return node.redis_connection
+
+    def _script_and_wait(self, node: redis.Redis, keys: list[str], args: list, asking: bool = False) -> tuple:
         for _ in range(2):
             pipe = node.pipeline(transaction=False)
+            if asking:
+                pipe.execute_command("ASKING")
             pipe.execute_command("EVALSHA", self._append.sha, len(keys), *keys, *args)
             if self.ack_replicas:
                 pipe.execute_command("WAIT", self.ack_replicas, self.ack_timeout_ms)
-            answers = pipe.execute(raise_on_error=False)
+            answers = pipe.execute(raise_on_error=False)[1 if asking else 0:]
             if isinstance(answers[0], redis.exceptions.NoScriptError):
                 self._append.sha = node.script_load(self._append.script)
                 continue
@@ -328,11 +347,14 @@ class EventStore:
             return status, value, answers[1] if self.ack_replicas else 0
         raise StoreUnavailable("the append script could not be loaded")
 
-    def _rewrite_and_wait(self, node: redis.Redis, cmds_key: str, command_id: str | None, value: bytes) -> int:
+    def _rewrite_and_wait(self, node: redis.Redis, cmds_key: str, command_id: str | None, value: bytes,
+                          asking: bool = False) -> int:
         pipe = node.pipeline(transaction=False)
+        if asking:
+            pipe.execute_command("ASKING")
         pipe.hset(cmds_key, command_id, value)
         pipe.execute_command("WAIT", self.ack_replicas, self.ack_timeout_ms)
-        return pipe.execute()[1]
+        return pipe.execute()[-1]
 
     def _refresh(self) -> None:
         """Read the cluster's slot map again (after a failover the slots have a new master)."""

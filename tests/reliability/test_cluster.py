@@ -17,7 +17,7 @@ from redis.cluster import RedisCluster
 
 from burrow.runtime import build, install
 from services.config import Settings
-from services.store import EventStore, Keys
+from services.store import EventStore, Keys, StoreUnavailable
 from tests.conftest import RedisProcess, run_jobs
 from tests.reliability.conftest import require_redis_server
 from tests.reliability.deployment import cluster_ports
@@ -166,3 +166,41 @@ def test_a_cluster_failing_over_is_a_503_not_a_500(api, rt, monkeypatch, error):
                       headers={"Authorization": f"Bearer {created['seats'][0]['token']}"})
     assert answer.status_code == 503, answer.json
     assert answer.json["error"]["code"] == "unavailable"
+
+
+def test_an_append_follows_a_slot_being_resharded(cluster, cluster_client, prefix):
+    """Resharding (``redis-cli --cluster rebalance``) moves a partition's slot key by key. A game whose keys are
+    all still on the old node is served there; one whose keys have all moved gets ASK, and the append asks the new
+    node (ASKING) and lands there; a game split between the two, or a new one, gets TRYAGAIN (an append's keys
+    must be together): 503, nothing appended, until the slot has moved. Then MOVED: the slot map is read again."""
+    keys = Keys(prefix, partitions=16)  # partitions 8-15: slots no other test of this module uses
+    gids = [g for g in (f"g{i}" for i in range(5000)) if keys.partition(g) == 12][:2]
+    moved, new = gids
+    slot = cluster_client.keyslot(keys.game(moved))
+    source = cluster_client.get_node_from_key(keys.game(moved))
+    target = next(n for n in cluster_client.get_primaries() if n.name != source.name)
+
+    def node_id(node) -> str:
+        return redis.Redis(host=node.host, port=node.port).execute_command("CLUSTER", "MYID").decode()
+
+    src, dst = redis.Redis(host=source.host, port=source.port), redis.Redis(host=target.host, port=target.port)
+    store = EventStore(cluster_client, keys)
+    store.set_seat_hashes(moved, {0: "h"})
+    store.append(moved, [("moved", b"a")], expected_version=0, meta=b"{}")
+    store.append(moved, [("moved", b"b")], expected_version=1, command_id="0:c1", result=b"2-2")
+    dst.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", node_id(source))
+    src.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", node_id(target))
+    try:
+        assert store.append(moved, [("moved", b"c")], expected_version=2).version == 3  # all still on the source
+        own = [keys.game(moved), keys.cmds(moved), keys.seats(moved), keys.log_of(moved)]
+        src.execute_command("MIGRATE", target.host, target.port, "", 0, 5000, "KEYS", *own)
+        assert store.append(moved, [("moved", b"d")], expected_version=3).version == 4  # ASK: on the target
+        assert dst.execute_command("ASKING") and dst.xlen(keys.game(moved)) == 4
+        with pytest.raises(StoreUnavailable):  # its keys neither here nor there: TRYAGAIN until the slot moved
+            store.append(new, [("moved", b"x")], expected_version=0, meta=b"{}")
+    finally:  # the migration finished: the slot belongs to the target now, on every node
+        for node in cluster_client.get_primaries():
+            redis.Redis(host=node.host, port=node.port).execute_command("CLUSTER", "SETSLOT", slot, "NODE",
+                                                                        node_id(target))
+    assert store.append(new, [("moved", b"x")], expected_version=0, meta=b"{}").version == 1  # MOVED, followed
+    assert [e.data for e in store.read(moved)] == [b"a", b"b", b"c", b"d"] and store.version(new) == 1
