@@ -94,6 +94,7 @@ def converge_and_verify(deployment: Deployment, gids: list[str], monkeypatch, ca
     monkeypatch.setenv("BURROW_PREFIX", deployment.prefix)
     monkeypatch.setenv("BURROW_PARTITIONS", str(PARTITIONS))
     monkeypatch.setenv("RQ_URL", deployment.queues.url)
+    monkeypatch.setenv("BURROW_QUEUES", deployment.prefix)
     for gid in gids:
         assert burrow(["replay", gid, "--verify", "--redis", deployment.cluster.url]) == 0, capsys.readouterr().out
         assert "verify: OK" in capsys.readouterr().out
@@ -114,6 +115,8 @@ def test_every_game_with_ai_seats_played_to_the_end_on_the_cluster(deployment, m
     converge_and_verify(deployment, [g["id"] for _, g in made], monkeypatch, capsys)
     for p in players:
         assert_acknowledged_present(http, p.acked)
+    # burrow doctor sees the whole deployment: every partition on the cluster, both dispatchers, both workers
+    assert burrow(["doctor", "--redis", deployment.cluster.url]) == 0, capsys.readouterr().out
 
 
 def pending(client: RedisCluster, keys: Keys) -> dict[str, int]:
