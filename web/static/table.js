@@ -192,8 +192,6 @@
           break;  // one rematch button for the page
         }
       }
-      const offer = (doc.table || []).includes("accept draw");
-      if (offer) say(`A draw is offered: accept or decline it.`);
       if (!shown.held.length && doc.rematch) {
         const a = document.createElement("a");
         a.href = "/games/" + encodeURIComponent(doc.rematch);
@@ -210,6 +208,8 @@
     if (doc.status === "setup" && (doc.open_seats || []).length) {
       note.textContent = "Waiting for a player: anyone can join from the lobby's list of games waiting for a player.";
     }
+    // Said here, once the note exists (it is made again at every render): a seat held here may accept a draw.
+    if (actions.querySelector('[data-move="accept draw"]')) note.textContent = "A draw is offered: accept or decline it.";
     tick();
   }
 
