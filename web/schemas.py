@@ -29,7 +29,10 @@ class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
     game: Annotated[str, msgspec.Meta(description="a game's name in GET /api/catalog",
                                       extra_json_schema={"examples": [i.name for i in registry.catalog()]})]
     players: list[Player]
-    options: dict[str, Any] = {}
+    options: Annotated[dict[str, Any], msgspec.Meta(
+        description="the game's options (each one's type, default, choices and meaning: GET /api/catalog): "
+                    + "; ".join(f"{i.name}: {', '.join(o.name for o in i.options) or 'none'}"
+                                for i in registry.catalog()))] = {}
     seed: int | None = None
     position: dict[str, Any] | None = None
     clock: dict[str, Any] | None = None
