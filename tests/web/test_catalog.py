@@ -88,6 +88,9 @@ def test_pages_and_openapi_take_titles_and_levels_from_the_catalog(client):
     player = doc["components"]["schemas"]["CreateGame"]["properties"]["players"]["items"]
     assert player["properties"]["ai"]["anyOf"][0]["enum"] == ["easy", "normal", "hard"]
     assert "Catalog" in doc["components"]["schemas"] and "/api/catalog" in doc["paths"]
+    described = doc["components"]["schemas"]["CreateGame"]["properties"]["options"]["description"]
+    for info in GAMES:
+        assert f"{info.name}: {', '.join(o.name for o in info.options)}" in described
 
 
 def readme_table(games: list[GameInfo]) -> str:
