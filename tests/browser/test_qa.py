@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -41,3 +43,26 @@ def test_a_draw_offer_is_told_to_the_other_player_who_accepts_it(server, new_pag
     ben.get_by_role("button", name="Accept the draw").click()
     expect(ana.locator("#result")).to_contain_text("agree a draw")
     expect(ben.locator("#table-note")).to_have_text("")
+
+
+SEAT_1_PLAYS = re.compile("seat 1 plays", re.IGNORECASE)
+
+
+def test_the_move_list_names_a_player_who_took_an_open_seat_after_the_page_loaded(server, new_page, watch):
+    """Mouse Guard's first line says who plays which colour; it read "seat 1 plays White" on the page of a player
+    who had it open before the seat was taken (a reload said "Bo plays White")."""
+    players = [{"name": "Ana"}, {"open": True}]
+    created = server.api("POST", "/api/games", {"game": "mouseguard", "players": players})
+    watch.add_seats(created)
+    gid, token = created["id"], created["seats"][0]["token"]
+    ana, spectator = new_page(), new_page()
+    ana.goto(f"/games/{gid}#token={token}")
+    spectator.goto(f"/games/{gid}")
+    for page in (ana, spectator):
+        expect(page.locator("#moves")).to_contain_text(SEAT_1_PLAYS)
+    taken = server.api("POST", f"/api/games/{gid}/seats/1", {"name": "Bo"})
+    watch.tokens.add(taken["token"])
+    for page in (ana, spectator):
+        expect(page.locator("#players")).to_contain_text("Bo")
+        expect(page.locator("#moves")).to_contain_text("Bo plays")
+        expect(page.locator("#moves")).not_to_contain_text(SEAT_1_PLAYS)

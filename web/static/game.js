@@ -38,6 +38,11 @@
       : [page.docs.get(null)].filter(Boolean);
   }
 
+  /** The players' names of ``doc`` as one string: the move list's lines name them (an open seat gets its name). */
+  function names(doc) {
+    return doc ? (doc.players || []).map((p) => p.name || "").join("\n") : null;
+  }
+
   /** The held seat that must act now (hot seat: whichever of ours is in to_act), or null. */
   function acting() {
     for (const h of page.held) {
@@ -125,12 +130,14 @@
           const target = page.refreshAgain;
           page.refreshAgain = -1;
           const wasFinished = liveDocs().some((d) => d.status === "finished");
+          const namesBefore = names(liveDocs()[0]);
           await fetchDocs(target);
           const docs = liveDocs();
           page.latest = Math.max(page.latest, ...docs.map((d) => d.version));
           const finished = docs.some((d) => d.status === "finished");
-          // A game that just ended reveals everything: reload the whole move list.
-          await fetchEvents(finished && !wasFinished);
+          // A game that just ended reveals everything, a seat just taken names its player in earlier lines ("Seat
+          // 1 starts"): reload the whole move list.
+          await fetchEvents((finished && !wasFinished) || (namesBefore !== null && names(docs[0]) !== namesBefore));
           if (page.offline) connection(true);
           render();
         }
@@ -508,6 +515,7 @@
     const before = page.docs.get(null);
     // A game that just ended reveals everything: the page fetches the whole move list again.
     if (doc && doc.status === "finished" && !(before && before.status === "finished")) return false;
+    if (doc && before && names(doc) !== names(before)) return false;  // a seat taken: its name in earlier lines
     page.events.push(event);
     if (doc) {  // the messages of a long reconnect carry only the event, the last one also the document
       page.docs.set(null, doc);
