@@ -66,3 +66,16 @@ def test_the_move_list_names_a_player_who_took_an_open_seat_after_the_page_loade
         expect(page.locator("#players")).to_contain_text("Bo")
         expect(page.locator("#moves")).to_contain_text("Bo plays")
         expect(page.locator("#moves")).not_to_contain_text(SEAT_1_PLAYS)
+
+
+def test_an_aborted_game_is_not_called_a_draw(server, new_page, watch):
+    created = server.api("POST", "/api/games", {"game": "murus", "players": [{"name": "Ana"}, {"name": "Ben"}]})
+    watch.add_seats(created)
+    gid, token = created["id"], created["seats"][0]["token"]
+    page = new_page()
+    page.goto(f"/games/{gid}#token={token}")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Abort the game").click()
+    expect(page.locator("#result")).to_have_text("Ana aborts the game: no result.")
+    page.goto("/")
+    expect(page.locator("#games li", has_text=gid).locator(".game-state")).to_contain_text("Aborted: no result")

@@ -331,6 +331,7 @@
     const name = (seat) => (g.players[seat] && g.players[seat].name ? g.players[seat].name : `seat ${seat}`);
     if (g.status === "finished") {
       const winners = (g.result && g.result.winners) || [];
+      if (!winners.length && g.result && g.result.termination === "aborted") return "Aborted: no result";
       return winners.length ? `Finished: ${winners.map(name).join(" and ")} won` : "Finished: a draw";
     }
     if (g.status === "setup") return "Open: setting up" + (g.to_act.length ? `, waiting for ${g.to_act.map(name).join(", ")}` : "");

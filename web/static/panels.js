@@ -40,9 +40,10 @@
     const result = $("result");
     if (doc.result) {
       const winners = doc.result.winners || [];
+      // An aborted game has no result at all: not "A draw" (its reason says so).
       const who = winners.length ? winners.map(ctx.label).join(" and ") + (winners.length > 1 ? " win" : " wins")
-        : "A draw";
-      result.textContent = `${who}: ${doc.result.reason}`;
+        : doc.result.termination === "aborted" ? null : "A draw";
+      result.textContent = who ? `${who}: ${doc.result.reason}` : doc.result.reason;
       result.hidden = false;
     } else {
       result.hidden = true;
