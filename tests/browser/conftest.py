@@ -38,9 +38,11 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = self.dir / "server.log"
         self.proc: subprocess.Popen | None = None
+        self.started = False
 
-    def start(self) -> Server:
+    def start(self, tries: int = 20) -> Server:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
+        logged = self.log_path.stat().st_size if self.log_path.exists() else 0
         with open(self.log_path, "ab") as log:  # the child keeps its own handle; a restart appends
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "burrow.cli", "serve", "--port", str(self.port),
@@ -49,10 +51,22 @@ class Server:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
+                busy = "it is already in use" in self.log_path.read_bytes()[logged:].decode(errors="replace")
+                if busy and tries > 1:
+                    # The free port was taken meanwhile (on a busy machine, often as the local port of some
+                    # outgoing connection). A first start takes another; a restart, whose URL the pages hold,
+                    # waits for its own port to be free again.
+                    if self.started:
+                        time.sleep(0.5)
+                    else:
+                        self.port = free_port()
+                        self.url = f"http://127.0.0.1:{self.port}"
+                    return self.start(tries - 1)
                 raise RuntimeError(f"burrow serve exited early:\n{self.log()}")
             try:
                 with urllib.request.urlopen(self.url + "/api/health", timeout=1) as response:
                     if response.status == 200:
+                        self.started = True
                         return self
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 time.sleep(0.1)

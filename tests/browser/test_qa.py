@@ -79,3 +79,32 @@ def test_an_aborted_game_is_not_called_a_draw(server, new_page, watch):
     expect(page.locator("#result")).to_have_text("Ana aborts the game: no result.")
     page.goto("/")
     expect(page.locator("#games li", has_text=gid).locator(".game-state")).to_contain_text("Aborted: no result")
+
+
+def test_the_test_server_survives_its_port_taken_by_another_process(chromium_path):
+    """The connection test's restarted server once "exited early": while it is down its free port may go to
+    another process (the local port of some outgoing connection on a busy machine). A first start takes another
+    port; a restart waits for its own."""
+    import socket
+    import threading
+
+    from tests.browser.conftest import Server
+
+    server = Server()
+    squatter = socket.socket()
+    squatter.bind(("127.0.0.1", server.port))  # taken before the first start
+    try:
+        taken = server.port
+        server.start()
+        assert server.port != taken
+    finally:
+        squatter.close()
+    try:
+        server.halt()
+        squatter = socket.socket()
+        squatter.bind(("127.0.0.1", server.port))  # taken during the outage, given back a moment later
+        threading.Timer(1.0, squatter.close).start()
+        server.start()
+        assert server.api("GET", "/api/health")["ok"] is True
+    finally:
+        server.stop()
