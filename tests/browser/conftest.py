@@ -120,8 +120,18 @@ def server(chromium_path):
     srv.stop()
 
 
-@pytest.fixture(scope="session")
+def pytest_collection_modifyitems(config, items):
+    """Every test in this folder drives Chromium: ``-m "not browser"`` leaves them all out."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="package")
 def browser(chromium_path):
+    """Playwright's sync API runs an event loop in this thread while it is open: closed with this package, so
+    that the tests after it may use ``asyncio.run``."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
