@@ -108,3 +108,20 @@ def test_the_test_server_survives_its_port_taken_by_another_process(chromium_pat
         assert server.api("GET", "/api/health")["ok"] is True
     finally:
         server.stop()
+
+
+def test_the_lobby_says_open_games_and_names_the_clock_field(new_page):
+    page = new_page()
+    page.goto("/")
+    page.click('.filter[data-status="open"]')
+    expect(page.locator('.filter[data-status="open"]')).to_have_attribute("aria-pressed", "true")
+    # Not "No games yet: create one above." (the Open filter's own words were missing)
+    said = re.compile(r"^(\d+ open games?|No open games right now\.)$")
+    expect(page.locator("#games-status")).to_have_text(said)
+
+    page.locator("#seats > li").nth(0).locator(".seat-name").fill("Ana")
+    page.locator("#seats > li").nth(1).locator(".seat-name").fill("Ben")
+    page.select_option("#clock-kind", "fischer")
+    page.fill("#clock-a", "0")
+    page.click("#create-button")
+    expect(page.locator("#create-error")).to_have_text("“Minutes”: must be more than 0 seconds, not 0.")

@@ -182,6 +182,11 @@
       return {text: `Seat ${m[1]}'s ${what}`, input: row && row.querySelector(m[2] === "ai" ? ".seat-kind" : ".seat-name")};
     }
     if (/^players/.test(path)) return {text: "The seats", input: null};
+    if ((m = /^clock\.(\w+)/.exec(path))) {  // the clock's fields (seats.js): "Minutes", "Hours per move", …
+      const input = $(m[1] === "increment" ? "clock-b" : "clock-a");
+      const label = input && input.closest("label");
+      return {text: label ? `“${label.textContent.replace(/\s+/g, " ").trim()}”` : "The clock", input};
+    }
     if (/^position/.test(path)) return {text: "The starting position", input: $("position")};
     if (/^seed/.test(path)) return {text: "The seed", input: $("seed")};
     if (/^game/.test(path)) return {text: "The game", input: $("game-choice")};
@@ -343,7 +348,7 @@
     const focused = document.activeElement && list.contains(document.activeElement)
       ? document.activeElement.getAttribute("data-key") : null;
     list.replaceChildren();
-    const kind = {setup: "open", playing: "running", finished: "finished"}[statusFilter];
+    const kind = {open: "open", setup: "open", playing: "running", finished: "finished"}[statusFilter];
     $("games-status").textContent = games.length ? `${games.length} ${kind ? kind + " " : ""}game${games.length === 1 ? "" : "s"}`
       : kind ? `No ${kind} games right now.` : "No games yet: create one above.";
     for (const g of games) {
