@@ -125,3 +125,15 @@ def test_the_lobby_says_open_games_and_names_the_clock_field(new_page):
     page.fill("#clock-a", "0")
     page.click("#create-button")
     expect(page.locator("#create-error")).to_have_text("“Minutes”: must be more than 0 seconds, not 0.")
+
+
+def test_the_analysis_of_a_game_without_moves_says_so(server, new_page, watch):
+    created = server.api("POST", "/api/games", {"game": "murus", "players": [{"name": "Ana"}, {"name": "Ben"}]})
+    watch.add_seats(created)
+    gid, token = created["id"], created["seats"][0]["token"]
+    server.api("POST", f"/api/games/{gid}/commands", {"move": "abort"}, token=token)
+    server.api("POST", f"/api/games/{gid}/analysis", {})
+    page = new_page()
+    page.goto(f"/games/{gid}")
+    # Not "Click the graph to replay that position." with no graph under it
+    expect(page.locator("#analysis")).to_contain_text("No move was played: there is nothing to analyse.")

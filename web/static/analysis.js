@@ -102,6 +102,8 @@
       bar.max = Math.max(total, 1);
       bar.value = done;
       bar.setAttribute("aria-label", "Analysis progress");
+    } else if (!answer.plies.length) {  // an aborted game, say: no graph to click
+      html("p", "analysis-note", "No move was played: there is nothing to analyse.", container);
     } else {
       const blunders = answer.plies.filter((p) => p.blunder).length;
       html("p", "analysis-note", `Each player's winning chance before every move, by the hard engine. ` +
