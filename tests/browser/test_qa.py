@@ -137,3 +137,17 @@ def test_the_analysis_of_a_game_without_moves_says_so(server, new_page, watch):
     page.goto(f"/games/{gid}")
     # Not "Click the graph to replay that position." with no graph under it
     expect(page.locator("#analysis")).to_contain_text("No move was played: there is nothing to analyse.")
+
+
+def test_messages_about_a_seat_name_its_player(server, new_page, watch):
+    players = [{"name": "Ana"}, {"name": "Ben"}]
+    created = server.api("POST", "/api/games", {"game": "squirrels", "players": players})
+    watch.add_seats(created)
+    tokens = ",".join(seat["token"] for seat in created["seats"])
+    page = new_page()
+    page.goto(f"/games/{created['id']}#tokens={tokens}")  # both seats here (hot seat)
+    page.get_by_role("button", name="Copy the link for seat 1").click()
+    expect(page.locator("#message")).to_have_text(
+        "The link for seat 1 (Ben) is copied. Whoever opens it plays that seat.")
+    page.get_by_role("button", name="Stop playing seat 1 here").click()
+    expect(page.locator("#message")).to_have_text("Seat 1 (Ben) is no longer played on this page.")

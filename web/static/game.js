@@ -355,12 +355,18 @@
     return page.held.find((h) => h.seat === seat);
   }
 
+  /** A seat's player as the page names it ("Ben", "Ana (Romans)"), for messages about that seat. */
+  function whose(seat) {
+    const doc = shownDoc() || liveDocs()[0];
+    return doc ? seatLabel(doc, seat) : `seat ${seat}`;
+  }
+
   async function copyLink(seat) {
     const h = heldSeat(seat);
     const url = tokens.link(gid, h.token);
     try {
       await navigator.clipboard.writeText(url);
-      showMessage(`The link for seat ${h.seat} is copied. Whoever opens it plays that seat.`);
+      showMessage(`The link for seat ${h.seat} (${whose(h.seat)}) is copied. Whoever opens it plays that seat.`);
     } catch (err) {
       window.prompt(`The link for seat ${h.seat} (copy it):`, url);
     }
@@ -371,7 +377,7 @@
     page.held = page.held.filter((x) => x !== h);
     page.docs.delete(h.seat);
     tokens.save(gid, page.held.map((x) => x.token));
-    showMessage(`Seat ${h.seat} is no longer played on this page.`);
+    showMessage(`Seat ${h.seat} (${whose(h.seat)}) is no longer played on this page.`);
     render();
   }
 
