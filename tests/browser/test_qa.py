@@ -151,3 +151,15 @@ def test_messages_about_a_seat_name_its_player(server, new_page, watch):
         "The link for seat 1 (Ben) is copied. Whoever opens it plays that seat.")
     page.get_by_role("button", name="Stop playing seat 1 here").click()
     expect(page.locator("#message")).to_have_text("Seat 1 (Ben) is no longer played on this page.")
+
+
+def test_a_seat_that_left_a_three_seat_game_says_so(server, new_page, watch):
+    players = [{"name": "Ana"}, {"name": "Ben"}, {"name": "Cy"}]
+    created = server.api("POST", "/api/games", {"game": "squirrels", "players": players})
+    watch.add_seats(created)
+    gid, token = created["id"], created["seats"][0]["token"]
+    server.api("POST", f"/api/games/{gid}/commands", {"move": "resign"}, token=token)
+    page = new_page()
+    page.goto(f"/games/{gid}")
+    expect(page.locator("#players li").nth(0)).to_contain_text("left the game")
+    expect(page.locator("#players li").nth(1)).not_to_contain_text("left the game")

@@ -69,6 +69,7 @@
       const tags = [];
       if (player.ai) tags.push(`AI, ${player.ai}`);
       if (mine) tags.push("played here");
+      if (player.left) tags.push("left the game");  // resigned or out of time, with three seats or more
       if (doc.to_act.includes(seat)) {
         tags.push(ctx.isAi(seat) && doc.status !== "finished" && !ctx.replay ? "thinking…" : "to play");
       }
