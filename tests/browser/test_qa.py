@@ -7,6 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.helpers import create_from_lobby
+
 pytestmark = pytest.mark.browser
 
 
@@ -163,3 +165,11 @@ def test_a_seat_that_left_a_three_seat_game_says_so(server, new_page, watch):
     page.goto(f"/games/{gid}")
     expect(page.locator("#players li").nth(0)).to_contain_text("left the game")
     expect(page.locator("#players li").nth(1)).not_to_contain_text("left the game")
+
+
+def test_an_open_seat_needs_no_name(new_page, watch):
+    """Its name field is disabled once "Anyone" is chosen: an empty one refused the form ("Seat 1 needs a name.")
+    with no way to fill it."""
+    page = new_page()
+    summary = create_from_lobby(page, "murus", [("Ana", ""), ("", "open")])
+    assert "Ana, an open seat" in summary

@@ -215,7 +215,8 @@
   function problems() {
     for (const [i, row] of [...$("seats").children].entries()) {
       const name = row.querySelector(".seat-name");
-      if (!name.value.trim()) return {text: `Seat ${i} needs a name.`, input: name};
+      // (An open seat's name field is disabled: whoever joins names it.)
+      if (!name.value.trim() && !name.disabled) return {text: `Seat ${i} needs a name.`, input: name};
     }
     for (const input of $("options").querySelectorAll('input[type="number"]')) {
       const value = input.value.trim();
