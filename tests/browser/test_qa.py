@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import create_from_lobby
+from tests.browser.helpers import create_from_lobby, game_id
 
 pytestmark = pytest.mark.browser
 
@@ -173,3 +173,13 @@ def test_an_open_seat_needs_no_name(new_page, watch):
     page = new_page()
     summary = create_from_lobby(page, "murus", [("Ana", ""), ("", "open")])
     assert "Ana, an open seat" in summary
+
+
+def test_the_lobby_lists_name_games_by_their_titles(new_page, watch):
+    page = new_page()
+    gid = game_id(create_from_lobby(page, "murus", [("Ana", ""), ("", "open")]))
+    page.get_by_role("button", name="Play seat 0 (Ana) here").click()
+    page.wait_for_url(f"**/games/{gid}")
+    page.goto("/")  # "Murus Gallicus", as the list of games and the form say, not "murus"
+    expect(page.locator("#open-games li", has_text=gid)).to_contain_text(f"Murus Gallicus #{gid}: Ana vs (open)")
+    expect(page.locator("#my-games li", has_text=gid)).to_contain_text(f"Murus Gallicus #{gid}")

@@ -138,7 +138,7 @@
   // ---------------------------------------------------------------- open games: Join
 
   async function join(game, seat, status) {
-    const name = (window.prompt(`Your name, to take seat ${seat} of this ${game.game} game:`) || "").trim();
+    const name = (window.prompt(`Your name, to take seat ${seat} of this ${title(game.game)} game:`) || "").trim();
     if (!name) return;
     try {
       const taken = await api(`/api/games/${encodeURIComponent(game.id)}/seats/${seat}`,
@@ -167,6 +167,12 @@
     }
   }
 
+  /** A game's title as the lobby's form names it ("Murus Gallicus", not "murus"). */
+  function title(name) {
+    const option = [...document.querySelectorAll("#game-choice option")].find((o) => o.value === name);
+    return option ? option.textContent.trim() : name;
+  }
+
   function names(game) {
     return game.players.map((p) => (p.open ? (p.name ? `(kept for ${p.name})` : "(open)") :
       p.ai ? `${p.name} (AI)` : p.name)).join(" vs ");
@@ -185,7 +191,7 @@
         item.className = "open-game";
         const link = document.createElement("a");
         link.href = "/games/" + encodeURIComponent(game.id);
-        link.textContent = `${game.game} #${game.id}: ${names(game)}`;
+        link.textContent = `${title(game.game)} #${game.id}: ${names(game)}`;
         item.appendChild(link);
         joinButtons(game, item);
         list.appendChild(item);
@@ -245,7 +251,7 @@
         d.status === "finished" ? (d.result ? d.result.reason : "finished") : d.status === "setup" ?
           "waiting for players" : "their turn";
       const who = d ? d.players.map((p) => p.name || "(open)").join(" vs ") : "";
-      link.textContent = `${d ? d.game : "game"} #${row.gid} ${who ? "· " + who + " " : ""}· ${state}`;
+      link.textContent = `${d ? title(d.game) : "game"} #${row.gid} ${who ? "· " + who + " " : ""}· ${state}`;
       item.appendChild(link);
       for (const token of row.held) {
         const b = document.createElement("button");
