@@ -183,3 +183,11 @@ def test_the_lobby_lists_name_games_by_their_titles(new_page, watch):
     page.goto("/")  # "Murus Gallicus", as the list of games and the form say, not "murus"
     expect(page.locator("#open-games li", has_text=gid)).to_contain_text(f"Murus Gallicus #{gid}: Ana vs (open)")
     expect(page.locator("#my-games li", has_text=gid)).to_contain_text(f"Murus Gallicus #{gid}")
+
+
+def test_a_game_waiting_for_its_open_seat_says_so_at_the_top(server, new_page, watch):
+    created = server.api("POST", "/api/games", {"game": "murus", "players": [{"name": "Ana"}, {"open": True}]})
+    watch.add_seats(created)
+    page = new_page()
+    page.goto(f"/games/{created['id']}#token={created['seats'][0]['token']}")
+    expect(page.locator("#status")).to_have_text("Waiting for a player to take the open seat.")  # not "Waiting…"

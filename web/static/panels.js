@@ -21,7 +21,9 @@
       text = `Your turn: ${ctx.label(ctx.acting)}.`;
       box.classList.add("your-turn");
     } else if (!doc.to_act.length) {
-      text = "Waiting…";
+      const open = (doc.open_seats || []).length;
+      text = doc.status === "setup" && open ? `Waiting for ${open > 1 ? "players to take the open seats" :
+        "a player to take the open seat"}.` : "Waiting…";
     } else {
       const names = doc.to_act.map(ctx.label).join(", ");
       const ai = doc.to_act.filter(ctx.isAi);
