@@ -35,11 +35,11 @@ def play_to_end(rt, name: str, rng: random.Random, max_commands: int) -> tuple[s
     gid = rt.service.create(name, players, seed=rng.randrange(1 << 30))["id"]
     commands = 0
     while commands < max_commands:
-        game = rt.service.load(gid)
-        if module.status(game.state) == "finished":
+        game = rt.service.load(gid)  # game.module: the game under its table (seats, resignations, clocks)
+        if game.module.status(game.state) == "finished":
             break
-        seat = rng.choice(module.to_act(game.state))
-        move = rng.choice(module.legal(game.state, seat))
+        seat = rng.choice(game.module.to_act(game.state))
+        move = rng.choice(game.module.legal(game.state, seat))
         rt.service.command(gid, seat, move, expected_version=game.version, command_id=uuid.uuid4().hex)
         commands += 1
     rt.projector.project_game(gid)
@@ -98,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
                 n["seats"] += memory(r, keys.seats(gid))
                 n["view"] += memory(r, keys.view(gid)) + memory(r, keys.ckpt(gid))
                 n["commands"] += commands
-                n["finished"] += module.status(rt.service.load(gid).state) == "finished"
+                loaded = rt.service.load(gid)
+                n["finished"] += loaded.module.status(loaded.state) == "finished"
             for key in totals:
                 totals[key] += n[key]
             e = n["events"]
