@@ -327,9 +327,10 @@ class Table:
                 parts = []
                 if open_seats:
                     # Not "Seat N": the feed names seats by their players, and these have none yet (a later
-                    # taker's name would rewrite this line into nonsense).
+                    # taker's name would rewrite this line into nonsense). Not "for anyone" either: a rematch
+                    # keeps its seats for their players.
                     many = len(open_seats) > 1
-                    parts.append(f"{len(open_seats)} seat{'s' if many else ''} open for anyone")
+                    parts.append(f"{len(open_seats)} seat{'s' if many else ''} open")
                 if clock:
                     parts.append(f"clock {describe_clock(clock)}")
                 return "Table: " + "; ".join(parts) + "." if parts else "Table set."

@@ -191,3 +191,20 @@ def test_a_game_waiting_for_its_open_seat_says_so_at_the_top(server, new_page, w
     page = new_page()
     page.goto(f"/games/{created['id']}#token={created['seats'][0]['token']}")
     expect(page.locator("#status")).to_have_text("Waiting for a player to take the open seat.")  # not "Waiting…"
+
+
+def test_a_rematch_waiting_for_the_other_player_says_whom_it_waits_for(server, new_page, watch):
+    """Not "open for anyone" (the move list), "Waiting for a player to take the open seat" nor "anyone can join
+    from the lobby" (the table's note): a rematch keeps the seat for its player."""
+    created = server.api("POST", "/api/games", {"game": "murus", "players": [{"name": "Ana"}, {"name": "Bo"}]})
+    watch.add_seats(created)
+    gid, token = created["id"], created["seats"][0]["token"]
+    server.api("POST", f"/api/games/{gid}/commands", {"move": "resign"}, token=token)
+    page = new_page()
+    page.goto(f"/games/{gid}#token={token}")
+    page.get_by_role("button", name="Rematch").click()
+    page.wait_for_url(re.compile(r"/games/(?!" + gid + ")"))
+    expect(page.locator("#status")).to_have_text("Waiting for Bo (Romans) to take their seat.")
+    expect(page.locator("#table-note")).to_have_text(
+        "A rematch: each seat is kept for its player, who takes it from the finished game's page.")
+    expect(page.locator("#moves")).to_contain_text("Table: 1 seat open.")

@@ -258,6 +258,6 @@ def test_the_open_seats_line_stays_true_once_a_player_takes_the_seat():
     """#16 qa: the feed names seats by their players *now*; "Seat 1 open for anyone" became "Bo open for anyone"
     once Bo had taken it."""
     table = table_of("murus")
-    for open_seats, line in (([1], "Table: 1 seat open for anyone."), ([0, 1], "Table: 2 seats open for anyone.")):
+    for open_seats, line in (([1], "Table: 1 seat open."), ([0, 1], "Table: 2 seats open.")):
         text = table.describe(TableSet(open=open_seats))
         assert name_seats(text, ["Ana", "Bo"]) == text == line

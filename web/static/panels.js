@@ -21,9 +21,13 @@
       text = `Your turn: ${ctx.label(ctx.acting)}.`;
       box.classList.add("your-turn");
     } else if (!doc.to_act.length) {
-      const open = (doc.open_seats || []).length;
-      text = doc.status === "setup" && open ? `Waiting for ${open > 1 ? "players to take the open seats" :
-        "a player to take the open seat"}.` : "Waiting…";
+      const open = doc.status === "setup" ? doc.open_seats || [] : [];
+      const kept = open.filter((seat) => ((doc.players || [])[seat] || {}).name);  // a rematch's, for their players
+      if (kept.length) text = `Waiting for ${kept.map(ctx.label).join(", ")} to take ${kept.length > 1 ? "their seats"
+        : "their seat"}.`;
+      else if (open.length) text = `Waiting for ${open.length > 1 ? "players to take the open seats" :
+        "a player to take the open seat"}.`;
+      else text = "Waiting…";
     } else {
       const names = doc.to_act.map(ctx.label).join(", ");
       const ai = doc.to_act.filter(ctx.isAi);

@@ -205,7 +205,10 @@
     note.className = "note";
     note.setAttribute("aria-live", "polite");
     node.appendChild(note);
-    if (doc.status === "setup" && (doc.open_seats || []).length) {
+    const open = doc.status === "setup" ? doc.open_seats || [] : [];
+    if (open.some((seat) => ((doc.players || [])[seat] || {}).name)) {  // kept for a rematch's player, not anyone
+      note.textContent = "A rematch: each seat is kept for its player, who takes it from the finished game's page.";
+    } else if (open.length) {
       note.textContent = "Waiting for a player: anyone can join from the lobby's list of games waiting for a player.";
     }
     // Said here, once the note exists (it is made again at every render): a seat held here may accept a draw.
