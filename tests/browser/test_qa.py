@@ -16,13 +16,15 @@ pytestmark = pytest.mark.browser
 def test_an_open_seat_is_called_open_never_undefined_or_seat_n(server, new_page, watch, game):
     seats = 3 if game != "mouseguard" else 2
     players = [{"name": "Ana"}, {"open": True}] + [{"name": "Cy", "ai": "easy"}] * (seats - 2)
-    created = server.api("POST", "/api/games", {"game": game, "players": players})
+    clock = {"initial": 300, "increment": 2}
+    created = server.api("POST", "/api/games", {"game": game, "players": players, "clock": clock})
     watch.add_seats(created)
     gid, token = created["id"], created["seats"][0]["token"]
     page = new_page()
     page.goto(f"/games/{gid}#token={token}")
     expect(page.locator("#players")).to_contain_text("Open seat")
     expect(page.locator("#players")).not_to_contain_text("Seat 1")
+    expect(page.locator("#table-clocks")).to_contain_text("Open seat 5:00")  # not "seat 1 5:00"
     expect(page.locator("#board")).to_be_visible()
     assert "undefined" not in page.locator("#board").inner_text()
     assert "undefined" not in page.locator("#moves").inner_text()

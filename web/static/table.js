@@ -35,7 +35,7 @@
 
   function name(doc, seat) {
     const p = (doc.players || [])[seat] || {};
-    return p.name || `seat ${seat}`;
+    return p.name || (p.open ? "Open seat" : `seat ${seat}`);
   }
 
   async function send(h, move) {
