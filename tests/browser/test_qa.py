@@ -44,6 +44,7 @@ def test_a_draw_offer_is_told_to_the_other_player_who_accepts_it(server, new_pag
     expect(ben.locator("#status")).to_have_text("Waiting for Ana (Romans).")
     ana.get_by_role("button", name="Offer a draw").click()
     expect(ben.locator("#table-note")).to_have_text("A draw is offered: accept or decline it.")
+    expect(ana.locator("#table-note")).to_have_text("Your draw offer waits for an answer.")
     ben.get_by_role("button", name="Accept the draw").click()
     expect(ana.locator("#result")).to_contain_text("agree a draw")
     expect(ben.locator("#table-note")).to_have_text("")

@@ -169,10 +169,13 @@
     renderClocks(node, doc);
     const actions = document.createElement("p");
     actions.className = "table-actions";
+    let offered = false;  // a draw offered from here, not answered yet (two seats: no draw command left to send)
     if (!shown.replay) {
       for (const h of shown.held) {
         const seatDoc = (options.docs && options.docs.get(h.seat)) || doc;
         const commands = seatDoc.you === h.seat ? seatDoc.table || [] : [];
+        if ((seatDoc.players || []).length === 2 && commands.includes("resign") &&
+            !commands.some((move) => move.endsWith(" draw"))) offered = true;
         for (const move of commands) {
           const b = document.createElement("button");
           b.type = "button";
@@ -213,6 +216,7 @@
     }
     // Said here, once the note exists (it is made again at every render): a seat held here may accept a draw.
     if (actions.querySelector('[data-move="accept draw"]')) note.textContent = "A draw is offered: accept or decline it.";
+    else if (offered) note.textContent = "Your draw offer waits for an answer.";
     tick();
   }
 
