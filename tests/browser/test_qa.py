@@ -27,6 +27,8 @@ def test_an_open_seat_is_called_open_never_undefined_or_seat_n(server, new_page,
     expect(page.locator("#table-clocks")).to_contain_text("Open seat 5:00")  # not "seat 1 5:00"
     expect(page.locator("#board")).to_be_visible()
     assert "undefined" not in page.locator("#board").inner_text()
+    if game == "commando":  # not "Open seat: roll the die or use a map" before the game has started
+        expect(page.locator("#board .controls")).to_contain_text("The game starts when every seat is taken.")
     assert "undefined" not in page.locator("#moves").inner_text()
 
     page.goto("/")  # the lobby's list of games: not "Ana vs " with nothing after it

@@ -207,7 +207,9 @@
     const die = html("span", "die", lastDie === null || lastDie === undefined ? "–" : String(lastDie), top);
     die.setAttribute("aria-label", lastDie === null || lastDie === undefined ? "no roll yet" : `last roll ${lastDie}`);
     const pending = state.pending;
-    if (pending && pending.seats) {
+    if (doc.status === "setup") {  // an open seat: nobody plays before every seat is taken
+      html("span", "", "The game starts when every seat is taken.", top);
+    } else if (pending && pending.seats) {
       const who = pending.seats.map((s) => seatName(doc, s)).join(", ");
       html("span", "", `${who}: ${pending.prompt}`, top);
     }
