@@ -213,3 +213,20 @@ def test_a_rematch_waiting_for_the_other_player_says_whom_it_waits_for(server, n
     expect(page.locator("#table-note")).to_have_text(
         "A rematch: each seat is kept for its player, who takes it from the finished game's page.")
     expect(page.locator("#moves")).to_contain_text("Table: 1 seat open.")
+
+
+@pytest.mark.parametrize("game, players, moves, result", [
+    ("murus", [{"name": "Ana"}, {"name": "Ben"}], ["c1-c3"], "Draw: the limit of 1 plies was reached"),
+    ("murus", [{"name": "Ana"}, {"name": "Ben"}], ["offer draw", "accept draw"], "Ana and Ben agree a draw."),
+])
+def test_a_draw_is_said_once(server, new_page, watch, game, players, moves, result):
+    """Not "A draw: Draw: the limit of 1 plies was reached"."""
+    options = {"max_plies": 1} if moves == ["c1-c3"] else {}
+    created = server.api("POST", "/api/games", {"game": game, "players": players, "options": options})
+    watch.add_seats(created)
+    gid, seats = created["id"], created["seats"]
+    for i, move in enumerate(moves):
+        server.api("POST", f"/api/games/{gid}/commands", {"move": move}, token=seats[i % 2]["token"])
+    page = new_page()
+    page.goto(f"/games/{gid}")
+    expect(page.locator("#result")).to_have_text(result)

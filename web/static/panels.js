@@ -46,10 +46,12 @@
     const result = $("result");
     if (doc.result) {
       const winners = doc.result.winners || [];
-      // An aborted game has no result at all: not "A draw" (its reason says so).
+      // An aborted game has no result at all: not "A draw" (its reason says so); a reason that says "draw" itself
+      // needs no "A draw:" before it ("A draw: Draw: the limit of 80 plies was reached").
+      const reason = doc.result.reason || "";
       const who = winners.length ? winners.map(ctx.label).join(" and ") + (winners.length > 1 ? " win" : " wins")
-        : doc.result.termination === "aborted" ? null : "A draw";
-      result.textContent = who ? `${who}: ${doc.result.reason}` : doc.result.reason;
+        : doc.result.termination === "aborted" || /\bdraw\b/i.test(reason) ? null : "A draw";
+      result.textContent = who ? `${who}: ${reason}` : reason.charAt(0).toUpperCase() + reason.slice(1);
       result.hidden = false;
     } else {
       result.hidden = true;
