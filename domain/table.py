@@ -153,6 +153,9 @@ def name_seats(text: str, names: list[str], sides: tuple[str, ...] = ()) -> str:
         return names[seat] if 0 <= seat < len(names) and names[seat] else match.group(0)
 
     for seat, side in enumerate(sides):
+        if seat < len(names) and names[seat] and re.match(rf"{re.escape(side)} mouse\b", text):
+            # "Black mouse on d4 captured": whose mouse, not who acts ("Bo's black mouse on d4 captured").
+            return f"{names[seat]}'s {side.lower()}{text[len(side):]}"
         if seat < len(names) and names[seat] and re.match(rf"{re.escape(side)}\b", text):
             return f"{names[seat]} ({side}){text[len(side):]}"
     return re.sub(r"\b[Ss]eat (\d+)\b", name, text)
@@ -320,6 +323,13 @@ class Table:
 
     def redact(self, event: Event, viewer: Viewer) -> Event:
         return event if isinstance(event, TABLE_EVENTS) else self.game.redact(event, viewer)
+
+    def sides(self, state: TableState | None) -> tuple[str, ...]:
+        """Each seat's side as the move list's lines open with it: the game's ``sides(state)`` where they are
+        drawn per game (Mouse Guard's colours), else its fixed ``SIDES`` (Murus), else none."""
+        if state is not None and hasattr(self.game, "sides"):
+            return tuple(self.game.sides(state.game))
+        return tuple(getattr(self.game, "SIDES", ()))
 
     def describe(self, event: Event) -> str:
         match event:

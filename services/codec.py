@@ -31,12 +31,15 @@ def decode(module: ModuleType, data: bytes) -> Event:
 
 
 def to_client(module: ModuleType, event: Event, version: int, at: int,
-              names: list[str] | None = None) -> dict[str, Any]:
+              names: list[str] | None = None, sides: tuple[str, ...] | None = None) -> dict[str, Any]:
     """The feed shape of one (already redacted) event: version, type, data, at (ISO-8601 UTC), and ``text``,
-    a readable line for the move list (with the players' ``names`` for "Seat N")."""
+    a readable line for the move list (with the players' ``names`` for "Seat N", and for a line opening with a
+    seat's side: ``sides``, by default the game's fixed ``SIDES``)."""
     text = module.describe(event)
+    if sides is None:
+        sides = getattr(module, "SIDES", ())
     return {"version": version, "type": event_type(event), "data": event_data(event), "at": iso_time(at),
-            "text": name_seats(text, names, getattr(module, "SIDES", ())) if names else text}
+            "text": name_seats(text, names, sides) if names else text}
 
 
 def iso_time(ms: int) -> str:

@@ -57,6 +57,13 @@ class Game:
         taken = dict(getattr(self.state, "names", ()))
         return [taken.get(i) or p.get("name", "") for i, p in enumerate(self.meta["players"])]
 
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """Each seat's side (colour) the move list's lines open with, as the state has them (Mouse Guard draws
+        its colours per game)."""
+        sides = getattr(self.module, "sides", None)
+        return tuple(sides(self.state)) if callable(sides) else tuple(getattr(self.module, "SIDES", ()))
+
     def viewer(self, seat: int | None) -> Viewer:
         """Who ``seat`` sees as: everything once the game is finished."""
         return REVEAL_ALL if self.module.status(self.state) == "finished" else seat
@@ -368,7 +375,7 @@ class GameService:
         viewer = game.viewer(seat)
         return {"version": last, "events": [
             codec.to_client(game.module, game.module.redact(codec.decode(game.module, item.data), viewer),
-                            item.version, item.at, game.names)
+                            item.version, item.at, game.names, game.sides)
             for item in self.store.read(gid, after=first - 1, to=last)]}
 
     def _decide(self, game: Game, seat: int, move: str, now: int) -> list:
@@ -414,8 +421,9 @@ class GameService:
         for i, event in enumerate(events):
             state = game.module.evolve(state, event, at)
             viewer = REVEAL_ALL if game.module.status(state) == "finished" else seat
+            after = replace(game, state=state)
             shown.append(codec.to_client(game.module, game.module.redact(event, viewer), game.version + 1 + i, at,
-                                         replace(game, state=state).names))
+                                         after.names, after.sides))
         return {"version": game.version + len(events), "events": shown}, state
 
     def _poke(self, gid: str) -> None:
@@ -435,5 +443,5 @@ class GameService:
         for item in self.store.read(gid, after=after, to=min(game.version, after + limit)):
             event = codec.decode(game.module, item.data)
             out.append(codec.to_client(game.module, game.module.redact(event, viewer), item.version, item.at,
-                                       game.names))
+                                       game.names, game.sides))
         return out

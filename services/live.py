@@ -396,7 +396,8 @@ def _now_ms() -> int:
 def _shown(game: Game, event, version: int, at: int) -> dict:
     """``event`` (of ``version``) as a spectator sees it once ``game`` is at that version: redacted (unless the
     game is finished), with the players' names; as ``GameService.events`` shows it."""
-    return codec.to_client(game.module, game.module.redact(event, game.viewer(None)), version, at, game.names)
+    return codec.to_client(game.module, game.module.redact(event, game.viewer(None)), version, at, game.names,
+                           game.sides)
 
 
 def new_hub(runtime: Any, per_client: int | None = None) -> Hub:

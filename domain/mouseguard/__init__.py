@@ -13,7 +13,7 @@ from domain.mouseguard.notation import format, parse
 from domain.mouseguard.position import dump_position
 from domain.mouseguard.rules import NAME, OPTIONS, SEATS, decide, initial, legal, result, status, to_act
 from domain.mouseguard.state import State, evolve
-from domain.mouseguard.view import describe, redact, render, view
+from domain.mouseguard.view import describe, redact, render, sides, view
 
 __all__ = [
            "CATALOG",
@@ -33,6 +33,7 @@ __all__ = [
            "redact",
            "render",
            "result",
+           "sides",
            "status",
            "to_act",
            "view",

@@ -111,6 +111,12 @@ _MOVES = {
 }
 
 
+def sides(state: State) -> tuple[str, str]:
+    """Each seat's colour ("Black", "White"), as the move list's lines open with it: drawn per game (MG-3), so
+    the feed names a line's player from the state (``domain.table.name_seats``)."""
+    return tuple(COLOURS[state.colour_of(seat)].capitalize() for seat in range(2))  # type: ignore[return-value]
+
+
 def describe(event: ev.Event) -> str:
     """One line for the move list; copes with redacted (None) fields."""
     match event:

@@ -261,3 +261,22 @@ def test_the_open_seats_line_stays_true_once_a_player_takes_the_seat():
     for open_seats, line in (([1], "Table: 1 seat open."), ([0, 1], "Table: 2 seats open.")):
         text = table.describe(TableSet(open=open_seats))
         assert name_seats(text, ["Ana", "Bo"]) == text == line
+
+
+def test_mouse_guard_lines_name_the_player_of_each_drawn_colour():
+    """#15: Mouse Guard draws its colours per game (MG-3), so its lines ("Black: d3-d4") are named from the state:
+    "Bo (Black): d3-d4" when seat 1 drew Black; a mouse names its owner ("Ana's white mouse on d4 captured")."""
+    from domain.mouseguard import events as mg
+
+    for seed in range(40):
+        game = Game("mouseguard", seed=seed)
+        if game.state.game.black == 1:
+            break
+    table, names = game.table, ["Ana", "Bo"]
+    assert table.sides(game.state) == ("White", "Black")
+    line = table.describe(mg.Moved(colour="black", frm="d3", to="d4"))
+    assert name_seats(line, names, table.sides(game.state)) == "Bo (Black): d3-d4"
+    line = table.describe(mg.Captured(colour="white", at="d4"))
+    assert name_seats(line, names, table.sides(game.state)) == "Ana's white mouse on d4 captured"
+    assert table_of("murus").sides(None) == ("Romans", "Gauls")
+    assert table_of("squirrels").sides(None) == ()

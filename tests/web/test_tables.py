@@ -389,3 +389,23 @@ def test_clock_checks_are_scheduled_and_moved_to_their_queue_to_the_millisecond(
             assert (f"clock-g1-3-{second * 1000 + 600}" in queue.job_ids) == moved, now - second
     finally:
         scheduler.release_locks()
+
+
+def test_mouse_guard_moves_in_the_feed_name_the_player_of_the_drawn_colour(client):
+    """#15: Mouse Guard's colours are drawn per game, and its move lines name the player: "Bo (Black): d3-d4",
+    not "Black: d3-d4"."""
+    g = create(client, game="mouseguard", players=[{"name": "Ana"}, {"name": "Bo"}])
+    tokens = [s["token"] for s in g["seats"]]
+    for _ in range(4):  # the setup (both seats), then the first move
+        d = doc(client, g["id"], tokens[0])
+        seat = d["to_act"][0]
+        legal = doc(client, g["id"], tokens[seat])["legal"]
+        r = client.post(f"/api/games/{g['id']}/commands", headers=auth(tokens[seat]), json={"move": legal[0]})
+        assert r.status_code == 200, r.json
+    feed = client.get(f"/api/games/{g['id']}/events").json
+    feed = feed["events"] if isinstance(feed, dict) else feed
+    drawn = next(e for e in feed if e["type"] == "colours_drawn")["data"]["black"]
+    black, white = ("Ana", "Bo") if drawn == 0 else ("Bo", "Ana")
+    moves = [e["text"] for e in feed if e["type"] == "moved"]
+    assert moves and all(t.startswith((f"{black} (Black)", f"{white} (White)", f"{black}'s black",
+                                       f"{white}'s white")) for t in moves), moves
