@@ -145,6 +145,9 @@ def _seconds(clock: dict, name: str, positive: bool) -> float:
     return value
 
 
+_SINGULAR = {"win": "wins", "lose": "loses", "have": "has"}
+
+
 def name_seats(text: str, names: list[str], sides: tuple[str, ...] = ()) -> str:
     """``text`` with every "Seat N" replaced by that seat's player name, and a line opening with a side's name
     (a game's fixed colours, ``SIDES``: "Romans: a1-a3") opening with the player's name too."""
@@ -157,7 +160,9 @@ def name_seats(text: str, names: list[str], sides: tuple[str, ...] = ()) -> str:
             # "Black mouse on d4 captured": whose mouse, not who acts ("Bo's black mouse on d4 captured").
             return f"{names[seat]}'s {side.lower()}{text[len(side):]}"
         if seat < len(names) and names[seat] and re.match(rf"{re.escape(side)}\b", text):
-            return f"{names[seat]} ({side}){text[len(side):]}"
+            # A side is plural ("Romans win: …", "Gauls lose their wall"), a player is one ("Bo (Gauls) loses …").
+            rest = re.sub(r"^ (win|lose|have)\b", lambda m: f" {_SINGULAR[m.group(1)]}", text[len(side):])
+            return f"{names[seat]} ({side}){rest}"
     return re.sub(r"\b[Ss]eat (\d+)\b", name, text)
 
 

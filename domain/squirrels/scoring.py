@@ -54,5 +54,6 @@ def verdict(scores: list[dict[str, Any]], left: tuple[int, ...] = ()) -> str:
     points = scores[top[0]]["points"]
     if len(top) == 1:
         return f"Seat {top[0]} wins with {points} points."
-    names = ", ".join(str(s) for s in top[:-1]) + f" and {top[-1]}"
-    return f"Seats {names} share the win with {points} points each."
+    # "Seat N" each time, so that the feed and the page name every player ("Ana and Cy share the win …").
+    names = ", ".join(f"Seat {s}" for s in top[:-1]) + f" and Seat {top[-1]}"
+    return f"{names} share the win with {points} points each."

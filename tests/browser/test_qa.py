@@ -230,3 +230,15 @@ def test_a_draw_is_said_once(server, new_page, watch, game, players, moves, resu
     page = new_page()
     page.goto(f"/games/{gid}")
     expect(page.locator("#result")).to_have_text(result)
+
+
+@pytest.mark.parametrize("game", ["murus", "squirrels"])
+def test_a_result_names_its_winner_once(server, new_page, watch, game):
+    """#15: not "Ana (Romans) wins: Ben resigns. Ana wins." — a reason that names the winner is the result."""
+    created = server.api("POST", "/api/games", {"game": game, "players": [{"name": "Ana"}, {"name": "Ben"}]})
+    watch.add_seats(created)
+    server.api("POST", f"/api/games/{created['id']}/commands", {"move": "resign"},
+               token=created["seats"][1]["token"])
+    page = new_page()
+    page.goto(f"/games/{created['id']}")
+    expect(page.locator("#result")).to_have_text("Ben resigns. Ana wins.")

@@ -280,3 +280,16 @@ def test_mouse_guard_lines_name_the_player_of_each_drawn_colour():
     assert name_seats(line, names, table.sides(game.state)) == "Ana's white mouse on d4 captured"
     assert table_of("murus").sides(None) == ("Romans", "Gauls")
     assert table_of("squirrels").sides(None) == ()
+
+
+def test_named_lines_read_as_sentences():
+    """#15: a side is plural, a player is one ("Ana (Romans) wins: …", not "Ana (Romans) win: …"); every winner of
+    a shared Squirrels win is a "Seat N" the feed names (not "Seats 0 and 2 share the win")."""
+    from domain.squirrels.scoring import verdict
+
+    sides = ("Romans", "Gauls")
+    assert name_seats("Romans win: Romans reached row 7", ["Ana", "Bo"], sides) == \
+        "Ana (Romans) wins: Romans reached row 7"
+    assert name_seats("Gauls lose their wall on e4", ["Ana", "Bo"], sides) == "Bo (Gauls) loses their wall on e4"
+    tie = verdict([{"points": 5}, {"points": 3}, {"points": 5}])
+    assert name_seats(tie, ["Ana", "Bo", "Cy"]) == "Ana and Cy share the win with 5 points each."

@@ -51,7 +51,9 @@
       const reason = doc.result.reason || "";
       const who = winners.length ? winners.map(ctx.label).join(" and ") + (winners.length > 1 ? " win" : " wins")
         : doc.result.termination === "aborted" || /\bdraw\b/i.test(reason) ? null : "A draw";
-      result.textContent = who ? `${who}: ${reason}` : reason.charAt(0).toUpperCase() + reason.slice(1);
+      // A reason that names the winner itself ("Bo resigns. Ana wins.", "Ana wins with 12 points.") is said once.
+      const said = winners.length && /\b(wins?|share the win)\b/i.test(reason);
+      result.textContent = who && !said ? `${who}: ${reason}` : reason.charAt(0).toUpperCase() + reason.slice(1);
       result.hidden = false;
     } else {
       result.hidden = true;
