@@ -236,7 +236,8 @@ def next_turn(flow: Flow) -> None:
     state = flow.state
     limit = state.options["max_plies"]
     if limit is not None and state.turns >= limit:
-        flow.emit(ev.GameEnded(winners=[], reason=f"the limit of {limit} turns was reached: a draw",
+        turns = "turn" if limit == 1 else "turns"
+        flow.emit(ev.GameEnded(winners=[], reason=f"Draw: the limit of {limit} {turns} was reached",
                                termination=MAX_PLIES))
         return
     flow.emit(ev.TurnPassed(seat=following_seat(state)))

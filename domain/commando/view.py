@@ -159,7 +159,9 @@ def describe(event: ev.Event) -> str:
             return f"Seat {seat} to play"
         case ev.GameEnded(winners=winners, reason=reason):
             who = " and ".join(f"seat {w}" for w in winners) or "nobody"
-            return f"Game over: {who} wins — {reason}" if winners else f"Game over: {reason}"
+            wins = "win" if len(winners) > 1 else "wins"
+            return (f"Game over: {who} {wins} — {reason}" if winners
+                    else f"Game over. {reason[:1].upper()}{reason[1:]}")
     return type(event).__name__
 
 

@@ -206,7 +206,8 @@ def decide(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     events.append(TurnEnded(seat=seat, ply=ply))
     limit = state.options.max_plies
     if limit is not None and ply >= limit:
-        events.append(GameEnded(winners=[], reason=f"a draw: the limit of {limit} plies was reached",
+        plies = "ply" if limit == 1 else "plies"
+        events.append(GameEnded(winners=[], reason=f"Draw: the limit of {limit} {plies} was reached",
                                 termination=MAX_PLIES))
     return events
 

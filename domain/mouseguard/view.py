@@ -155,7 +155,9 @@ def describe(event: ev.Event) -> str:
         case ev.TurnEnded(seat=seat, ply=ply):
             return f"Seat {seat} ends ply {ply}"
         case ev.GameEnded(winners=winners, reason=reason):
-            return f"Seat {winners[0]} wins: {reason}" if winners else f"Game over, {reason}"
+            if winners:
+                return f"Seat {winners[0]} wins: {reason}"
+            return f"Game over. {reason[:1].upper()}{reason[1:]}"  # games stored before #15 say "a draw: …"
     return type(event).__name__
 
 

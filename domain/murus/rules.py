@@ -93,7 +93,8 @@ def _ending(pos: Position, advanced: bool, ply: int, max_plies: int | None) -> G
             reason = f"{PLAYER_NAMES[winner ^ 1]} have no legal move"
         return GameEnded(winners=[winner], reason=reason, termination=RULES)
     if max_plies is not None and ply >= max_plies:
-        return GameEnded(winners=[], reason=f"Draw: the limit of {max_plies} plies was reached",
+        plies = "ply" if max_plies == 1 else "plies"
+        return GameEnded(winners=[], reason=f"Draw: the limit of {max_plies} {plies} was reached",
                          termination=MAX_PLIES)
     return None
 

@@ -53,7 +53,7 @@ def verdict(scores: list[dict[str, Any]], left: tuple[int, ...] = ()) -> str:
     top = winners(scores, left)
     points = scores[top[0]]["points"]
     if len(top) == 1:
-        return f"Seat {top[0]} wins with {points} points."
+        return f"Seat {top[0]} wins with {points} point{'' if points == 1 else 's'}."
     # "Seat N" each time, so that the feed and the page name every player ("Ana and Cy share the win …").
     names = ", ".join(f"Seat {s}" for s in top[:-1]) + f" and Seat {top[-1]}"
-    return f"{names} share the win with {points} points each."
+    return f"{names} share the win with {points} point{'' if points == 1 else 's'} each."

@@ -52,7 +52,7 @@ def test_option_max_plies_both_ways():
     game = Game(agent(30), agent(31), options={"max_plies": 3})
     for _ in range(3):
         game.play("roll", 0)
-    assert commando.result(game.state) == {"winners": [], "reason": "the limit of 3 turns was reached: a draw",
+    assert commando.result(game.state) == {"winners": [], "reason": "Draw: the limit of 3 turns was reached",
                                            "termination": "max_plies"}
     game = Game(agent(30), agent(31))
     for _ in range(3):

@@ -8,7 +8,7 @@ from msgspec.structs import replace
 from domain import mouseguard as mg
 from domain.base import BadEvent, BadNotation
 from domain.mouseguard.board import LOCATIONS, distances
-from domain.mouseguard.events import CardDrawn, CardPlayed, Moved
+from domain.mouseguard.events import CardDrawn, CardPlayed, GameEnded, Moved
 from tests.domain.test_mouseguard_helpers import legal, mice, play, position, refused, seat, start, types
 
 ONE_OF_EACH = ["sword", "stronghold", "diplomacy"]
@@ -469,9 +469,20 @@ def test_MG_20_max_plies_ends_in_a_draw():
     state, _ = play(state, "c4-c5")
     assert mg.status(state) == "playing"
     state, events = play(state, "f8-f7")
-    assert mg.result(state) == {"winners": [], "reason": "a draw: the limit of 2 plies was reached",
+    assert mg.result(state) == {"winners": [], "reason": "Draw: the limit of 2 plies was reached",
                                 "termination": "max_plies"}
     assert types(events)[-2:] == ["turn_ended", "game_ended"]
+
+
+def test_a_one_ply_limit_is_said_in_the_singular_and_the_draw_line_is_a_sentence():
+    """#15: not "a draw: the limit of 1 plies was reached" (nor "Game over, a draw: …" in the move list)."""
+    state = start(position({"c4": "black", "f8": "white"}), max_plies=1)
+    state, events = play(state, "c4-c5")
+    assert mg.result(state)["reason"] == "Draw: the limit of 1 ply was reached"
+    assert mg.describe(events[-1]) == "Game over. Draw: the limit of 1 ply was reached"
+    # A game stored before #15 keeps its reason; its line still opens with a capital.
+    assert mg.describe(GameEnded(winners=[], reason="a draw: the limit of 2 plies was reached")) \
+        == "Game over. A draw: the limit of 2 plies was reached"
 
 
 def test_MG_20_no_limit_by_default():

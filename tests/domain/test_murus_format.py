@@ -171,7 +171,7 @@ def test_describe_every_event():
     assert murus.describe(events[0]) == "Romans: d5-d7"
     assert murus.describe(events[1]) == "Romans win: Romans reached row 7"
     _, events = play(new_game(max_plies=1), "a1-a3")
-    assert murus.describe(events[1]) == "Draw: the limit of 1 plies was reached"
+    assert murus.describe(events[1]) == "Draw: the limit of 1 ply was reached"
 
 
 def test_render_draws_the_board():

@@ -20,11 +20,12 @@ MANY_SEATS = ("squirrels", "commando")
 class Game:
     """A game on a table, driven by hand: ``now`` is the injected clock (ms)."""
 
-    def __init__(self, name: str, seats: int = 2, seed: int = 7, clock=None, open_seats=(), now: int = 0):
+    def __init__(self, name: str, seats: int = 2, seed: int = 7, clock=None, open_seats=(), now: int = 0,
+                 options=None):
         self.table = table_of(name)
         self.rng = random.Random(seed)
         self.now = now
-        events = self.table.initial(Setup(seats=seats), self.rng)
+        events = self.table.initial(Setup(seats=seats, options=options or {}), self.rng)
         if clock or open_seats:
             events.append(TableSet(open=list(open_seats), clock=clock))
         self.state = None
@@ -293,3 +294,14 @@ def test_named_lines_read_as_sentences():
     assert name_seats("Gauls lose their wall on e4", ["Ana", "Bo"], sides) == "Bo (Gauls) loses their wall on e4"
     tie = verdict([{"points": 5}, {"points": 3}, {"points": 5}])
     assert name_seats(tie, ["Ana", "Bo", "Cy"]) == "Ana and Cy share the win with 5 points each."
+
+
+@pytest.mark.parametrize("name, line", [("murus", "Draw: the limit of 1 ply was reached"),
+                                        ("commando", "Draw: the limit of 1 turn was reached")])
+def test_a_one_ply_limit_is_said_in_the_singular(name, line):
+    """#15: "1 ply", not "1 plies"; every game's turn-limit draw opens with "Draw:"."""
+    game = Game(name, options={"max_plies": 1})
+    while game.table.status(game.state) != "finished":
+        seat = game.table.to_act(game.state)[0]
+        game.send(seat, game.table.legal(game.state, seat)[0])
+    assert game.table.result(game.state)["reason"] == line
