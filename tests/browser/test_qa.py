@@ -242,3 +242,22 @@ def test_a_result_names_its_winner_once(server, new_page, watch, game):
     page = new_page()
     page.goto(f"/games/{created['id']}")
     expect(page.locator("#result")).to_have_text("Ben resigns. Ana wins.")
+
+
+def test_a_draw_offer_is_said_at_the_top_of_a_phone_page_and_leads_to_the_answer(server, new_page, watch):
+    """#15: on a 390 × 844 phone the Accept/Decline buttons are below the board; the status line said only
+    "Waiting for Ana (Romans).". It says who offers a draw, and its button takes you to the answer."""
+    created = server.api("POST", "/api/games", {"game": "murus", "players": [{"name": "Ana"}, {"name": "Ben"}]})
+    watch.add_seats(created)
+    gid, (ana_seat, ben_seat) = created["id"], created["seats"]
+    ben = new_page(width=390, height=844)
+    ben.goto(f"/games/{gid}#token={ben_seat['token']}")
+    expect(ben.locator("#status")).to_have_text("Waiting for Ana (Romans).")
+    server.api("POST", f"/api/games/{gid}/commands", {"move": "offer draw"}, token=ana_seat["token"])
+    expect(ben.locator("#status")).to_contain_text("Ana (Romans) offers a draw. Waiting for Ana (Romans).")
+    assert ben.locator("#status").bounding_box()["y"] < 844
+    ben.locator("#status").get_by_role("button", name="Answer the offer").click()
+    expect(ben.get_by_role("button", name="Accept the draw")).to_be_focused()
+    expect(ben.get_by_role("button", name="Accept the draw")).to_be_in_viewport()
+    ben.get_by_role("button", name="Decline").click()
+    expect(ben.locator("#status")).to_have_text("Waiting for Ana (Romans).")

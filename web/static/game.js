@@ -291,6 +291,15 @@
     return Boolean(player && player.ai);
   }
 
+  /** The seat whose draw offer a seat held here may answer (two seats: the other one), or null. */
+  function drawOffer(doc) {
+    for (const h of page.held) {
+      const seatDoc = page.docs.get(h.seat) || doc;
+      if (seatDoc.you === h.seat && (seatDoc.table || []).includes("accept draw")) return 1 - h.seat;
+    }
+    return null;
+  }
+
   function render() {
     const doc = shownDoc();
     if (!doc) return;
@@ -308,7 +317,7 @@
     const version = replaying ? page.replay.version : page.latest;
     const b = board();
     panels.status(doc, {acting: act && !page.offline ? act.seat : null, replay: replaying, offline: page.offline,
-                        label, isAi: ai});
+                        label, isAi: ai, offer: replaying ? null : drawOffer(doc)});
     panels.players(doc, {held: page.held.map((h) => h.seat), replay: replaying, label, isAi: ai,
                          dot: b.seatDot ? (seat) => b.seatDot(doc, seat) : null, onCopy: copyLink,
                          onRelease: release});

@@ -7,7 +7,8 @@
   const $ = (id) => document.getElementById(id);
   const LEGAL_BUTTONS_MAX = 240;
 
-  /** ctx: {acting: seat | null, replay: bool, offline: bool, label(seat), isAi(seat)} */
+  /** ctx: {acting: seat | null, replay: bool, offline: bool, label(seat), isAi(seat), offer: seat | null (a draw
+      offer a seat held here may answer)} */
   function status(doc, ctx) {
     const box = $("status");
     box.classList.remove("thinking", "your-turn", "offline");
@@ -41,7 +42,19 @@
       }
     }
     if (ctx.replay && !ctx.offline) text = `Replay. ` + text;
+    // #15: on a phone the answer buttons are below the board: the top says it, and takes you to them.
+    const offered = ctx.offer !== null && ctx.offer !== undefined && !ctx.offline && doc.status !== "finished";
+    if (offered) text = `${ctx.label(ctx.offer)} offers a draw. ` + text;
     box.textContent = text;
+    if (offered) {
+      button("Answer the offer", () => {
+        const accept = document.querySelector('[data-move="accept draw"]');
+        if (accept) {
+          accept.scrollIntoView({block: "center"});
+          accept.focus();
+        }
+      }, "answer-draw", box);
+    }
 
     const result = $("result");
     if (doc.result) {
