@@ -111,7 +111,8 @@ def land(flow: Flow) -> None:
     board = state.board
     square = state.agents[seat].square
     if square == board.base:
-        flow.emit(ev.GameEnded(winners=[seat], reason=f"Seat {seat}'s agent reached the enemy base",
+        why = f"Seat {seat}'s agent reached the enemy base. Seat {seat} wins."  # the winner named once (#15)
+        flow.emit(ev.GameEnded(winners=[seat], reason=why,
                                termination=RULES))
         return
     if square in board.teleports:

@@ -160,6 +160,8 @@ def describe(event: ev.Event) -> str:
         case ev.GameEnded(winners=winners, reason=reason):
             who = " and ".join(f"seat {w}" for w in winners) or "nobody"
             wins = "win" if len(winners) > 1 else "wins"
+            if winners and " wins" in reason:  # it names the winner itself (#15): said once
+                return f"Game over. {reason}"
             return (f"Game over: {who} {wins} — {reason}" if winners
                     else f"Game over. {reason[:1].upper()}{reason[1:]}")
     return type(event).__name__

@@ -147,11 +147,12 @@ def describe(event: ev.Event) -> str:
         case ev.Captured(colour=colour, at=at):
             return f"{colour.capitalize()} mouse on {at} captured"
         case ev.CardPlayed(seat=seat, colour=colour, card=card, args=args):
-            return f"Seat {seat} ({colour}) plays a {card}: {' '.join(args)}"
+            return f"Seat {seat} ({colour.capitalize()}) plays a {card}: {' '.join(args)}"
         case ev.Rescued(seat=seat, colour=colour, at=at):
-            return f"Seat {seat} ({colour}) discards one card of each type and rescues a mouse onto {at}"
+            return (f"Seat {seat} ({colour.capitalize()}) discards one card of each type and rescues a mouse "
+                    f"onto {at}")
         case ev.TurnPassed(seat=seat, colour=colour, card=card):
-            return f"Seat {seat} ({colour}) cannot move and passes, discarding a {card}"
+            return f"Seat {seat} ({colour.capitalize()}) cannot move and passes, discarding a {card}"
         case ev.TurnEnded(seat=seat, ply=ply):
             return f"Seat {seat} ends ply {ply}"
         case ev.GameEnded(winners=winners, reason=reason):

@@ -49,8 +49,8 @@ def test_MC_1_first_agent_into_the_enemy_base_wins():
     game.play("roll", 3)
     assert types(game.last)[-1] == "game_ended"
     assert commando.status(game.state) == "finished"
-    assert commando.result(game.state) == {"winners": [0], "reason": "Seat 0's agent reached the enemy base",
-                                           "termination": "rules"}
+    assert commando.result(game.state) == {"winners": [0], "termination": "rules",
+                                           "reason": "Seat 0's agent reached the enemy base. Seat 0 wins."}
     assert game.to_act == [] and commando.legal(game.state, 1) == []
     with pytest.raises(IllegalMove, match="over"):
         commando.decide(game.state, 1, commando.parse("roll"), Dice(1))

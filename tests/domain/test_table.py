@@ -305,3 +305,19 @@ def test_a_one_ply_limit_is_said_in_the_singular(name, line):
         seat = game.table.to_act(game.state)[0]
         game.send(seat, game.table.legal(game.state, seat)[0])
     assert game.table.result(game.state)["reason"] == line
+
+
+def test_commando_and_mouse_guard_lines_name_the_player_once():
+    """#15: "Game over: Ana wins — Ana's agent reached the enemy base" named the winner twice; Mouse Guard's
+    card lines read "Ana (black) plays a sword" beside "Ana (Black): c2-c3"."""
+    from domain.commando import events as mc
+    from domain.mouseguard import events as mg
+
+    reason = "Seat 0's agent reached the enemy base. Seat 0 wins."
+    line = table_of("commando").describe(mc.GameEnded(winners=[0], reason=reason))
+    assert name_seats(line, ["Ana", "Bo"]) == "Game over. Ana's agent reached the enemy base. Ana wins."
+    # A game stored before #15 keeps its reason, and its line.
+    line = table_of("commando").describe(mc.GameEnded(winners=[0], reason="Seat 0's agent reached the enemy base"))
+    assert name_seats(line, ["Ana", "Bo"]) == "Game over: Ana wins — Ana's agent reached the enemy base"
+    line = table_of("mouseguard").describe(mg.CardPlayed(seat=0, colour="black", card="sword", args=["b3", "b2"]))
+    assert name_seats(line, ["Ana", "Bo"]) == "Ana (Black) plays a sword: b3 b2"
