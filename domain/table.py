@@ -159,6 +159,9 @@ def name_seats(text: str, names: list[str], sides: tuple[str, ...] = ()) -> str:
         if seat < len(names) and names[seat] and re.match(rf"{re.escape(side)} mouse\b", text):
             # "Black mouse on d4 captured": whose mouse, not who acts ("Bo's black mouse on d4 captured").
             return f"{names[seat]}'s {side.lower()}{text[len(side):]}"
+        if seat < len(names) and names[seat] and text.startswith(f"{side}' "):
+            # A plural possessive: "Gauls' tower on d6 becomes a wall" → "Bo's (Gauls) tower on d6 …".
+            return f"{names[seat]}'s ({side}){text[len(side) + 1:]}"
         if seat < len(names) and names[seat] and re.match(rf"{re.escape(side)}\b", text):
             # A side is plural ("Romans win: …", "Gauls lose their wall"), a player is one ("Bo (Gauls) loses …").
             rest = re.sub(r"^ (win|lose|have)\b", lambda m: f" {_SINGULAR[m.group(1)]}", text[len(side):])

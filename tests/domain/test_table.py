@@ -292,6 +292,8 @@ def test_named_lines_read_as_sentences():
     assert name_seats("Romans win: Romans reached row 7", ["Ana", "Bo"], sides) == \
         "Ana (Romans) wins: Romans reached row 7"
     assert name_seats("Gauls lose their wall on e4", ["Ana", "Bo"], sides) == "Bo (Gauls) loses their wall on e4"
+    assert name_seats("Gauls' tower on d6 becomes a wall", ["Ana", "Bo"], sides) == \
+        "Bo's (Gauls) tower on d6 becomes a wall"
     tie = verdict([{"points": 5}, {"points": 3}, {"points": 5}])
     assert name_seats(tie, ["Ana", "Bo", "Cy"]) == "Ana and Cy share the win with 5 points each."
 
