@@ -80,8 +80,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as data_dir:
         runtime = build(Settings(ai_time=ai_time, data_dir=data_dir, prefix="bench-latency"), journal=False)
         install(runtime)
-        print(f"Python {platform.python_version()} on {platform.machine()}, embedded store, ai_time {ai_time:g} s, "
-              f"{turns} turns per level and game; target p95 <= budget + {MARGIN:g} s\n")
+        print(f"Python {platform.python_version()} on {platform.machine()}, embedded store, ai_time {ai_time:g} s,"
+              f" {turns} turns per level and game; target p95 <= budget + {MARGIN:g} s\n")
         rows = [["game", "level", "budget", "turns", "p50", "p95", "max", "p95 - budget", "target met"]]
         for game in args.games.split(","):
             for level, times in measure(game, levels, turns, runtime).items():

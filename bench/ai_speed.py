@@ -46,7 +46,8 @@ def murus_rows(seconds: float) -> list[list[str]]:
     for _ in range(12):
         middle = play(middle, rng.choice(generate(middle, False)))
     rows = []
-    for name, pos, advanced in (("opening", start_position(), False), ("opening, advanced", start_position(), True),
+    for name, pos, advanced in (("opening", start_position(), False),
+                                ("opening, advanced", start_position(), True),
                                 ("after 12 random plies", middle, False)):
         for level in ("normal", "hard"):
             search = murus_ai.Search(advanced, level == "hard", clock, clock() + seconds)
@@ -70,7 +71,8 @@ def mouseguard_rows(seconds: float) -> list[list[str]]:
     rows = []
     for level in ("normal", "hard"):
         started = clock()
-        _, iterations = mouseguard_ai.search(module.view(state, seat), seat, level, random.Random(0), seconds, clock)
+        _, iterations = mouseguard_ai.search(module.view(state, seat), seat, level, random.Random(0), seconds,
+                                             clock)
         took = clock() - started
         rows.append(["mouseguard", level, "first turn after the setup", f"{iterations / took:,.0f} iterations/s",
                      "", f"{iterations:,} iterations in {took:.2f} s"])

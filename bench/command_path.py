@@ -8,8 +8,8 @@
   browser sends them), with the production job sink (two RQ jobs per command, queued, not run).
 * **service, no jobs** — the same without the job sink, to show what the RQ poke costs.
 * **http** — ``POST /api/games/<gid>/commands`` to gunicorn (gthread, 2 workers × 16 threads, as in
-  docker-compose) serving ``burrow.wsgi:app``, over keep-alive connections, each game from a loopback address of its
-  own (a client each, for the per-client limit on open games).
+  docker-compose) serving ``burrow.wsgi:app``, over keep-alive connections, each game from a loopback address of
+  its own (a client each, for the per-client limit on open games).
 
 The game is Murus from a position where both sides shuffle two towers forever (``harness.MURUS_LOOP``), so one
 game takes any number of commands. Latency: one game of ``--commands`` commands per path, the paths taking turns
@@ -160,7 +160,7 @@ def start_gunicorn(server: RedisServer) -> tuple[subprocess.Popen, int]:
         harness.wait_http(port)
     except RuntimeError:
         proc.kill()
-        raise RuntimeError("gunicorn did not start: " + proc.communicate(timeout=10)[1].decode()[-2000:])
+        raise RuntimeError("gunicorn did not start: " + proc.communicate(timeout=10)[1].decode()[-2000:]) from None
     return proc, port
 
 
@@ -193,8 +193,8 @@ def latency(paths: list, commands: int) -> dict[str, list[float]]:
 
 
 def growth(paths: list, commands: int) -> dict[str, tuple[list[float], list[float]]]:
-    """Per path, (early, late): the first tenth of ``commands`` commands of a fresh game and the last tenth of a game
-    played to ``commands``, timed in alternation so that both see the same moment of the machine."""
+    """Per path, (early, late): the first tenth of ``commands`` commands of a fresh game and the last tenth of a
+    game played to ``commands``, timed in alternation so that both see the same moment of the machine."""
     tenth = max(1, commands // 10)
     clock = time.perf_counter
     out = {}

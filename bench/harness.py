@@ -236,12 +236,12 @@ def wait_http(port: int, path: str = "/api/health", seconds: float = 30.0) -> No
     raise RuntimeError(f"nothing answered on port {port}")
 
 
-# -- games ---------------------------------------------------------------------------------------------------------
+# -- games -------------------------------------------------------------------------------------------------------
 
 MURUS_LOOP_POSITION = {
     "turn": "romans",
-    "cells": {**{c: "RR" for c in ("a1", "b1", "e1", "f1", "g1", "h1")},
-              **{c: "GG" for c in ("a7", "b7", "e7", "f7", "g7", "h7")}},
+    "cells": {**dict.fromkeys(("a1", "b1", "e1", "f1", "g1", "h1"), "RR"),
+              **dict.fromkeys(("a7", "b7", "e7", "f7", "g7", "h7"), "GG")},
 }
 """A Murus position where both sides can shuffle two towers forever (no contact, no goal row in reach)."""
 MURUS_LOOP = (("b1-d1", "b7-d7"), ("a1-c1", "a7-c7"), ("c1-a1", "c7-a7"),

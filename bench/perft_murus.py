@@ -123,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
 
     advanced = args.variant == "advanced"
     print(f"Murus perft, {args.variant} variant, from the opening")
-    print(f"{'depth':>5} {'nodes':>10} | {'bitboard s':>10} {'nodes/s':>10} | {'naive s':>9} {'nodes/s':>9} | ratio")
+    print(f"{'depth':>5} {'nodes':>10} | {'bitboard s':>10} {'nodes/s':>10} | {'naive s':>9} {'nodes/s':>9} "
+          "| ratio")
     mismatch = False
     for depth in range(1, args.depth + 1):
         start = time.perf_counter()

@@ -203,8 +203,8 @@ def main(argv: list[str] | None = None) -> int:
         for key, value in write_time.items():
             store_rows.append([key, all_events, all_events / value, ratio(all_events / value, reference_write)])
         table(["store", "events", "events stored/s", "vs es POPO"], store_rows,
-              title="Storing the same events: burrow encodes and appends (Lua, 500 events a call), eventsourcing saves "
-                    "(transcodes and records) each game's pending events")
+              title="Storing the same events: burrow encodes and appends (Lua, 500 events a call), eventsourcing "
+                    "saves (transcodes and records) each game's pending events")
     tmp.cleanup()
     if args.rebuild:
         rebuild(games, args.rebuild)

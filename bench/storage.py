@@ -110,11 +110,13 @@ def main(argv: list[str] | None = None) -> int:
             lobby = lobby_total / all_games * g
             events_mp = n["mp"] + n["cmds"] + n["seats"] + log
             game_rows.append([name, f"{n['finished']}/{g}", n["commands"] / g, e / g, n["mp"] / g, n["js"] / g,
-                              n["cmds"] / g, log / g, n["view"] / g, lobby / g, (events_mp + n["view"] + lobby) / g,
+                              n["cmds"] / g, log / g, n["view"] / g, lobby / g,
+                              (events_mp + n["view"] + lobby) / g,
                               (events_mp - n["mp"] + n["js"] + n["view"] + lobby) / g])
         e = totals["events"]
-        event_rows.append(["all", e, totals["packed"] / e, totals["text"] / e, ratio(totals["text"], totals["packed"]),
-                           totals["mp"] / e, totals["js"] / e, ratio(totals["js"], totals["mp"])])
+        event_rows.append(["all", e, totals["packed"] / e, totals["text"] / e,
+                           ratio(totals["text"], totals["packed"]), totals["mp"] / e, totals["js"] / e,
+                           ratio(totals["js"], totals["mp"])])
         used = int(r.info("memory")["used_memory"])
     table(["game", "events", "payload msgpack B", "payload JSON B", "payload JSON/msgpack",
            "stream msgpack B/event", "stream JSON B/event", "stream JSON/msgpack"], event_rows,

@@ -428,10 +428,8 @@ class GameService:
 
     def _poke(self, gid: str) -> None:
         if self.jobs is not None:
-            try:
+            with contextlib.suppress(redis.RedisError):  # the dispatcher will project it from the log
                 self.jobs.project(gid)
-            except redis.RedisError:
-                pass  # the dispatcher will project it from the log
 
     # -- feeds -------------------------------------------------------------------------------------------
 

@@ -160,7 +160,8 @@ def _first(count: int, walks) -> list:
 
 def _endgames(count: int, max_cards: int):
     """Two-seat positions with at most ``max_cards`` food cards left, from seeded random games."""
-    return _first(count, (_walk(300 + seed, seed, lambda state: _cards(state) <= max_cards) for seed in range(200)))
+    return _first(count, (_walk(300 + seed, seed, lambda state: _cards(state) <= max_cards)
+                          for seed in range(200)))
 
 
 def _first_player_endgame(seed: int, max_cards: int):
@@ -212,7 +213,7 @@ def test_fs4_fs5_search_moves_are_exactly_the_distinct_runs():
                     expected.add((d, tuple(cards[:n])))
         found = [(d, cells) for d, _, cells in rules.moves(sim)]
         assert len(found) == len(set(found)) and set(found) == expected
-        for d, letter, cells in rules.moves(sim):
+        for d, letter, _cells in rules.moves(sim):
             assert f"{letter} {ai.DIRECTIONS[d]}" in game.legal(state, state.turn)
 
 
@@ -277,7 +278,7 @@ def test_fs7_a_playouts_closing_dig_ends_a_game_it_leads_or_reopens_one_it_would
         rules.play(sim, (None, *rules.moves(sim)[0], None))  # the first player's turn: the digger is to move
         if sim.over:
             continue
-        for d, letter, cells in rules.moves(sim):
+        for _, _, cells in rules.moves(sim):
             after = sim.copy()
             rules.collect(after, cells)
             if not rules.can_dig(after):

@@ -5,6 +5,7 @@ Everything listens on loopback ports; every process started here is killed by th
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -48,10 +49,8 @@ class Burrow:
     def kill(self) -> None:
         """SIGKILL the process and its children (an RQ work horse, say): no cleanup runs."""
         if self.alive():
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         if self.proc is not None:
             self.proc.wait(timeout=10)
 
@@ -144,8 +143,8 @@ class Players:
     """Threads that play games through HTTP, one thread per game, recording every acknowledged command.
 
     A command counts as acknowledged when its answer was a 200; everything else (503, 409, a refused or reset
-    connection while a process is down) is only counted in ``outcomes``. Each thread stops when ``stop`` is set, its
-    game ends, or after ``max_steps`` attempts.
+    connection while a process is down) is only counted in ``outcomes``. Each thread stops when ``stop`` is set,
+    its game ends, or after ``max_steps`` attempts.
     """
 
     def __init__(self, port: int, games: list[dict], seed: int = 0, max_steps: int = 5000, resend: bool = False):

@@ -90,7 +90,8 @@ def test_a_token_is_bound_to_its_game_and_seat_and_spectators_cannot_act(rt, api
     assert spectator.status_code == 401 and "token" in spectator.json["error"]["message"]
     doc = api.get(f"/api/games/{gid}").json
     assert doc["you"] is None and doc["legal"] == []
-    other_seat = api.post(f"/api/games/{gid}/commands", json={"move": "a1-a3"}, headers=auth(b["seats"][1]["token"]))
+    other_seat = api.post(f"/api/games/{gid}/commands", json={"move": "a1-a3"},
+                          headers=auth(b["seats"][1]["token"]))
     assert other_seat.status_code == 403  # a real seat, but not the one to act: it cannot play for seat 0
     assert rt.store.version(gid) == before
     assert api.post(f"/api/games/{gid}/commands", json={"move": "a1-a3"}, headers=auth(mine)).status_code == 200

@@ -51,7 +51,7 @@ def test_openapi_document_lists_the_contract_and_its_refs_resolve(api):
     doc = r.json
     assert doc["openapi"].startswith("3.1")
     operations = {(method, path) for path, item in doc["paths"].items() for method in item}
-    assert CONTRACT_PATHS <= operations
+    assert operations >= CONTRACT_PATHS
     components = doc["components"]["schemas"]
     refs = []
 
@@ -240,8 +240,8 @@ def test_limits_answer_clear_4xx_and_append_nothing(rt, api):
     huge = api.post("/api/games", data=b'{"game": "murus", "players": [' + b" " * limit["body_bytes"] + b"]}",
                     content_type="application/json")
     assert huge.status_code == 413 and str(limit["body_bytes"]) in huge.json["error"]["message"]
-    long_name = api.post("/api/games", json={"game": "murus", "players": [{"name": "x" * (limit["name_length"] + 1)},
-                                                                          {"name": "b"}]})
+    too_long = {"name": "x" * (limit["name_length"] + 1)}
+    long_name = api.post("/api/games", json={"game": "murus", "players": [too_long, {"name": "b"}]})
     assert long_name.status_code == 422 and "players[0].name" in long_name.json["error"]["message"]
     crowd = api.post("/api/games", json={"game": "commando", "players": [{"name": f"p{i}"} for i in range(40)]})
     assert crowd.status_code == 422 and "players" in crowd.json["error"]["message"]
@@ -267,7 +267,8 @@ def test_open_games_per_client_limit_is_429_per_address_and_frees_when_games_fin
     assert refused.status_code == 429
     assert refused.json["error"]["code"] == "too_many" and "at most 3" in refused.json["error"]["message"]
     assert log_length(rt) == before  # nothing appended
-    elsewhere = api.post("/api/games", json={"game": "murus", "players": TWO}, environ_base={"REMOTE_ADDR": "10.0.0.2"})
+    elsewhere = api.post("/api/games", json={"game": "murus", "players": TWO},
+                         environ_base={"REMOTE_ADDR": "10.0.0.2"})
     assert elsewhere.status_code == 201
     key = rt.service.open_games.key(client_id("10.0.0.1"))  # counted by the address's hash
     assert 0 < rt.redis.pttl(key) <= 24 * 3600 * 1000  # counted in Redis, with an expiry

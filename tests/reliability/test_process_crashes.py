@@ -1,8 +1,8 @@
 """Whole processes killed under load: the server (web + workers), Redis itself, and the embedded mode.
 
 Each test plays games through HTTP on a live ``burrow serve`` from several threads, kills a process with SIGKILL
-while commands are in flight, restarts it, and then requires that every acknowledged command (a 200) is still there,
-exactly as answered, and that the projections converge by themselves (``burrow replay --verify`` agrees).
+while commands are in flight, restarts it, and then requires that every acknowledged command (a 200) is still
+there, exactly as answered, and that the projections converge by themselves (``burrow replay --verify`` agrees).
 """
 
 from __future__ import annotations

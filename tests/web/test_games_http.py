@@ -63,7 +63,7 @@ def test_mouseguard_hands_stay_private_through_http(client):
     spectator = client.get(f"/api/games/{gid}").json["state"]
     assert len(mine["hand"]) == 3 and len(theirs["hand"]) == 3
     assert "hand" not in spectator or not spectator["hand"]
-    for seat, other in ((0, theirs), (1, mine)):
+    for seat, _other in ((0, theirs), (1, mine)):
         feed = client.get(f"/api/games/{gid}/events", headers=auth(tokens[seat])).json["events"]
         drawn_by_other = [e for e in feed if e["type"] == "card_drawn" and e["data"]["seat"] != seat]
         assert drawn_by_other and all(e["data"]["card"] is None for e in drawn_by_other)
