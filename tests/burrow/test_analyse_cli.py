@@ -5,20 +5,7 @@ from __future__ import annotations
 import pytest
 
 from burrow import cli
-from burrow.runtime import build
-from services.config import Settings
 from tests.domain.test_ai_analysis import BLUNDER_POSITION
-
-
-@pytest.fixture
-def redis_env(monkeypatch, real_redis_url, prefix, tmp_path):
-    monkeypatch.setenv("REDIS_URL", real_redis_url)
-    monkeypatch.setenv("BURROW_PREFIX", prefix)
-    monkeypatch.chdir(tmp_path)
-    rt = build(Settings(redis_url=real_redis_url, prefix=prefix), journal=False)
-    yield rt
-    for key in rt.redis.scan_iter(match=f"{prefix}*"):
-        rt.redis.delete(key)
 
 
 def test_analyse_prints_each_move_with_chances_and_the_blunder(redis_env, capsys):

@@ -7,19 +7,6 @@ import json
 import pytest
 
 from burrow import cli
-from burrow.runtime import build
-from services.config import Settings
-
-
-@pytest.fixture
-def redis_env(monkeypatch, real_redis_url, prefix, tmp_path):
-    monkeypatch.setenv("REDIS_URL", real_redis_url)
-    monkeypatch.setenv("BURROW_PREFIX", prefix)
-    monkeypatch.chdir(tmp_path)
-    rt = build(Settings(redis_url=real_redis_url, prefix=prefix), journal=False)
-    yield rt
-    for key in rt.redis.scan_iter(match=f"{prefix}*"):
-        rt.redis.delete(key)
 
 
 def a_game(rt, moves=("a1-a3", "a7-a5", "b1-b3")):

@@ -9,21 +9,10 @@ from pathlib import Path
 import pytest
 
 from burrow import cli
-from burrow.runtime import build
-from services.config import Settings
 
 GOLDEN = Path(__file__).parent.parent / "golden"
 
 
-@pytest.fixture
-def env(monkeypatch, real_redis_url, prefix, tmp_path):
-    monkeypatch.setenv("REDIS_URL", real_redis_url)
-    monkeypatch.setenv("BURROW_PREFIX", prefix)
-    monkeypatch.chdir(tmp_path)
-    rt = build(Settings(redis_url=real_redis_url, prefix=prefix), journal=False)
-    yield rt
-    for key in rt.redis.scan_iter(match=f"{prefix}*"):
-        rt.redis.delete(key)
 
 
 def golden(game: str) -> list[dict]:
@@ -37,11 +26,11 @@ def write(tmp_path, lines: list[dict]) -> str:
 
 
 @pytest.mark.parametrize("game", ["murus", "mouseguard", "squirrels", "commando"])
-def test_every_golden_game_imports(env, tmp_path, capsys, game):
+def test_every_golden_game_imports(redis_env, tmp_path, capsys, game):
     lines = golden(game)
     assert cli.main(["import", write(tmp_path, lines)]) == 0
     gid = capsys.readouterr().out.split()[2]
-    assert env.store.version(gid) == len(lines) - 1
+    assert redis_env.store.version(gid) == len(lines) - 1
 
 
 def _drop(d: dict, key: str) -> dict:
@@ -92,10 +81,10 @@ GAME_OF = {"a drawn card that is not the deck's top (Mouse Guard)": "mouseguard"
 
 
 @pytest.mark.parametrize("name, change, message", CASES, ids=[c[0] for c in CASES])
-def test_a_bad_export_is_one_line_exit_1_nothing_appended(env, tmp_path, capsys, name, change, message):
+def test_a_bad_export_is_one_line_exit_1_nothing_appended(redis_env, tmp_path, capsys, name, change, message):
     path = write(tmp_path, broken(GAME_OF.get(name, "murus"), change))
     assert cli.main(["import", path]) == 1
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
-    assert list(env.store.game_ids()) == []
-    assert list(env.redis.scan_iter(match=f"{env.settings.prefix}*")) == []
+    assert list(redis_env.store.game_ids()) == []
+    assert list(redis_env.redis.scan_iter(match=f"{redis_env.settings.prefix}*")) == []
