@@ -56,7 +56,6 @@ EXTRA_SLOT = {"common": 2 / 3, "uncommon": 1 / 3}
 COMMON = {"common": 1.0}
 UNCOMMON = {"uncommon": 1.0}
 ANY = {"common": 1.0, "uncommon": 1.0, "rare": 1.0, "mythic": 1.0}
-KINDS = ("set", "draft")
 
 
 class _Slot:
