@@ -102,8 +102,3 @@ def is_game_id(gid: Any) -> bool:
     """Whether ``gid`` has the form of the ids the service makes (12 lower-case hex digits)."""
     return isinstance(gid, str) and GAME_ID.match(gid) is not None
 
-
-def check_game_id(gid: Any, field: str = "id") -> str:
-    if not is_game_id(gid):
-        raise unprocessable(field, f"not a game id (12 hex digits): {str(gid)[:40]!r}")
-    return gid

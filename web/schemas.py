@@ -7,6 +7,7 @@ from typing import Annotated, Any
 import msgspec
 
 from domain import registry
+from services import bounds
 
 
 def levels() -> list[str]:
@@ -44,9 +45,9 @@ class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class Command(msgspec.Struct, forbid_unknown_fields=True):
-    move: Annotated[str, msgspec.Meta(max_length=200)]
+    move: Annotated[str, msgspec.Meta(max_length=bounds.MAX_MOVE)]
     expected_version: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
-    command_id: Annotated[str, msgspec.Meta(max_length=128)] | None = msgspec.field(default=None)
+    command_id: Annotated[str, msgspec.Meta(max_length=bounds.MAX_COMMAND_ID)] | None = msgspec.field(default=None)
 
 
 def decode(body: bytes, kind: type):
