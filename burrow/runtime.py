@@ -40,7 +40,9 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
         loaded = store.load()
     else:
         store = EventStore(client, keys, settings.ack_replicas, settings.ack_timeout_ms)
-    jobs = RQJobs(rq_client, settings.queue_name, settings.ai_per_client)
+    # An AI turn whose slot is held this long was lost with its worker: the longest turn is hard's 2 × ai_time.
+    stale_ms = int(max(10.0, 10 * settings.ai_time) * 1000)
+    jobs = RQJobs(rq_client, settings.queue_name, settings.ai_per_client, stale_ms=stale_ms)
     queue = jobs.queue("project")
     service = GameService(store, jobs if settings.fast_path else None, limits=settings.limits)
     return Runtime(settings, client, rq_client, store, service, Projector(service), queue, jobs, Ratings(service),

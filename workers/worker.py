@@ -11,6 +11,7 @@ from rq.registry import ScheduledJobRegistry
 from rq.scheduler import RQScheduler
 from rq.timeouts import TimerDeathPenalty
 
+from services.connection import REDIS_DOWN
 from services.context import Runtime
 from services.jobs import KINDS
 
@@ -43,12 +44,18 @@ class ExactScheduler(RQScheduler):
         self.register_birth()
         beat = None
         while not self._stop_requested:
-            if beat is None or time.monotonic() - beat >= self.interval:
-                if self.should_reacquire_locks:
-                    self.acquire_locks()
-                self.heartbeat()
-                beat = time.monotonic()
-            self.enqueue_scheduled_jobs()
+            try:
+                if beat is None or time.monotonic() - beat >= self.interval:
+                    if self.should_reacquire_locks:
+                        self.acquire_locks()
+                    self.heartbeat()
+                    beat = time.monotonic()
+                self.enqueue_scheduled_jobs()
+            except REDIS_DOWN as exc:  # an outage: clock checks wait for Redis, the scheduler does not die
+                log.warning("scheduler: redis unreachable (%s); retrying", exc)
+                beat = None
+                time.sleep(RESTART_SECONDS)
+                continue
             time.sleep(POLL_SECONDS)
         self.stop()
 

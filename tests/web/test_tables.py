@@ -409,3 +409,28 @@ def test_mouse_guard_moves_in_the_feed_name_the_player_of_the_drawn_colour(clien
     moves = [e["text"] for e in feed if e["type"] == "moved"]
     assert moves and all(t.startswith((f"{black} (Black)", f"{white} (White)", f"{black}'s black",
                                        f"{white}'s white")) for t in moves), moves
+
+
+def test_the_clock_scheduler_outlives_a_redis_outage(runtime, monkeypatch):
+    """A Redis outage is logged and waited out: the scheduler that moves clock checks to their queue keeps running
+    (it used to die with the first ConnectionError, and no game timed out after the outage)."""
+    import redis
+
+    import workers.worker
+    from workers.worker import ExactScheduler
+
+    monkeypatch.setattr(workers.worker, "RESTART_SECONDS", 0.01)
+    queue = runtime.jobs.queues["project"]
+    scheduler = ExactScheduler([queue], connection=runtime.rq_redis, logging_level="ERROR")
+    calls = []
+
+    def enqueue_scheduled_jobs():
+        calls.append(len(calls))
+        if len(calls) <= 2:
+            raise redis.ConnectionError("Connection refused")
+        scheduler._stop_requested = True
+
+    monkeypatch.setattr(scheduler, "enqueue_scheduled_jobs", enqueue_scheduled_jobs)
+    monkeypatch.setattr(scheduler, "_install_signal_handlers", lambda: None)
+    scheduler.work()
+    assert calls == [0, 1, 2]
