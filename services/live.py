@@ -244,7 +244,8 @@ class Hub:
         shown = None
         for item in self.store.read(gid, after=game.version - 1, to=game.version):  # the event of that version
             shown = _shown(game, codec.decode(game.module, item.data), item.version, item.at)
-        fresh = _Watched(game, deque([(game.version, self._message(game, shown))], maxlen=self.recent))
+        # an in-memory buffer of the last `recent` messages (the event streams themselves are never trimmed)
+        fresh = _Watched(game, deque([(game.version, self._message(game, shown))], self.recent))
         with self._lock:
             watched = self._games.setdefault(gid, fresh)
             watched.joining += 1
