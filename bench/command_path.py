@@ -23,7 +23,6 @@ per game, for ``--seconds`` each.
 
 from __future__ import annotations
 
-import http.client
 import json
 import os
 import subprocess
@@ -117,36 +116,17 @@ class HttpGame:
         # Each game from a loopback address of its own (127.0.0.2, .3, …): a client of its own for the
         # per-client limit on open games.
         source = (f"127.0.{client // 250}.{client % 250 + 2}", 0)
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=source)
+        self.client = harness.JsonClient(port, source)
         body = {"game": "murus", "players": PLAYERS, "options": {"max_plies": None},
                 "position": harness.MURUS_LOOP_POSITION}
-        created = self._post("/api/games", body, None, 201)
+        created = self.client.post("/api/games", body, None, 201)
         self.gid, self.version, self.ply = created["id"], created["version"], 0
         self.tokens = [s["token"] for s in created["seats"]]
-
-    def _post(self, path: str, body: dict, token: str | None, status: int) -> dict:
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        for attempt in range(3):
-            try:
-                self.conn.request("POST", path, json.dumps(body), headers)
-                response = self.conn.getresponse()
-                data = response.read()
-                break
-            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
-                # gunicorn closes idle keep-alive connections; a fresh one is what a browser would open
-                self.conn.close()
-                if attempt == 2:
-                    raise
-        if response.status != status:
-            raise RuntimeError(f"POST {path}: {response.status} {data[:200]!r}")
-        return json.loads(data)
 
     def play(self) -> None:
         seat, move = harness.murus_loop_move(self.ply)
         body = {"move": move, "expected_version": self.version, "command_id": uuid.uuid4().hex}
-        answer = self._post(f"/api/games/{self.gid}/commands", body, self.tokens[seat], 200)
+        answer = self.client.post(f"/api/games/{self.gid}/commands", body, self.tokens[seat], 200)
         self.version, self.ply = answer["version"], self.ply + 1
 
 

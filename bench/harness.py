@@ -7,6 +7,8 @@ servers it starts itself on loopback ports, never the shared Redis on 6379.
 from __future__ import annotations
 
 import argparse
+import http.client
+import json
 import math
 import os
 import platform
@@ -40,6 +42,34 @@ def parser(description: str) -> argparse.ArgumentParser:
 
 
 # -- the machine -----------------------------------------------------------------------------------------------
+
+class JsonClient:
+    """One keep-alive HTTP connection to a Burrow server on loopback, from ``source`` (an address of its own: a
+    client of its own for the per-client limits)."""
+
+    def __init__(self, port: int, source: tuple[str, int] | None = None, timeout: float = 30):
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=source)
+
+    def post(self, path: str, body: dict, token: str | None, status: int) -> dict:
+        """POST ``body`` as JSON; the answer's JSON, or ``RuntimeError`` unless the status is ``status``."""
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        for attempt in range(3):
+            try:
+                self.conn.request("POST", path, json.dumps(body), headers)
+                response = self.conn.getresponse()
+                data = response.read()
+                break
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                # the server closed an idle keep-alive connection: the next request opens a fresh one
+                self.conn.close()
+                if attempt == 2:
+                    raise
+        if response.status != status:
+            raise RuntimeError(f"POST {path}: {response.status} {data[:200]!r}")
+        return json.loads(data)
+
 
 def cpu_model() -> str:
     try:

@@ -153,40 +153,18 @@ class Game:
         # A loopback address of its own (a client each, for the per-client limits), as bench/command_path.py.
         self.source = (f"127.0.{index // 250 + 1}.{index % 250 + 2}", 0)
         self.port = port
-        self.conn = self._connect()
+        self.client = harness.JsonClient(port, self.source, timeout=60)
         body = {"game": "murus", "players": PLAYERS, "options": {"max_plies": None},
                 "position": harness.MURUS_LOOP_POSITION}
-        created = self.post("/api/games", body, None, 201)
+        created = self.client.post("/api/games", body, None, 201)
         self.gid, self.version, self.ply = created["id"], created["version"], 0
         self.tokens = [s["token"] for s in created["seats"]]
         self.appended: dict[int, float] = {}  # version → its append time (the event's ``at``, epoch seconds)
 
-    def _connect(self) -> http.client.HTTPConnection:
-        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=60, source_address=self.source)
-
-    def post(self, path: str, body: dict, token: str | None, status: int) -> dict:
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        for attempt in range(3):
-            try:
-                self.conn.request("POST", path, json.dumps(body), headers)
-                response = self.conn.getresponse()
-                data = response.read()
-                break
-            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
-                self.conn.close()  # the server closed an idle keep-alive connection: a fresh one
-                self.conn = self._connect()
-                if attempt == 2:
-                    raise
-        if response.status != status:
-            raise RuntimeError(f"POST {path}: {response.status} {data[:200]!r}")
-        return json.loads(data)
-
     def play(self) -> None:
         seat, move = harness.murus_loop_move(self.ply)
         body = {"move": move, "expected_version": self.version, "command_id": uuid.uuid4().hex}
-        answer = self.post(f"/api/games/{self.gid}/commands", body, self.tokens[seat], 200)
+        answer = self.client.post(f"/api/games/{self.gid}/commands", body, self.tokens[seat], 200)
         for event in answer["events"]:
             self.appended[event["version"]] = dt.datetime.fromisoformat(event["at"]).timestamp()
         self.version, self.ply = answer["version"], self.ply + 1
