@@ -17,14 +17,15 @@ own, on a fresh redis-server (AOF everysec), with:
 
 each with the probe alone, under a paced load (``--load`` games, one command a second each: busy human play),
 under the load of ``command_path.py`` (``--load`` games played at full speed through the service layer, one
-thread each) and at half the command rate that full speed reached. "fast path off" runs the service without
-its job sink, leaving projections to the dispatcher alone.
-The backlog column is the queue length when the window closes: a backlog means the workers cannot keep up, and
-the lag then grows with the length of the run.
+thread each, in two load processes of their own: clients are not the system measured) and at half the command
+rate that full speed reached. "fast path off" runs the service without its job sink, leaving projections to the
+dispatcher alone. The backlog column is the queue length plus the games waiting when the window closes: a backlog
+means the workers cannot keep up, and the lag then grows with the length of the run.
 
-A second table gives what each kind of worker sustains: two workers draining ``--jobs`` projection jobs of games
-already projected, so RQ's own cost per job shows. Each command makes one job (``workers.jobs.project``, from the
-dispatcher; a second one from the command path with ``BURROW_FAST_PATH=1``).
+A second table gives what each kind of worker sustains: two workers bringing ``--games`` games already projected up
+to date (so RQ's own cost per job shows), with one RQ job per game (``workers.jobs.project``) or with the games
+waiting taken in batches (``workers.jobs.project_pending``: what the dispatcher's and, with
+``BURROW_FAST_PATH=1``, the command path's pokes queue).
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ POLL = 0.0005
 PROBE_EVERY = 0.05
 DRAIN = 10.0
 PACE = 1.0
+LOAD_PROCESSES = 2
+BATCH = 32  # RQJobs.batch
 PLAYERS = [{"name": "Ana"}, {"name": "Bo"}]
 
 
@@ -94,7 +97,7 @@ def scenario(workers: str, load: int, pace: float, fast_path: bool, seconds: flo
         service = rt.service if fast_path else GameService(rt.store, None)
         children = start_workers(workers, server, rt)
         try:
-            return _measure(rt, service, load, pace, seconds)
+            return _measure(rt, service, load, pace, seconds, fast_path)
         finally:
             stop_children(children)
             if workers == "thread":  # the worker threads outlive Redis by a moment: keep their complaints out
@@ -102,37 +105,111 @@ def scenario(workers: str, load: int, pace: float, fast_path: bool, seconds: flo
                 os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
 
 
-def capacity(workers: str, jobs: int) -> dict:
-    """Jobs per second two workers of ``workers`` drain from a queue filled with ``jobs`` projection jobs of
-    games already projected (the cheapest real job: RQ's own cost per job shows)."""
+def capacity(workers: str, games: int, batched: bool) -> dict:
+    """Games a second two workers of ``workers`` bring up to date, ``games`` games already projected (the cheapest
+    real projection: RQ's own cost per job shows): one job per game (``workers.jobs.project``), or the games
+    waiting taken in batches (``RQJobs.project``, as the command path and the dispatcher poke)."""
     from services.jobs import PROJECT
 
     with RedisServer() as server:
         rt = harness.runtime_for(server)
-        gids = [rt.service.create("murus", PLAYERS)["id"] for _ in range(8)]
+        gids = [rt.service.create("murus", PLAYERS)["id"] for _ in range(games)]
         for gid in gids:
             rt.projector.project_game(gid)
             rt.projector.project_lobby(gid)
-        for i in range(jobs):
-            rt.queue.enqueue(PROJECT, gids[i % len(gids)], result_ttl=0, failure_ttl=3600)
+        for gid in gids:
+            if batched:
+                rt.jobs.project(gid)
+            else:
+                rt.queue.enqueue(PROJECT, gid, result_ttl=0, failure_ttl=3600)
+        jobs = len(rt.queue)
+        running = rt.queue.started_job_registry
         children = start_workers(workers, server, rt)
         try:
             deadline = time.monotonic() + 300
-            while len(rt.queue) >= jobs and time.monotonic() < deadline:
-                time.sleep(0.002)
-            start, first = time.perf_counter(), len(rt.queue)
-            while len(rt.queue) > 0 and time.monotonic() < deadline:
-                time.sleep(0.002)
+            while len(rt.queue) >= jobs and time.monotonic() < deadline:  # the workers are up
+                time.sleep(0.001)
+            start = time.perf_counter()
+            while (len(rt.queue) or rt.jobs.pending() or running.count) and time.monotonic() < deadline:
+                time.sleep(0.001)
             took = time.perf_counter() - start
         finally:
             stop_children(children)
             if workers == "thread":
                 sys.stderr.flush()
                 os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
-    return {"jobs": first, "seconds": took}
+    return {"games": games, "jobs": jobs, "seconds": took}
 
 
-def _measure(rt, service, load: int, pace: float, seconds: float) -> dict:
+def start_load(rt, gids: list[str], pace: float, fast_path: bool) -> list[subprocess.Popen]:
+    """The load: ``gids`` played in ``LOAD_PROCESSES`` child processes of their own (clients are not part of the
+    system measured: in one process with the probe, their threads would hold the GIL the probe's watcher needs),
+    each game in a thread at ``pace`` commands/s (0: full speed). They play once all are ready."""
+    settings = rt.settings
+    spec = json.dumps({"redis": settings.redis_url, "rq": settings.rq_url, "prefix": settings.prefix,
+                       "pace": pace, "fast_path": fast_path})
+    players = []
+    for part in range(LOAD_PROCESSES):
+        mine = gids[part::LOAD_PROCESSES]
+        if mine:
+            players.append(subprocess.Popen([sys.executable, __file__, "--play", spec, *mine], cwd=harness.ROOT,
+                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True))
+    for player in players:
+        if player.stdout.readline().strip() != "ready":
+            raise RuntimeError("a load process did not start")
+    for player in players:
+        player.stdin.write("go\n")
+        player.stdin.flush()
+    return players
+
+
+def stop_load(players: list[subprocess.Popen]) -> int:
+    """Stop the load processes; the commands they played."""
+    for player in players:
+        player.stdin.write("stop\n")
+        player.stdin.flush()
+    total = 0
+    for player in players:
+        total += int(player.stdout.readline())
+        player.wait(30)
+    return total
+
+
+def play_load(spec: dict, gids: list[str]) -> None:
+    """A load process: play ``gids`` (a thread each) from "go" to "stop" on stdin; print the commands played."""
+    from burrow.runtime import build
+    from services.config import Settings
+    from services.games import GameService
+
+    rt = build(Settings(redis_url=spec["redis"], rq_url=spec["rq"], prefix=spec["prefix"]), journal=False)
+    service = rt.service if spec["fast_path"] else GameService(rt.store, None)
+    pace, stop, commands = spec["pace"], threading.Event(), [0] * len(gids)
+
+    def play(i: int) -> None:
+        next_at = time.monotonic()
+        for ply in range(1_000_000):
+            if stop.is_set():
+                return
+            seat, move = harness.murus_loop_move(ply)
+            service.command(gids[i], seat, move)
+            commands[i] += 1
+            if pace:
+                next_at += 1 / pace
+                stop.wait(max(0.0, next_at - time.monotonic()))
+
+    print("ready", flush=True)
+    sys.stdin.readline()
+    threads = [threading.Thread(target=play, args=(i,), daemon=True) for i in range(len(gids))]
+    for t in threads:
+        t.start()
+    sys.stdin.readline()
+    stop.set()
+    for t in threads:
+        t.join(30)
+    print(sum(commands), flush=True)
+
+
+def _measure(rt, service, load: int, pace: float, seconds: float, fast_path: bool) -> dict:
     """Lags of the probe's commands while ``load`` games play (``pace`` commands/s each; 0: full speed)."""
     committed: dict[str, float] = {}
     append = rt.store.append
@@ -153,21 +230,6 @@ def _measure(rt, service, load: int, pace: float, seconds: float) -> dict:
         if time.monotonic() > deadline:
             raise RuntimeError("no worker projected the probe game within 60 s")
         time.sleep(0.01)
-    stop = threading.Event()
-    commands = [0] * load
-
-    def play(i: int) -> None:
-        next_at = time.monotonic()
-        for ply in range(1_000_000):
-            if stop.is_set():
-                return
-            seat, move = harness.murus_loop_move(ply)
-            service.command(games[i]["id"], seat, move)
-            commands[i] += 1
-            if pace:
-                next_at += 1 / pace
-                stop.wait(max(0.0, next_at - time.monotonic()))
-
     seen: dict[int, float] = {}
     probing = threading.Event()
 
@@ -183,9 +245,7 @@ def _measure(rt, service, load: int, pace: float, seconds: float) -> dict:
                 last = current
             time.sleep(POLL)
 
-    threads = [threading.Thread(target=play, args=(i,), daemon=True) for i in range(load)]
-    for t in threads:
-        t.start()
+    players = start_load(rt, [g["id"] for g in games], pace, fast_path)
     probing.set()
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
@@ -198,17 +258,15 @@ def _measure(rt, service, load: int, pace: float, seconds: float) -> dict:
         version = service.command(probe["id"], seat, move)["version"]
         commits[version] = committed[probe["id"]]
         time.sleep(PROBE_EVERY)
-    stop.set()
-    backlog = len(rt.queue)
+    load_commands = stop_load(players)
+    backlog = len(rt.queue) + rt.jobs.pending()
     drain = time.monotonic() + DRAIN
     while len(seen) < len(commits) and time.monotonic() < drain:
         time.sleep(0.01)
     probing.clear()
     watcher.join(5)
-    for t in threads:
-        t.join(30)
     lags = [seen[v] - t for v, t in commits.items() if v in seen]
-    return {"lags": lags, "missed": len(commits) - len(lags), "load_commands": sum(commands), "seconds": seconds,
+    return {"lags": lags, "missed": len(commits) - len(lags), "load_commands": load_commands, "seconds": seconds,
             "backlog": backlog}
 
 
@@ -229,21 +287,26 @@ def child(args: list[str]) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     p = harness.parser(__doc__.splitlines()[0])
-    p.add_argument("--seconds", type=float, default=5.0, help="measuring window per scenario")
+    p.add_argument("--seconds", type=float, default=10.0, help="measuring window per scenario")
     p.add_argument("--load", type=int, default=8, help="games played at full speed as the load")
-    p.add_argument("--jobs", type=int, default=400, help="jobs drained in each capacity run")
+    p.add_argument("--games", type=int, default=400, help="games projected in each capacity run")
     p.add_argument("--scenario", help=argparse_hidden())
     p.add_argument("--capacity", help=argparse_hidden())
+    p.add_argument("--play", nargs="+", help=argparse_hidden())
     args = p.parse_args(argv)
+    if args.play:  # a load process
+        play_load(json.loads(args.play[0]), args.play[1:])
+        return 0
     if args.scenario:  # a child: one scenario, JSON out
         workers, load, pace, fast = args.scenario.split(",")
         print(json.dumps(scenario(workers, int(load), float(pace), fast == "on", args.seconds)), flush=True)
         return 0
     if args.capacity:
-        print(json.dumps(capacity(args.capacity, args.jobs)), flush=True)
+        kind, how = args.capacity.split(",")
+        print(json.dumps(capacity(kind, args.games, how == "batched")), flush=True)
         return 0
     if args.quick:
-        args.seconds, args.load, args.jobs = 0.5, 2, 10
+        args.seconds, args.load, args.games = 0.5, 2, 10
     harness.header("Projection lag: append → visible view", argv)
     rows = []
     full_rate: dict[tuple, float] = {}  # (workers, fast) → the load's commands/s at full speed, measured before
@@ -261,19 +324,20 @@ def main(argv: list[str] | None = None) -> int:
                      median(lags) * 1e3, percentile(lags, 99) * 1e3, max(lags, default=float("nan")) * 1e3,
                      r["missed"], r["backlog"]])
     table(["workers (+ dispatcher)", "fast-path jobs", "load", "load commands/s", "probes", "p50 ms", "p99 ms",
-           "max ms", f"not seen {DRAIN:g} s after", "backlog (jobs)"], rows,
+           "max ms", f"not seen {DRAIN:g} s after", "backlog (jobs + games)"], rows,
           title=f"Append → visible view, {args.seconds:g} s per scenario, a probe command every "
                 f"{PROBE_EVERY * 1e3:g} ms")
     rows = []
     kinds = ("thread",) if args.quick else tuple(WORKERS)
-    results = {kind: child(["--jobs", str(args.jobs), "--capacity", kind]) for kind in kinds}
-    reference = results["thread"]["jobs"] / results["thread"]["seconds"]
-    for kind, r in results.items():
-        rate = r["jobs"] / r["seconds"]
-        rows.append([WORKERS[kind], r["jobs"], rate, ratio(rate, reference), rate])
-    table(["workers", "jobs", "jobs/s", "vs thread", "commands/s sustained (1 job each)"], rows,
-          title="What the projection workers sustain: two workers draining projection jobs of games already "
-                "projected")
+    results = {(kind, how): child(["--games", str(args.games), "--capacity", f"{kind},{how}"])
+               for kind in kinds for how in ("per-game", "batched")}
+    for (kind, how), r in results.items():
+        rate = r["games"] / r["seconds"]
+        rows.append([WORKERS[kind], "one job per game" if how == "per-game" else f"batches of up to {BATCH}",
+                     r["games"], r["jobs"], rate, ratio(rate, results[kind, "per-game"]["games"]
+                                                         / results[kind, "per-game"]["seconds"])])
+    table(["workers", "jobs", "games", "RQ jobs", "games projected/s", "vs one job per game"], rows,
+          title="What the projection workers sustain: two workers bringing games already projected up to date")
     return 0
 
 

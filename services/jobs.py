@@ -9,6 +9,10 @@ Three queues, each with workers of its own, so that one kind of work never waits
 (``<prefix>`` is ``Settings.queue_name``, ``burrow`` by default.) ``RQJobs.enqueue(kind, job, *args)`` puts any job
 on one of them; ``project`` and ``ai_turn`` are the two the command path and the dispatcher use.
 
+Projections are coalesced: ``project(gid)`` adds the game to the games waiting (a sorted set, oldest first) and
+queues a job only if none waits; a job takes up to ``batch`` games and brings each up to date (reading every
+event appended meanwhile). The backlog is bounded by the games being played, not by the commands.
+
 AI turns are fair between clients (the creator of a game, ``meta["client"]``): a client has at most
 ``ai_per_client`` turns in the ``ai`` queue or running at once; its further turns wait in a list of its own and
 enter the queue one by one as its earlier ones finish (``ai_done``). So a client flooding the service with AI games
@@ -30,7 +34,8 @@ import rq
 from services.scripts import lua
 from services.store import QueueKeys
 
-PROJECT = "workers.jobs.project"
+PROJECT = "workers.jobs.project"  # one game (tools and benches)
+PROJECT_PENDING = "workers.jobs.project_pending"  # the games waiting (``RQJobs.project``)
 AI_TURN = "workers.jobs.ai_turn"
 CHECK_CLOCK = "workers.jobs.check_clock"
 
@@ -80,36 +85,53 @@ class RQJobs:
         options.setdefault("failure_ttl", 3600)
         return self.queues[kind].enqueue(job, *args, **options)
 
-    def project(self, gid: str) -> bool:
-        """Queue the game's projection job, unless one is queued and not started yet (it will see this version
-        too); True if queued. One job brings every read model of the game up to date."""
-        return self.enqueue_once("project", PROJECT, gid)
+    # -- projections: the games waiting, drained in batches --------------------------------------------------
 
-    # -- coalesced jobs: at most one waiting per game and queue ------------------------------------------------
-
+    batch = 32  # games a projection job brings up to date at most (then it queues the next job)
     coalesce_ms = 10_000  # a marker outlives a lost job by this much at most (the dispatcher pokes again)
 
-    def _queued_key(self, kind: str, gid: str) -> str:
-        return self.keys.queued(kind, gid)
+    def project(self, gid: str) -> bool:
+        """The game's read models are behind: put it among the games waiting (once, keeping its place: oldest
+        first) and queue a projection job unless one waits already, not yet started — it will take this game
+        too. True if a job was queued.
 
-    def enqueue_once(self, kind: str, job: str, gid: str, *args, **options) -> bool:
-        """Put ``job(gid, *args)`` on the ``kind`` queue unless a job of ``gid`` waits there already (marked by
-        ``enqueue_once`` and not yet ``started``); True if queued. So pokes at the highest command rate leave at
-        most one waiting job per game instead of one per poke: the backlog is bounded by the games, not the
-        commands. The job must call ``started(kind, gid)`` before it reads the store."""
-        marker = self._queued_key(kind, gid)
-        if not self.connection.set(marker, b"1", nx=True, px=self.coalesce_ms):
+        So a poke costs a sorted-set add and a ``SET NX`` however many commands arrive, the queue holds at most
+        one waiting job (plus one per batch of ``batch`` games waiting beyond the first), and one RQ job brings
+        many games up to date: RQ's own cost per job (a dozen round trips) is paid once per batch, not once per
+        game — at the highest command rates that cost, not the projection, was most of the lag."""
+        keys = self.keys
+        pipe = self.connection.pipeline()
+        pipe.zadd(keys.pending("project"), {gid: _now()}, nx=True)
+        pipe.set(keys.queued("project"), b"1", nx=True, px=self.coalesce_ms)
+        return self._queue_drain(pipe.execute()[1])
+
+    def take_pending(self) -> list[str]:
+        """For a projection job that starts: the oldest ``batch`` games waiting, taken off the list; and from now
+        on a poke queues another job (it may come with a newer version). If more games wait, a job is queued
+        for them now."""
+        keys = self.keys
+        pipe = self.connection.pipeline()
+        pipe.delete(keys.queued("project"))
+        pipe.zpopmin(keys.pending("project"), self.batch)
+        pipe.exists(keys.pending("project"))
+        _, taken, more = pipe.execute()
+        if more and self.connection.set(keys.queued("project"), b"1", nx=True, px=self.coalesce_ms):
+            self._queue_drain(True)
+        return [member.decode() if isinstance(member, bytes) else member for member, _ in taken]
+
+    def pending(self) -> int:
+        """How many games wait for a projection job."""
+        return self.connection.zcard(self.keys.pending("project"))
+
+    def _queue_drain(self, marked: bool) -> bool:
+        if not marked:
             return False
         try:
-            self.enqueue(kind, job, gid, *args, **options)
+            self.enqueue("project", PROJECT_PENDING)
         except BaseException:
-            self.connection.delete(marker)
+            self.connection.delete(self.keys.queued("project"))
             raise
         return True
-
-    def started(self, kind: str, gid: str) -> None:
-        """A coalesced job of ``gid`` starts: the next poke queues another one (it may find a newer version)."""
-        self.connection.delete(self._queued_key(kind, gid))
 
     def clock(self, gid: str, version: int, deadline_ms: int) -> None:
         """Check the game's clocks just after ``deadline_ms``: a job scheduled on RQ's scheduler (the workers run

@@ -191,9 +191,13 @@ class QueueKeys:
         """The name of the RQ queue of ``kind`` (``project``, ``ai``, ``analysis``)."""
         return f"{self.prefix}:{kind}"
 
-    def queued(self, kind: str, gid: str) -> str:
-        """String: a job of ``gid`` waits in the ``kind`` queue (coalesced pokes)."""
-        return f"{self.prefix}:{kind}:queued:{gid}"
+    def queued(self, kind: str) -> str:
+        """String: a job draining the games waiting waits in the ``kind`` queue, not yet started."""
+        return f"{self.prefix}:{kind}:queued"
+
+    def pending(self, kind: str) -> str:
+        """Sorted set: the games waiting for a ``kind`` job, by when they were first poked (ms)."""
+        return f"{self.prefix}:{kind}:pending"
 
     def ai_active(self, client: str) -> str:
         """Sorted set: the AI turns of ``client`` queued or running, by when (ms)."""

@@ -6,16 +6,42 @@ import logging
 import time
 
 from services import ai_turns, analysis
+from services.connection import REDIS_DOWN
 from services.context import current
 from services.tables import Tables
 
 log = logging.getLogger(__name__)
 
 
+class ProjectionsFailed(Exception):
+    """Some games of a batch could not be projected (the others were)."""
+
+
+def project_pending() -> int:
+    """Bring the games waiting (``RQJobs.project``) up to date, oldest first, a batch at a time; the games done.
+
+    A game that fails does not hold back the others of its batch; the job then fails, naming them (the
+    dispatcher, whose log entries stay pending until the game is projected, pokes them again and dead-letters a
+    game that keeps failing). A job lost with its worker loses nothing either: the same pokes redo it."""
+    runtime = current()
+    gids = runtime.jobs.take_pending()
+    failed = []
+    for gid in gids:
+        try:
+            project(gid)
+        except REDIS_DOWN:
+            raise
+        except Exception as exc:  # noqa: BLE001 - this game fails; the rest of the batch goes on
+            log.warning("project %s failed: %s: %s", gid, type(exc).__name__, exc)
+            failed.append(gid)
+    if failed:
+        raise ProjectionsFailed(f"{len(failed)} of {len(gids)} games failed: {', '.join(failed)}")
+    return len(gids)
+
+
 def project(gid: str) -> int:
     """Bring every read model of a game up to date: its view, its lobby line, the ratings once it is finished."""
     runtime = current()
-    runtime.jobs.started("project", gid)  # before reading: a poke from now on queues another job (coalescing)
     version = runtime.projector.project_game(gid)
     runtime.projector.project_lobby(gid)
     if runtime.ratings.project(gid):  # it has just finished: a game with a human seat gets its analysis

@@ -1,5 +1,6 @@
-"""Projection pokes are coalesced (#14): a game whose projection job still waits in its queue is not queued again,
-so the backlog is bounded by the games being played, not by the commands. Fakeredis and a real redis-server."""
+"""Projection pokes are coalesced (#14): a poke puts its game among the games waiting (once) and queues a job only
+when none waits; a job takes a batch of them. So the backlog is bounded by the games being played, not by the
+commands, and RQ's cost per job is paid once per batch. Fakeredis and a real redis-server."""
 
 from __future__ import annotations
 
@@ -23,14 +24,45 @@ def test_pokes_while_a_projection_job_waits_queue_nothing_more(runtime):
     jobs = runtime.jobs
     assert jobs.project("g1") is True
     assert [jobs.project("g1") for _ in range(5)] == [False] * 5
-    assert jobs.project("g2") is True  # per game
-    assert queued(runtime) == [("g1",), ("g2",)]
-    jobs.started("project", "g1")  # the job starts: a later poke may carry a newer version, so it queues again
-    assert jobs.project("g1") is True
-    assert queued(runtime) == [("g1",), ("g2",), ("g1",)]
+    assert jobs.project("g2") is False  # the waiting job will take it too
+    assert queued(runtime) == [()]
+    assert jobs.pending() == 2
+    assert jobs.take_pending() == ["g1", "g2"]  # the job starts: oldest first, and the list is empty again
+    assert jobs.pending() == 0
+    assert jobs.project("g1") is True  # a later poke may carry a newer version: it queues again
+    assert queued(runtime) == [(), ()]
 
 
-def test_the_dispatcher_queues_one_job_per_game_however_many_commands_and_projections_catch_up(runtime):
+def test_a_game_keeps_its_place_and_a_long_list_is_drained_in_batches(runtime):
+    jobs = runtime.jobs
+    jobs.batch = 2
+    for gid in ("g1", "g2", "g3", "g1", "g4", "g5"):
+        jobs.project(gid)
+    assert queued(runtime) == [()]
+    assert jobs.take_pending() == ["g1", "g2"]
+    assert queued(runtime) == [(), ()]  # three more wait: the next job is queued at once
+    assert jobs.take_pending() == ["g3", "g4"]
+    assert jobs.take_pending() == ["g5"]
+    assert jobs.take_pending() == []
+    assert len(queued(runtime)) == 3
+
+
+def test_a_game_that_fails_does_not_hold_back_its_batch(runtime):
+    from rq.job import JobStatus
+
+    gids = [runtime.service.create("murus", PLAYERS)["id"] for _ in range(2)]
+    for gid in (gids[0], "no-such-game", gids[1]):
+        runtime.jobs.project(gid)
+    job = runtime.jobs.queue("project").jobs[0]
+    run_jobs(runtime)
+    for gid in gids:
+        assert runtime.projector.checkpoint(gid) == 1
+    job.refresh()
+    assert job.get_status() == JobStatus.FAILED
+    assert "no-such-game" in job.latest_result().exc_string
+
+
+def test_the_dispatcher_queues_one_job_however_many_games_and_commands_and_projections_catch_up(runtime):
     gids = [runtime.service.create("murus", PLAYERS)["id"] for _ in range(3)]
     dispatcher = Dispatcher(runtime, consumer="d")
     last = {}
@@ -38,11 +70,14 @@ def test_the_dispatcher_queues_one_job_per_game_however_many_commands_and_projec
         for gid in gids:
             last[gid] = play_one(runtime, gid)
         dispatcher.run_once(block_ms=1)
-    assert sorted(queued(runtime)) == sorted((gid,) for gid in gids)
+    assert queued(runtime) == [()]
+    assert runtime.jobs.pending() == 3
     run_jobs(runtime)
     for gid in gids:
         assert runtime.projector.checkpoint(gid) == last[gid]
     assert queued(runtime) == []
+    assert runtime.jobs.pending() == 0
     play_one(runtime, gids[0])  # after the job ran, the next command is projected again
     dispatcher.run_once(block_ms=1)
-    assert queued(runtime) == [(gids[0],)]
+    assert queued(runtime) == [()]
+    assert runtime.jobs.take_pending() == [gids[0]]
