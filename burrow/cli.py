@@ -267,6 +267,7 @@ def cmd_doctor(args) -> int:
     print(f"dispatchers alive: {report['dispatchers']}")
     for q in report["queues"]:
         print(f"queue {q['name']}: {q['jobs']} job(s) waiting, {q['workers']} worker(s)")
+    print(f"games waiting for their projection: {report['games_waiting']}")
     if args.dead:
         failures = Failures(runtime.redis, runtime.store.keys)
         for partition in range(runtime.store.keys.partitions):

@@ -127,4 +127,5 @@ def summary(runtime: Runtime, lag_limit_ms: int = LAG_LIMIT_MS) -> dict[str, Any
         "partitions": partitions,
         "dispatchers": len(alive),
         "queues": [{"name": q.name, "jobs": q.count, "workers": serving[q.name]} for q in queues],
+        "games_waiting": runtime.jobs.pending(),  # for a projection job (taken by the jobs in batches)
     }
