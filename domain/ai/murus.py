@@ -61,9 +61,10 @@ CLOSE_ROWS = tuple(rows[0] | rows[1] | rows[2] for rows in ROWS_BY_DISTANCE)
 tower stands on. A basic-game move makes a threat only by building a tower on ``THREAT_ROW``, or by clearing a
 landing cell: a capture there, or an own tower leaving it (or sacrificing: a wall does not block)."""
 MAX_EXTENSIONS = 4
-BUDGET_SHARE = 0.9
+BUDGET_SHARE = 0.98
 """The search stops this far into its budget (an iteration cut short still answers with its best move so far),
-leaving the rest for building the view and appending the move."""
+leaving the rest for building the view and appending the move (the clock is read every 64 nodes, well under a
+millisecond; the punctuality target allows budget + 0.2 s)."""
 MAX_DEPTH = 60
 LMR_DEPTH, LMR_AFTER = 3, 3
 """``hard`` reduces quiet moves from the ``LMR_AFTER``-th on at nodes at least ``LMR_DEPTH`` plies from the
@@ -86,9 +87,23 @@ def _layers(weights: tuple[int, ...], side: int) -> tuple[tuple[int, int], ...]:
 
 TOWER_LAYERS = tuple(_layers(TOWER_ADVANCE, side) for side in (0, 1))
 WALL_LAYERS = tuple(_layers(WALL_ADVANCE, side) for side in (0, 1))
-# (right shift, mask) for the 8 directions: a cell ``offset`` away is ``bits >> offset`` (negative: a left shift).
-POSITIVE_STEPS = tuple((offset, has2) for offset, _, has2 in STEPS if offset > 0)
-NEGATIVE_STEPS = tuple((-offset, has2) for offset, _, has2 in STEPS if offset < 0)
+_HAS2 = {offset: has2 for offset, _, has2 in STEPS}
+_HAS2_E, _HAS2_W, _HAS2_N, _HAS2_S = _HAS2[1], _HAS2[-1], _HAS2[8], _HAS2[-8]
+_HAS2_NE, _HAS2_SW, _HAS2_NW, _HAS2_SE = _HAS2[9], _HAS2[-9], _HAS2[7], _HAS2[-7]
+"""Cells with a second cell each way (east = +1, north = +8 toward the Gauls' home row)."""
+
+
+CAPTURES_FIRST = 1 << 40
+"""Where a non-distribution's history starts: above any distribution's (sums of depth², far below this)."""
+
+
+class _History(dict):
+    """One side's history scores by move, read with ``[]``: an unseen move starts at 0, or at ``CAPTURES_FIRST``
+    if it is not a distribution, so one C-level sort key orders sacrifices first, each kind by history."""
+
+    def __missing__(self, move: Move) -> int:
+        score = self[move] = 0 if move[KIND] == DISTRIBUTE else CAPTURES_FIRST
+        return score
 
 
 class _OutOfTime(Exception):
@@ -123,7 +138,10 @@ def _wins_at_once(child: Position, advanced: bool) -> bool:
 def breakthrough_towers(pos: Position, advanced: bool) -> int:
     """Towers of the side to move that can distribute onto their goal row now (a basic-game win)."""
     _, m2, m3, t1, _, _, side = pos
-    return _towers_reaching_goal(m2 & ~m3, FULL & ~(t1 | (m3 if advanced else m2)), side)
+    towers = m2 & ~m3 & THREAT_ROW[side]  # only a tower two rows from the goal reaches it
+    if not towers:
+        return 0
+    return _towers_reaching_goal(towers, FULL & ~(t1 | (m3 if advanced else m2)), side)
 
 
 def _towers_reaching_goal(towers: int, landing: int, side: int) -> int:
@@ -150,12 +168,24 @@ def may_threaten(move: Move, side: int, walls: int) -> bool:
 
 def mobility(towers: int, landing: int) -> int:
     """How many (tower, direction) distributions there are onto ``landing`` cells."""
-    count = 0
-    for shift, has2 in POSITIVE_STEPS:
-        count += (towers & has2 & (landing >> shift) & (landing >> 2 * shift)).bit_count()
-    for shift, has2 in NEGATIVE_STEPS:
-        count += (towers & has2 & (landing << shift) & (landing << 2 * shift)).bit_count()
-    return count
+    return _spread(towers, landing, 0)[0]
+
+
+def _spread(towers: int, landing: int, side: int) -> tuple[int, int]:
+    """How many (tower, direction) distributions ``towers`` have onto ``landing`` cells, and how many of the
+    towers break through with one (``side``'s towers on ``THREAT_ROW`` going forward: a basic-game threat).
+    Unrolled: a pair of landing cells one step apart is found once for both senses of a line."""
+    e_w, n_s, ne_sw, nw_se = landing & (landing >> 1), landing & (landing >> 8), landing & (landing >> 9), \
+        landing & (landing >> 7)
+    north, northeast, northwest = towers & _HAS2_N & (n_s >> 8), towers & _HAS2_NE & (ne_sw >> 9), \
+        towers & _HAS2_NW & (nw_se >> 7)
+    south, southwest, southeast = towers & _HAS2_S & (n_s << 16), towers & _HAS2_SW & (ne_sw << 18), \
+        towers & _HAS2_SE & (nw_se << 14)
+    count = ((towers & _HAS2_E & (e_w >> 1)).bit_count() + (towers & _HAS2_W & (e_w << 2)).bit_count()
+             + north.bit_count() + northeast.bit_count() + northwest.bit_count()
+             + south.bit_count() + southwest.bit_count() + southeast.bit_count())
+    forward = north | northeast | northwest if side == 0 else south | southwest | southeast
+    return count, (forward & THREAT_ROW[side]).bit_count()
 
 
 class Search:
@@ -164,9 +194,13 @@ class Search:
     def __init__(self, advanced: bool, hard: bool, clock: Callable[[], float], deadline: float):
         self.advanced, self.hard = advanced, hard
         self.clock, self.deadline = clock, deadline
+        self.checked = clock()
+        """The clock's last reading: the search stops when two more intervals like the last (the next reading,
+        then unwinding and answering) would pass the deadline, so it answers before it even on a coarse clock
+        (a real one is read every 64 nodes, well under a millisecond)."""
         self.table: dict[Position, tuple[int, int, int, Move | None]] = {}
         self.killers: list[list[Move | None]] = [[None, None] for _ in range(MAX_DEPTH + MAX_EXTENSIONS + 2)]
-        self.history: tuple[dict[Move, int], dict[Move, int]] = ({}, {})  # by side
+        self.history: tuple[_History, _History] = (_History(), _History())  # by side
         self.statics: dict[tuple[int, int, int, int], int] = {}
         self.evals: dict[Position, int] = {}
         self.nodes = 0
@@ -213,8 +247,11 @@ class Search:
 
     def _search(self, pos: Position, depth: int, alpha: int, beta: int, ply: int, extensions: int) -> int:
         self.nodes += 1
-        if not self.nodes & 63 and self.clock() >= self.deadline:
-            raise _OutOfTime
+        if not self.nodes & 63:
+            now = self.clock()
+            if 3 * now - 2 * self.checked >= self.deadline:  # two more intervals like the last would be late
+                raise _OutOfTime
+            self.checked = now
         m1, _, _, t1, _, _, side = pos
         advanced = self.advanced
         if advanced:
@@ -262,7 +299,7 @@ class Search:
                     if alpha >= beta:
                         if move[KIND] == DISTRIBUTE and move not in killers:
                             killers[1], killers[0] = killers[0], move
-                        history[move] = history.get(move, 0) + depth * depth
+                        history[move] += depth * depth
                         break
         flag = 1 if best_score >= beta else -1 if best_score <= original_alpha else 0
         stored = best_score + ply if best_score > WON else best_score - ply if best_score < -WON else best_score
@@ -270,14 +307,23 @@ class Search:
         return best_score
 
     @staticmethod
-    def _ordered(moves: list[Move], table_move: Move | None, killers: list, history: dict[Move, int]):
+    def _ordered(moves: list[Move], table_move: Move | None, killers: list, history: _History):
         """The moves best first: the table's move at once (it often refutes, sparing the ordering of the rest),
-        then distributions before sacrifices, killers, and by history."""
+        then sacrifices, killers and the other distributions, each by history (ties in generation order)."""
         if table_move is not None and table_move in moves:
             yield table_move
             moves.remove(table_move)
-        moves.sort(key=lambda move: (move[KIND] != DISTRIBUTE, move in killers, history.get(move, 0)),
-                   reverse=True)
+        moves.sort(key=history.__getitem__, reverse=True)  # sacrifices first: their history starts high
+        promoted = [move for move in killers if move in moves]  # killers are distributions
+        if promoted:
+            if len(promoted) == 2 and moves.index(promoted[0]) > moves.index(promoted[1]):
+                promoted.reverse()
+            for move in promoted:
+                moves.remove(move)
+            captures = 0
+            while captures < len(moves) and moves[captures][KIND] != DISTRIBUTE:
+                captures += 1
+            moves[captures:captures] = promoted
         yield from moves
 
     def _quiesce(self, pos: Position, alpha: int, beta: int, ply: int, extensions: int) -> int:
@@ -347,11 +393,10 @@ class Search:
         towers = p2 & ~p3
         score = self._static(p1, p2, p3, side)
         landing = FULL & ~(enemy | (p3 if self.advanced else p2))
-        moves = mobility(towers, landing)
+        moves, threats = _spread(towers, landing, side)
         score += MOBILITY * moves
         if moves == 0:
             score -= 400  # walls alone cannot move: stalemate is near
         if not self.advanced:
-            threats = _towers_reaching_goal(towers, landing, side)
-            score += THREAT[self.hard] * threats.bit_count()
+            score += THREAT[self.hard] * threats
         return score
