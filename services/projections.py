@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from services.games import GameService
+from services.games import Game, GameService
 from services.scripts import lua
 from services.views import SPECTATOR, all_documents, lobby_entry
 
@@ -48,17 +48,19 @@ class Projector:
         self._switch_view = redis.register_script(SWITCH_VIEW)
         self.failures: list[tuple[str, str]] = []
 
-    def project_game(self, gid: str, suffix: str = "") -> int:
-        """Bring the game's view up to its latest version (in keys ending in ``suffix``); returns the version."""
-        game = self.service.load(gid)
+    def project_game(self, gid: str, suffix: str = "", game: Game | None = None) -> int:
+        """Bring the game's view up to its latest version, or to ``game`` if given (just loaded), in keys ending in
+        ``suffix``; returns the version."""
+        game = game or self.service.load(gid)
         docs = all_documents(game)
         self._write_view(keys=[self.keys.view(gid) + suffix, self.keys.ckpt(gid) + suffix],
                          args=[game.version, json.dumps({"version": game.version, "docs": docs})])
         return game.version
 
-    def project_lobby(self, gid: str, suffix: str = "") -> int:
-        """Bring the game's lobby line up to its latest version (in the lobby keys ending in ``suffix``)."""
-        game = self.service.load(gid)
+    def project_lobby(self, gid: str, suffix: str = "", game: Game | None = None) -> int:
+        """Bring the game's lobby line up to its latest version, or to ``game`` if given (in the lobby keys ending
+        in ``suffix``)."""
+        game = game or self.service.load(gid)
         last = next(self.store.read(gid, after=game.version - 1, to=game.version), None)
         updated = last.at if last else game.meta["created"]
         entry = lobby_entry(game, updated)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from domain.registry import GAME_NAMES
 from services.bounds import AI_SUFFIX
 from services.fairness import chosen_by_client
-from services.games import GameService
+from services.games import Game, GameService
 from services.scripts import lua
 
 K_FACTOR = 32
@@ -55,9 +55,10 @@ class Ratings:
         self._count = self.redis.register_script(COUNT_GAME)
         self.failures: list[tuple[str, str]] = []
 
-    def project(self, gid: str) -> bool:
-        """Count the game if it is finished and not counted yet; True if it was counted now."""
-        game = self.service.load(gid)
+    def project(self, gid: str, game: Game | None = None) -> bool:
+        """Count the game (at its latest version, or ``game`` if given) if it is finished and not counted yet; True
+        if it was counted now."""
+        game = game or self.service.load(gid)
         result = game.module.result(game.state)
         if game.module.status(game.state) != "finished" or result is None:
             return False

@@ -42,9 +42,10 @@ def project_pending() -> int:
 def project(gid: str) -> int:
     """Bring every read model of a game up to date: its view, its lobby line, the ratings once it is finished."""
     runtime = current()
-    version = runtime.projector.project_game(gid)
-    runtime.projector.project_lobby(gid)
-    if runtime.ratings.project(gid):  # it has just finished: a game with a human seat gets its analysis
+    game = runtime.service.load(gid)  # once: every read model at the same version
+    version = runtime.projector.project_game(gid, game=game)
+    runtime.projector.project_lobby(gid, game=game)
+    if runtime.ratings.project(gid, game=game):  # it has just finished: a game with a human seat gets its analysis
         analysis.of(runtime).auto(gid)
     return version
 
