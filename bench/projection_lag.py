@@ -8,8 +8,8 @@ first sees the view's checkpoint (``…:ckpt:<gid>``, written in the same script
 later. After the window, versions not yet seen get ten more seconds. Each scenario runs in a child process of its
 own, on a fresh redis-server (AOF everysec), with:
 
-* **fork** — two ``burrow worker`` processes (RQ's ``Worker``, which forks a child per job; as in
-  docker-compose) and ``burrow dispatch``;
+* **burrow** — two ``burrow worker`` processes (``workers.worker.ProcessWorker``: RQ's worker without a fork per
+  job, with the exact clock scheduler; as in docker-compose) and ``burrow dispatch``;
 * **simple** — two ``rq worker -w rq.worker.SimpleWorker`` processes (RQ's own worker without the fork, running
   the same job functions) and ``burrow dispatch``;
 * **thread** — the embedded ``ThreadWorker`` (two threads) and a dispatcher thread in the probe's own process,
@@ -50,7 +50,7 @@ PLAYERS = [{"name": "Ana"}, {"name": "Bo"}]
 
 
 WORKERS = {
-    "fork": "burrow worker ×2",
+    "burrow": "burrow worker ×2 (no fork)",
     "simple": "rq SimpleWorker ×2 (no fork)",
     "thread": "ThreadWorker ×2 in-process",
 }
@@ -68,7 +68,7 @@ def start_workers(kind: str, server: RedisServer, rt) -> list[subprocess.Popen]:
             start_thread_worker(rt, "project")
         threading.Thread(target=Dispatcher(rt).run, daemon=True).start()
         return []
-    if kind == "fork":
+    if kind == "burrow":
         worker = [sys.executable, "-m", "burrow.cli", "worker"]
     else:
         worker = [sys.executable, "-m", "rq.cli", "worker", "-w", "rq.worker.SimpleWorker", "--url", server.url(1),
@@ -270,7 +270,7 @@ def _measure(rt, service, load: int, pace: float, seconds: float, fast_path: boo
             "backlog": backlog}
 
 
-SCENARIOS = [(workers, load, fast) for workers, fast in (("fork", True), ("simple", True), ("thread", True),
+SCENARIOS = [(workers, load, fast) for workers, fast in (("burrow", True), ("simple", True), ("thread", True),
                                                           ("simple", False))
              for load in ("idle", "paced", "full", "half")]
 QUICK = [("thread", "full", True)]
