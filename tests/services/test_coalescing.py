@@ -81,3 +81,23 @@ def test_the_dispatcher_queues_one_job_however_many_games_and_commands_and_proje
     dispatcher.run_once(block_ms=1)
     assert queued(runtime) == [()]
     assert runtime.jobs.take_pending() == [gids[0]]
+
+
+def test_a_projection_job_takes_the_games_poked_while_it_runs(runtime, monkeypatch):
+    import workers.jobs
+
+    gids = [runtime.service.create("murus", PLAYERS)["id"] for _ in range(3)]
+    runtime.jobs.project(gids[0])
+    project = workers.jobs.project
+
+    def project_and_poke(gid):  # while the job projects the first game, the other two are poked
+        if gid == gids[0]:
+            for other in gids[1:]:
+                runtime.jobs.project(other)
+        return project(gid)
+
+    monkeypatch.setattr(workers.jobs, "project", project_and_poke)
+    assert workers.jobs.project_pending() == 3  # the job queued by the first poke, run here as its worker would
+    assert runtime.jobs.pending() == 0
+    for gid in gids:
+        assert runtime.projector.checkpoint(gid) == 1
