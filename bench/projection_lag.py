@@ -94,7 +94,7 @@ def scenario(workers: str, load: int, pace: float, fast_path: bool, seconds: flo
 
     with RedisServer() as server:
         rt = harness.runtime_for(server)
-        service = rt.service if fast_path else GameService(rt.store, None)
+        service = GameService(rt.store, rt.jobs if fast_path else None)  # the runtime's has no job sink
         children = start_workers(workers, server, rt)
         try:
             return _measure(rt, service, load, pace, seconds, fast_path)
@@ -182,7 +182,7 @@ def play_load(spec: dict, gids: list[str]) -> None:
     from services.games import GameService
 
     rt = build(Settings(redis_url=spec["redis"], rq_url=spec["rq"], prefix=spec["prefix"]), journal=False)
-    service = rt.service if spec["fast_path"] else GameService(rt.store, None)
+    service = GameService(rt.store, rt.jobs if spec["fast_path"] else None)
     pace, stop, commands = spec["pace"], threading.Event(), [0] * len(gids)
 
     def play(i: int) -> None:

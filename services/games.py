@@ -108,6 +108,44 @@ class GameService:
         self._remember(game)
         return game
 
+    def load_many(self, gids: list[str]) -> dict[str, tuple[Game, int] | Exception]:
+        """Each game at its latest version with its latest event's commit time (ms), or the error loading it
+        raised; the tails of the games already cached are read in one round trip (``EventStore.tails``)."""
+        out: dict[str, tuple[Game, int] | Exception] = {}
+        with self._cache_lock:
+            cached = {gid: self._cache.get(gid) for gid in gids}
+        known = [gid for gid in gids if cached[gid] is not None]
+        batch = 1000
+        try:
+            tails = self.store.tails([(gid, cached[gid].version) for gid in known], batch)
+        except (redis.ConnectionError, StoreUnavailable) as exc:
+            raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
+        for gid, (latest, tail) in zip(known, tails, strict=True):
+            try:
+                game = self._fold(cached[gid], tail)
+                if len(tail) == batch:  # a long tail: the rest the usual way
+                    game = self.load(gid)
+                    latest = None
+                else:
+                    self._remember(game)
+                out[gid] = (game, latest.at if latest is not None and latest.version == game.version
+                            else self._commit_time(game))
+            except Exception as exc:  # noqa: BLE001 - this game's error, for its caller
+                out[gid] = exc
+        for gid in gids:
+            if gid not in out:
+                try:
+                    game = self.load(gid)
+                    out[gid] = (game, self._commit_time(game))
+                except Exception as exc:  # noqa: BLE001 - this game's error, for its caller
+                    out[gid] = exc
+        return out
+
+    def _commit_time(self, game: Game) -> int:
+        """When the game's version ``game.version`` was appended (ms; its creation time before any event)."""
+        last = next(self.store.read(game.gid, after=game.version - 1, to=game.version), None)
+        return last.at if last else game.meta["created"]
+
     def at_version(self, gid: str, version: int) -> Game:
         """The game replayed from its first event up to ``version`` (time travel)."""
         meta = self.store.meta(gid)

@@ -69,6 +69,48 @@ class Projector:
                                 1 if entry.get("open_seats") else 0])
         return game.version
 
+    def project_many(self, gids: list[str]) -> dict[str, Game | Exception]:
+        """Bring the views and lobby lines of ``gids`` up to date, as ``project_game`` and ``project_lobby`` do
+        one game at a time, but with their tails read in one round trip and their documents written in one
+        more; each game as projected, or the error that stopped it (the others go on)."""
+        out: dict[str, Game | Exception] = {}
+        writes = []
+        for gid, loaded in self.service.load_many(gids).items():
+            if isinstance(loaded, Exception):
+                out[gid] = loaded
+                continue
+            game, updated = loaded
+            try:
+                docs = json.dumps({"version": game.version, "docs": all_documents(game)})
+                entry = lobby_entry(game, updated)
+            except Exception as exc:  # noqa: BLE001 - this game's error; the others go on
+                out[gid] = exc
+                continue
+            view = {"keys": [self.keys.view(gid), self.keys.ckpt(gid)], "args": [game.version, docs]}
+            lobby = {"keys": self.lobby_keys(self.keys.partition(gid)),
+                     "args": [gid, game.version, json.dumps(entry), updated, entry["status"],
+                              1 if entry.get("open_seats") else 0]}
+            writes.append((game, view, lobby))
+        pipe = self.store.writer()
+        for game, view, lobby in writes:
+            if pipe is None:
+                try:
+                    self._write_view(**view)
+                    self._write_lobby(**lobby)
+                except Exception as exc:  # noqa: BLE001 - this game's error; the others go on
+                    out[game.gid] = exc
+                    continue
+                out[game.gid] = game
+            else:
+                self._write_view(**view, client=pipe)
+                self._write_lobby(**lobby, client=pipe)
+        if pipe is not None and writes:
+            replies = pipe.execute(raise_on_error=False)
+            for i, (game, _, _) in enumerate(writes):
+                failed = [r for r in replies[2 * i:2 * i + 2] if isinstance(r, Exception)]
+                out[game.gid] = failed[0] if failed else game
+        return out
+
     def lobby_keys(self, partition: int, suffix: str = "") -> list[str]:
         """A partition's lobby: its hash of lines, their versions, and a sorted set per ``LOBBY_SETS``."""
         keys = self.keys

@@ -216,6 +216,11 @@ class QueueKeys:
         return f"{self.prefix}:aifair:finished"
 
 
+def _stored(entries) -> list[StoredEvent]:
+    return [StoredEvent(int(entry_id.split(b"-")[1]), fields[b"type"].decode(), fields[b"data"],
+                        int(fields[b"at"]), fields.get(b"meta")) for entry_id, fields in entries]
+
+
 class EventStore:
     """Appends and reads game streams. Thread-safe (redis-py pools connections)."""
 
@@ -384,6 +389,29 @@ class EventStore:
             if len(entries) < batch:
                 return
             start = version + 1
+
+    def tails(self, wants: list[tuple[str, int]], batch: int = 1000) -> list[tuple[StoredEvent | None,
+                                                                                  list[StoredEvent]]]:
+        """For each ``(gid, after)``: the game's latest event (None: no such game) and up to ``batch`` events after
+        version ``after``, all in one round trip (a pipeline; on a cluster, one read after another)."""
+        if self._cluster:
+            return [(self._latest(gid), list(self.read(gid, after=after, to=after + batch)))
+                    for gid, after in wants]
+        pipe = self.redis.pipeline(transaction=False)
+        for gid, after in wants:
+            key = self.keys.game(gid)
+            pipe.xrevrange(key, "+", "-", count=1)  # first: the tail read next reaches at least this version
+            pipe.xrange(key, f"0-{after + 1}", "+", count=batch)
+        replies = pipe.execute()
+        return [(next(iter(_stored(replies[i])), None), _stored(replies[i + 1]))
+                for i in range(0, len(replies), 2)]
+
+    def writer(self):
+        """A pipeline to send writes (scripts included) in one go, or None on a cluster: write one by one."""
+        return None if self._cluster else self.redis.pipeline(transaction=False)
+
+    def _latest(self, gid: str) -> StoredEvent | None:
+        return next(iter(_stored(self.redis.xrevrange(self.keys.game(gid), "+", "-", count=1))), None)
 
     def meta(self, gid: str) -> dict | None:
         """The game's metadata (written with its first event), or None if there is no such game."""

@@ -5,12 +5,13 @@ from __future__ import annotations
 import logging
 import time
 
-from services import ai_turns, analysis
+from services import ai_turns, analysis, errors
 from services.connection import REDIS_DOWN
 from services.context import current
 from services.tables import Tables
 
 log = logging.getLogger(__name__)
+UNREACHABLE = (*REDIS_DOWN, errors.Unavailable)  # nobody's failure: the job fails, the dispatcher pokes again
 
 
 class ProjectionsFailed(Exception):
@@ -34,10 +35,12 @@ def project_pending() -> int:
     deadline = time.monotonic() + DRAIN_SECONDS
     done, failed = 0, []
     while gids := runtime.jobs.take_pending():
-        for gid in gids:
+        for gid, game in runtime.projector.project_many(gids).items():
             try:
-                project(gid)
-            except REDIS_DOWN:
+                if isinstance(game, Exception):
+                    raise game
+                _finished(runtime, game)
+            except UNREACHABLE:
                 raise
             except Exception as exc:  # noqa: BLE001 - this game fails; the rest of the batch goes on
                 log.warning("project %s failed: %s: %s", gid, type(exc).__name__, exc)
@@ -56,9 +59,14 @@ def project(gid: str) -> int:
     game = runtime.service.load(gid)  # once: every read model at the same version
     version = runtime.projector.project_game(gid, game=game)
     runtime.projector.project_lobby(gid, game=game)
-    if runtime.ratings.project(gid, game=game):  # it has just finished: a game with a human seat gets its analysis
-        analysis.of(runtime).auto(gid)
+    _finished(runtime, game)
     return version
+
+
+def _finished(runtime, game) -> None:
+    """Count a game that has just finished in the ratings; one with a human seat then gets its analysis."""
+    if runtime.ratings.project(game.gid, game=game):
+        analysis.of(runtime).auto(game.gid)
 
 
 def ai_turn(gid: str, seat: int, version: int, client: str | None = None) -> str:

@@ -72,7 +72,7 @@ def test_stats_carry_the_doctor_summary(runtime, client):
     [partition] = doctor["partitions"]
     assert partition["log"] == 1 and partition["undelivered"] == 1 and partition["dead_letters"] == 0
     assert {q["name"].rsplit(":", 1)[1] for q in doctor["queues"]} == {"project", "ai", "analysis"}
-    assert doctor["games_waiting"] == 0  # nothing poked yet: the dispatcher has not read the log
+    assert doctor["games_waiting"] == 1  # the creation's own poke (no worker runs here)
     runtime.jobs.project("g1")
     runtime.jobs.project("g1")
-    assert client.get("/api/stats").get_json()["doctor"]["games_waiting"] == 1
+    assert client.get("/api/stats").get_json()["doctor"]["games_waiting"] == 2

@@ -3,7 +3,8 @@
 ``python -m tests.reliability.hooks <point> <marker-file> <burrow arguments…>``; the marker file appears when the
 process reaches the point:
 
-``projection``  inside ``Projector.project_game``, after reading the game and before writing its view
+``projection``  inside ``Projector.project_many`` (a projection job's batch), after reading the games and before
+                writing their views
 ``dispatch``    inside a dispatcher batch, after reading log entries and before enqueueing or acknowledging
 """
 
@@ -26,12 +27,12 @@ def main(argv: list[str]) -> int:
     if point == "projection":
         from services.projections import Projector
 
-        def stuck(self, gid: str) -> int:
-            self.service.load(gid)
+        def stuck(self, gids: list[str]) -> dict:
+            self.service.load_many(gids)
             hang(marker)
             raise SystemExit("unreachable")
 
-        Projector.project_game = stuck
+        Projector.project_many = stuck
     elif point == "dispatch":
         from services.jobs import RQJobs
 

@@ -87,16 +87,17 @@ def test_a_projection_job_takes_the_games_poked_while_it_runs(runtime, monkeypat
     import workers.jobs
 
     gids = [runtime.service.create("murus", PLAYERS)["id"] for _ in range(3)]
+    runtime.jobs.take_pending()  # the creations' own pokes (the command path's)
     runtime.jobs.project(gids[0])
-    project = workers.jobs.project
+    project_many = runtime.projector.project_many
 
-    def project_and_poke(gid):  # while the job projects the first game, the other two are poked
-        if gid == gids[0]:
+    def project_and_poke(batch):  # while the job projects the first game, the other two are poked
+        if gids[0] in batch:
             for other in gids[1:]:
                 runtime.jobs.project(other)
-        return project(gid)
+        return project_many(batch)
 
-    monkeypatch.setattr(workers.jobs, "project", project_and_poke)
+    monkeypatch.setattr(runtime.projector, "project_many", project_and_poke)
     assert workers.jobs.project_pending() == 3  # the job queued by the first poke, run here as its worker would
     assert runtime.jobs.pending() == 0
     for gid in gids:

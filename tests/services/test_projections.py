@@ -10,6 +10,7 @@ from services.views import all_documents
 from tests.conftest import run_jobs
 from workers import jobs
 from workers.dispatcher import Dispatcher
+from workers.worker import ThreadWorker
 
 PLAYERS = [{"name": "Ana"}, {"name": "Bob"}]
 
@@ -75,23 +76,27 @@ def test_crash_between_reading_and_writing_converges(runtime, monkeypatch):
     assert projected(runtime, gid)["docs"] == fresh(runtime, gid)
 
 
-def test_command_path_pokes_no_job_by_default(runtime):
+def test_without_the_fast_path_the_command_path_pokes_nothing(runtime):
+    runtime.service.jobs = None  # BURROW_FAST_PATH=0
     runtime.service.create("murus", PLAYERS)
-    assert runtime.queue.count == 0  # the dispatcher, reading the log, pokes the workers
+    assert runtime.queue.count == 0 and runtime.jobs.pending() == 0  # the dispatcher, reading the log, pokes
 
 
-def test_fast_path_jobs_project_each_command(runtime):
-    runtime.service.jobs = runtime.jobs  # BURROW_FAST_PATH=1
+def test_the_command_path_pokes_the_projection_of_each_command(runtime):
+    assert runtime.service.jobs is runtime.jobs  # BURROW_FAST_PATH, on by default
     g = runtime.service.create("murus", PLAYERS)
+    assert runtime.jobs.pending() == 1 and runtime.queue.count == 1
     play(runtime, g["id"], None, ["a1-a3"])
-    run_jobs(runtime)
+    assert runtime.jobs.pending() == 1 and runtime.queue.count == 1  # coalesced: the game waits once
+    queues = list(runtime.jobs.queues.values())
+    ThreadWorker(queues, connection=runtime.rq_redis).work(burst=True, logging_level="ERROR")  # no dispatcher
     assert runtime.projector.checkpoint(g["id"]) == 2
     assert [e["id"] for e in runtime.projector.lobby()] == [g["id"]]
 
 
 def test_dispatcher_enqueues_projections_and_acks(runtime):
+    runtime.service.jobs = None  # no fast path: the dispatcher alone pokes the workers
     g = runtime.service.create("murus", PLAYERS)
-    runtime.queue.empty()
     dispatcher = Dispatcher(runtime, consumer="d1")
     assert dispatcher.run_once(block_ms=10) == 1
     assert dispatcher.run_once(block_ms=10) == 0  # pending until projected, not delivered again before the claim
@@ -100,8 +105,8 @@ def test_dispatcher_enqueues_projections_and_acks(runtime):
 
 
 def test_dead_dispatchers_entries_are_claimed(runtime):
+    runtime.service.jobs = None  # no fast path: the dispatcher alone pokes the workers
     g = runtime.service.create("murus", PLAYERS)
-    runtime.queue.empty()
     log = runtime.store.keys.log_of(g["id"])
     Dispatcher(runtime, consumer="dead")  # creates the group
     runtime.redis.xreadgroup("dispatch", "dead", {log: ">"}, count=10)  # read, then "crash" before XACK
@@ -114,6 +119,7 @@ def test_dead_dispatchers_entries_are_claimed(runtime):
 
 
 def test_ai_seat_is_played_by_a_job(runtime):
+    runtime.service.jobs = None  # no fast path: the dispatcher alone pokes the workers
     g = runtime.service.create("murus", [{"name": "Bot", "ai": "easy"}, {"name": "Ana"}], seed=3)
     gid = g["id"]
     runtime.queue.empty()
@@ -140,3 +146,28 @@ def test_rebuild_restores_dropped_projections(runtime):
     for gid in ids:
         assert projected(runtime, gid)["docs"] == fresh(runtime, gid)
     assert len(runtime.projector.lobby()) == 3
+
+
+def test_projecting_a_batch_writes_what_one_game_at_a_time_writes(runtime):
+    """``project_many`` (a batch's tails in one round trip, its writes in one more) against ``project_game`` and
+    ``project_lobby``: the same documents and lobby lines, for games cached or not, with or without new events."""
+    from services.games import GameService
+    from services.projections import Projector
+
+    gids = [runtime.service.create("murus", PLAYERS)["id"] for _ in range(3)]
+    play(runtime, gids[0], None, ["a1-a3", "a7-a5"])
+    play(runtime, gids[1], None, ["a1-a3"])
+    batch = Projector(GameService(runtime.store))  # its own cache: gids[2] is loaded cold
+    batch.service.load(gids[0])
+    batch.service.load(gids[1])
+    play(runtime, gids[0], None, ["b1-b3"])  # a tail to read for a cached game; gids[1] has none
+    done = batch.project_many([*gids, "no-such-game"])
+    assert {gid: game.version for gid, game in done.items() if gid in gids} == {gids[0]: 4, gids[1]: 2, gids[2]: 1}
+    assert type(done["no-such-game"]).__name__ == "NotFound"
+    keys = runtime.store.keys
+    for gid in gids:
+        assert projected(runtime, gid) == {"version": done[gid].version, "docs": fresh(runtime, gid)}
+        Projector(GameService(runtime.store)).project_lobby(gid, suffix=":one")  # one game at a time, cold
+        partition = keys.partition(gid)
+        line, alone = (runtime.redis.hget(keys.lobby(partition, suffix), gid) for suffix in ("", ":one"))
+        assert line is not None and json.loads(line) == json.loads(alone)
