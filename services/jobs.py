@@ -105,16 +105,19 @@ class RQJobs:
         pipe.set(keys.queued("project"), b"1", nx=True, px=self.coalesce_ms)
         return self._queue_drain(pipe.execute()[1])
 
+    def started(self) -> None:
+        """A projection job starts: from now on a poke queues another job (it may come with a newer version, and
+        this one may be past that game already). So at most one job waits in the queue, whatever the rate."""
+        self.connection.delete(self.keys.queued("project"))
+
     def take_pending(self) -> list[str]:
-        """For a projection job that starts: the oldest ``batch`` games waiting, taken off the list; and from now
-        on a poke queues another job (it may come with a newer version). If more games wait, a job is queued
-        for them now."""
+        """For a projection job that has ``started``: the oldest ``batch`` games waiting, taken off the list. If
+        more games wait, a job is queued for them now (unless one waits already)."""
         keys = self.keys
         pipe = self.connection.pipeline()
-        pipe.delete(keys.queued("project"))
         pipe.zpopmin(keys.pending("project"), self.batch)
         pipe.exists(keys.pending("project"))
-        _, taken, more = pipe.execute()
+        taken, more = pipe.execute()
         if more and self.connection.set(keys.queued("project"), b"1", nx=True, px=self.coalesce_ms):
             self._queue_drain(True)
         return [member.decode() if isinstance(member, bytes) else member for member, _ in taken]

@@ -34,6 +34,7 @@ def project_pending() -> int:
     runtime = current()
     deadline = time.monotonic() + DRAIN_SECONDS
     done, failed = 0, []
+    runtime.jobs.started()  # before reading: a poke from now on queues another job
     while gids := runtime.jobs.take_pending():
         for gid, game in runtime.projector.project_many(gids).items():
             try:

@@ -27,9 +27,14 @@ def test_pokes_while_a_projection_job_waits_queue_nothing_more(runtime):
     assert jobs.project("g2") is False  # the waiting job will take it too
     assert queued(runtime) == [()]
     assert jobs.pending() == 2
-    assert jobs.take_pending() == ["g1", "g2"]  # the job starts: oldest first, and the list is empty again
+    jobs.started()  # the job starts
+    assert jobs.take_pending() == ["g1", "g2"]  # oldest first, and the list is empty again
     assert jobs.pending() == 0
     assert jobs.project("g1") is True  # a later poke may carry a newer version: it queues again
+    assert queued(runtime) == [(), ()]
+    assert [jobs.project(gid) for gid in ("g1", "g2", "g3")] == [False] * 3  # once the running job takes more,
+    jobs.take_pending()  # the one queued still waits: nothing more is queued
+    assert [jobs.project(gid) for gid in ("g1", "g2")] == [False] * 2
     assert queued(runtime) == [(), ()]
 
 
@@ -39,12 +44,13 @@ def test_a_game_keeps_its_place_and_a_long_list_is_drained_in_batches(runtime):
     for gid in ("g1", "g2", "g3", "g1", "g4", "g5"):
         jobs.project(gid)
     assert queued(runtime) == [()]
+    jobs.started()
     assert jobs.take_pending() == ["g1", "g2"]
-    assert queued(runtime) == [(), ()]  # three more wait: the next job is queued at once
+    assert queued(runtime) == [(), ()]  # three more wait: the next job is queued at once (for another worker)
     assert jobs.take_pending() == ["g3", "g4"]
     assert jobs.take_pending() == ["g5"]
     assert jobs.take_pending() == []
-    assert len(queued(runtime)) == 3
+    assert len(queued(runtime)) == 2  # at most one job waits
 
 
 def test_a_game_that_fails_does_not_hold_back_its_batch(runtime):
@@ -80,6 +86,7 @@ def test_the_dispatcher_queues_one_job_however_many_games_and_commands_and_proje
     play_one(runtime, gids[0])  # after the job ran, the next command is projected again
     dispatcher.run_once(block_ms=1)
     assert queued(runtime) == [()]
+    runtime.jobs.started()
     assert runtime.jobs.take_pending() == [gids[0]]
 
 
@@ -87,6 +94,7 @@ def test_a_projection_job_takes_the_games_poked_while_it_runs(runtime, monkeypat
     import workers.jobs
 
     gids = [runtime.service.create("murus", PLAYERS)["id"] for _ in range(3)]
+    runtime.jobs.started()
     runtime.jobs.take_pending()  # the creations' own pokes (the command path's)
     runtime.jobs.project(gids[0])
     project_many = runtime.projector.project_many
@@ -98,7 +106,9 @@ def test_a_projection_job_takes_the_games_poked_while_it_runs(runtime, monkeypat
         return project_many(batch)
 
     monkeypatch.setattr(runtime.projector, "project_many", project_and_poke)
+    waiting = len(queued(runtime))
     assert workers.jobs.project_pending() == 3  # the job queued by the first poke, run here as its worker would
     assert runtime.jobs.pending() == 0
+    assert len(queued(runtime)) == waiting + 1  # the pokes while it ran queued one job, not one per take
     for gid in gids:
         assert runtime.projector.checkpoint(gid) == 1
