@@ -144,8 +144,13 @@ def test_replay_by_move_arrow_keys_and_back_to_live_when_it_is_your_turn(new_pag
     expect(page.locator("#replay-banner")).to_be_hidden()
     expect(page.locator("#status")).to_have_text("Your turn: Bo (Gauls).")
     page.locator("body").press("ArrowLeft")
-    page.locator("body").press("End")
+    page.locator("body").press("End")  # before the replay position has arrived: it is cancelled
     expect(page.locator("#replay-label")).to_contain_text("(live, version 4)")
+    page.wait_for_timeout(300)
+    expect(page.locator("#replay-label")).to_contain_text("(live, version 4)")
+    page.locator("body").press("ArrowLeft")
+    page.locator("body").press("ArrowLeft")  # at once: steps on from the position on its way
+    expect(page.locator("#replay-label")).to_contain_text("Move 1 of 3 (replay")
 
 
 def test_a_replayed_position_never_says_thinking(new_page, server, watch):

@@ -442,6 +442,7 @@
   // ---------------------------------------------------------------- replay
 
   let replaySeq = 0;
+  let replayLoading = null;  // the version of a replay position on its way: keys step on from it, "live" cancels it
 
   async function startReplay(version) {
     const v = Math.max(1, Math.min(page.latest, Math.round(version)));
@@ -450,6 +451,7 @@
       return;
     }
     const seq = ++replaySeq;
+    replayLoading = v;
     try {
       const doc = await api(`${gamePath}?version=${v}`, {token: viewerToken()});
       if (seq !== replaySeq) return;
@@ -457,18 +459,21 @@
       render();
     } catch (err) {
       showError(err);
+    } finally {
+      if (seq === replaySeq) replayLoading = null;
     }
   }
 
   function stopReplay() {
     replaySeq += 1;
+    replayLoading = null;
     page.replay = null;
     render();
   }
 
   /** Step the replay back or forward ``by`` "move" (a step: one command's events) or "event" (one version). */
   function stepReplay(direction, by) {
-    const current = page.replay ? page.replay.version : page.latest;
+    const current = replayLoading ?? (page.replay ? page.replay.version : page.latest);
     if (by === "event") {
       startReplay(current + direction);
       return;
@@ -491,9 +496,9 @@
     });
     replayKit.bindKeys({
       back: (by) => stepReplay(-1, by),
-      forward: (by) => { if (page.replay) stepReplay(1, by); },
+      forward: (by) => { if (page.replay || replayLoading !== null) stepReplay(1, by); },
       first: () => startReplay(page.steps.length ? page.steps[0].last : 1),
-      live: () => { if (page.replay) stopReplay(); },
+      live: () => { if (page.replay || replayLoading !== null) stopReplay(); },
     });
   }
 
