@@ -99,9 +99,15 @@ class RQJobs:
         one waiting job (plus one per batch of ``batch`` games waiting beyond the first), and one RQ job brings
         many games up to date: RQ's own cost per job (a dozen round trips) is paid once per batch, not once per
         game — at the highest command rates that cost, not the projection, was most of the lag."""
+        return self.project_many([gid])
+
+    def project_many(self, gids: list[str]) -> bool:
+        """``project`` for several games at once (one round trip); True if a job was queued."""
+        if not gids:
+            return False
         keys = self.keys
         pipe = self.connection.pipeline()
-        pipe.zadd(keys.pending("project"), {gid: _now()}, nx=True)
+        pipe.zadd(keys.pending("project"), dict.fromkeys(gids, _now()), nx=True)
         pipe.set(keys.queued("project"), b"1", nx=True, px=self.coalesce_ms)
         return self._queue_drain(pipe.execute()[1])
 

@@ -407,7 +407,7 @@ class EventStore:
                 for i in range(0, len(replies), 2)]
 
     def writer(self):
-        """A pipeline to send writes (scripts included) in one go, or None on a cluster: write one by one."""
+        """A pipeline to send commands (scripts included) in one go, or None on a cluster: one by one there."""
         return None if self._cluster else self.redis.pipeline(transaction=False)
 
     def _latest(self, gid: str) -> StoredEvent | None:

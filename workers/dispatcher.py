@@ -104,17 +104,17 @@ class Dispatcher:
             by_game.setdefault(gid, []).append((eid, version))
             fields_of[eid] = fields
         done, recovered = [], []
+        dispatched = self._dispatch(list(by_game)) if by_game else {}
         for gid, items in by_game.items():
-            try:
-                projected, ai_waits_at = self._dispatch(gid)
-            except UNREACHABLE:
-                raise
-            except Exception as exc:  # noqa: BLE001 - this game's entries fail; the others go on
+            outcome = dispatched[gid]
+            if isinstance(outcome, Exception):  # this game's entries fail; the others go on
+                exc = outcome
                 why = _why(exc)
                 log.warning("dispatcher: game %s failed at %s: %s", gid, [v for _, v in items], why)
                 for eid, _ in items:
                     self._failed(partition, eid, fields_of[eid], why, failing)
                 continue
+            projected, ai_waits_at = outcome
             for eid, version in items:
                 if eid in failing:
                     recovered.append(eid)
@@ -126,19 +126,39 @@ class Dispatcher:
         self.group.ack(partition, done)
         return count
 
-    def _dispatch(self, gid: str) -> tuple[int, int | None]:
-        """Enqueue the game's projection and AI turns as needed: (projected version, version an AI must act at)."""
-        game = self.runtime.service.load(gid)
-        projected = self.runtime.projector.projected(gid)
-        if projected < game.version:
-            self.runtime.jobs.project(gid)
-        ai_seats = ai_seats_now(game)  # their turn, or a draw offer to answer
-        for seat in ai_seats:
-            self.runtime.jobs.ai_turn(gid, seat, game.version, game.meta.get("client"))
-        deadline = game.module.deadline(game.state)
-        if deadline is not None:  # a clock runs: check it at its deadline (a scheduled job, no client needed)
-            self.runtime.jobs.clock(gid, game.version, deadline)
-        return projected, game.version if ai_seats else None
+    def _dispatch(self, gids: list[str]) -> dict[str, tuple[int, int | None] | Exception]:
+        """Enqueue the projections and AI turns the games of a batch need; for each game (projected version,
+        version an AI must act at), or the error that stopped it (the others go on). The games' tails are read in
+        one round trip, their projections checked in one and poked in one."""
+        runtime = self.runtime
+        out: dict[str, tuple[int, int | None] | Exception] = {}
+        games = {}
+        for gid, loaded in runtime.service.load_many(gids).items():
+            if isinstance(loaded, UNREACHABLE):
+                raise loaded
+            if isinstance(loaded, Exception):
+                out[gid] = loaded
+            else:
+                games[gid] = loaded[0]
+        projected = runtime.projector.projected_many(list(games)) if games else {}
+        behind = [gid for gid, game in games.items() if projected[gid] < game.version]
+        if behind:
+            runtime.jobs.project_many(behind)
+        for gid, game in games.items():
+            try:
+                ai_seats = ai_seats_now(game)  # their turn, or a draw offer to answer
+                for seat in ai_seats:
+                    runtime.jobs.ai_turn(gid, seat, game.version, game.meta.get("client"))
+                deadline = game.module.deadline(game.state)
+                if deadline is not None:  # a clock runs: check it at its deadline (a scheduled job, no client)
+                    runtime.jobs.clock(gid, game.version, deadline)
+            except UNREACHABLE:
+                raise
+            except Exception as exc:  # noqa: BLE001 - this game's error; the others go on
+                out[gid] = exc
+                continue
+            out[gid] = (projected[gid], game.version if ai_seats else None)
+        return out
 
     def _failed(self, partition: int, eid: str, fields: dict, error: str, failing: dict[str, Failure]) -> None:
         text = {k.decode(): v.decode(errors="replace") for k, v in fields.items()}

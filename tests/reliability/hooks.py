@@ -36,7 +36,7 @@ def main(argv: list[str]) -> int:
     elif point == "dispatch":
         from services.jobs import RQJobs
 
-        RQJobs.project = lambda self, gid: hang(marker)
+        RQJobs.project_many = lambda self, gids: hang(marker)
     else:
         raise SystemExit(f"unknown point {point!r}")
     from burrow.cli import main as burrow
