@@ -381,14 +381,11 @@ class EventStore:
         start = after + 1
         while to is None or start <= to:
             end = "+" if to is None else f"0-{to}"
-            entries = self.redis.xrange(key, f"0-{start}", end, count=batch)
-            for entry_id, fields in entries:
-                version = int(entry_id.split(b"-")[1])
-                yield StoredEvent(version, fields[b"type"].decode(), fields[b"data"], int(fields[b"at"]),
-                                  fields.get(b"meta"))
+            entries = _stored(self.redis.xrange(key, f"0-{start}", end, count=batch))
+            yield from entries
             if len(entries) < batch:
                 return
-            start = version + 1
+            start = entries[-1].version + 1
 
     def tails(self, wants: list[tuple[str, int]], batch: int = 1000) -> list[tuple[StoredEvent | None,
                                                                                   list[StoredEvent]]]:
