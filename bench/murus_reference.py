@@ -1,6 +1,7 @@
 """A reference Murus Gallicus engine for measuring ``hard`` (basic variant), and the match that does it.
 
-    python bench/murus_reference.py [--games 100] [--time 0.5] [--jobs 1] [--seed 2026] [--quick]
+    python bench/murus_reference.py [--games 100] [--time 0.5] [--jobs 1] [--seed 2026] [--clock wall|cpu]
+                                     [--quick]
 
 Written apart from ``domain/ai/murus.py`` — it shares only the rules' move generator (``domain.murus.board``) —
 after the engine the issue describes: iterative deepening, a transposition table, principal-variation search,
@@ -12,6 +13,9 @@ interrupted one when its first move was already searched.
 
 The match plays ``hard`` against it at equal time a move, seats alternating every game (``--games`` games, games
 i and i+1 from the same opening: two random plies by seed), and prints hard's wins with the 95% Wilson interval.
+With ``--clock cpu`` both engines' budgets are CPU time of the game's process (``burrow selfplay --clock cpu``):
+on a machine busy with other work each still searches what a quiet core would let it, so the match stays fair and
+comparable between runs.
 """
 
 from __future__ import annotations
@@ -222,11 +226,15 @@ def choose(pos: Position, rng: random.Random, budget: float, clock: Callable[[],
 
 # -- the match ---------------------------------------------------------------------------------------------------
 
-def play_game(index: int, seed: int, budget: float, max_plies: int = 200) -> tuple[int | None, int, int]:
-    """Game ``index``: hard plays seat ``index % 2``. Returns (winning seat or None, hard's seat, plies)."""
+def play_game(index: int, seed: int, budget: float, clock: str = "wall", max_plies: int = 200
+              ) -> tuple[int | None, int, int]:
+    """Game ``index``: hard plays seat ``index % 2``, both engines thinking ``budget`` seconds of ``clock``.
+    Returns (winning seat or None, hard's seat, plies)."""
+    from burrow.selfplay import CLOCKS
     from domain.ai import murus as ours
     from domain.murus.position import position_json
 
+    timer = CLOCKS[clock]
     rng = random.Random(seed * 1_000_003 + index // 2)
     pos = start_position()
     for _ in range(2):  # a random opening, the same for both seatings
@@ -242,10 +250,10 @@ def play_game(index: int, seed: int, budget: float, max_plies: int = 200) -> tup
         if side == hard_seat:
             view = {"options": {"variant": "basic", "max_plies": None}, "position": position_json(pos),
                     "status": "playing"}
-            text = ours.choose(view, side, "hard", rng, budget, time.monotonic)
+            text = ours.choose(view, side, "hard", rng, budget, timer)
             move = next(m for m in moves if move_text(m) == text)
         else:
-            move = choose(pos, rng, budget)
+            move = choose(pos, rng, budget, timer)
         pos = play(pos, move)
     return None, hard_seat, max_plies
 
@@ -260,12 +268,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--time", type=float, default=0.5, help="seconds a move for both engines")
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--seed", type=int, default=2026)
+    p.add_argument("--clock", choices=("wall", "cpu"), default="wall", help="budgets in wall or CPU time")
     args = p.parse_args(argv)
     if args.quick:
         args.games, args.time = 2, 0.05
     harness.header("Murus: hard against the reference engine at equal time (bench/murus_reference.py)", argv)
     started = time.monotonic()
-    tasks = [(i, args.seed, args.time) for i in range(args.games)]
+    tasks = [(i, args.seed, args.time, args.clock) for i in range(args.games)]
     with ProcessPoolExecutor(args.jobs) as pool:
         results = list(pool.map(_task, tasks))
     wins = sum(1 for winner, hard, _ in results if winner == hard)
@@ -277,7 +286,7 @@ def main(argv: list[str] | None = None) -> int:
     rate = (wins + draws / 2) / len(results)
     harness.table(["games", "time a move", "hard wins", "reference wins", "draws", "hard as Romans / Gauls",
                    "hard win rate (95% CI)", "mean plies", "took"],
-                  [[len(results), f"{args.time:g} s", wins, len(results) - wins - draws, draws,
+                  [[len(results), f"{args.time:g} s ({args.clock})", wins, len(results) - wins - draws, draws,
                     f"{by_seat[0]}/{sum(1 for _, h, _ in results if h == 0)} · "
                     f"{by_seat[1]}/{sum(1 for _, h, _ in results if h == 1)}",
                     f"{rate:.0%} ({low:.0%}–{high:.0%})", f"{sum(p for *_, p in results) / len(results):.0f}",

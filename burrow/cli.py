@@ -349,7 +349,8 @@ def cmd_selfplay(args) -> int:
     options = json.loads(args.options) if args.options else None
     _check_setup(args.game, len(levels), options)
     bar = Progress(f"selfplay {args.game}", args.games)
-    records = run_match(args.game, levels, args.games, args.seed, args.ai_time, args.jobs, options, bar.update)
+    records = run_match(args.game, levels, args.games, args.seed, args.ai_time, args.jobs, options, bar.update,
+                        args.clock)
     bar.close()
     print(table(summary(records, levels)))
     return 0
@@ -465,6 +466,8 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=1)
     s.add_argument("--jobs", type=int, default=1)
     s.add_argument("--ai-time", type=float, default=1.0, help="seconds per AI decision")
+    s.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                   help="budgets in wall time, or in each game's CPU time (fair on a busy machine)")
     s.add_argument("--options", help="game options as JSON")
     s.set_defaults(func=cmd_selfplay)
     s = sub.add_parser("perft", help="move-generation counts")

@@ -11,7 +11,7 @@ from services.connection import CLUSTER_SCHEME, connect, queue_client
 from services.connection import embedded as embedded_client
 from services.context import Runtime, current, install
 from services.games import GameService
-from services.jobs import RQJobs
+from services.jobs import BatchedPokes, RQJobs
 from services.projections import Projector
 from services.ratings import Ratings
 from services.store import EventStore, Keys
@@ -44,7 +44,7 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
     stale_ms = int(max(10.0, 10 * settings.ai_time) * 1000)
     jobs = RQJobs(rq_client, settings.queue_name, settings.ai_per_client, stale_ms=stale_ms)
     queue = jobs.queue("project")
-    service = GameService(store, jobs if settings.fast_path else None, limits=settings.limits)
+    service = GameService(store, BatchedPokes(jobs) if settings.fast_path else None, limits=settings.limits)
     return Runtime(settings, client, rq_client, store, service, Projector(service), queue, jobs, Ratings(service),
                    embedded, loaded)
 

@@ -21,22 +21,26 @@ class GameRecord:
     think: list[tuple[str, float]] = field(default_factory=list)  # (level, seconds) per AI decision
 
 
+CLOCKS = {"wall": time.monotonic, "cpu": time.process_time}
+"""What an AI's budget is measured in: wall time (as a server plays) or this process's CPU time (a match on a
+busy machine: every search gets the same work done whatever else runs)."""
+
+
 def play_one(game: str, levels: list[str], seed: int, budget: float, options: dict | None = None,
-             max_plies: int = 2000) -> GameRecord:
-    """One AI-vs-AI game; seat i is played by ``levels[i]``."""
+             max_plies: int = 2000, clock: str = "wall") -> GameRecord:
+    """One AI-vs-AI game; seat i is played by ``levels[i]``, thinking ``budget`` seconds of ``clock``."""
     module = game_module(game)
     rng = random.Random(seed)
     state = None
     for event in module.initial(Setup(seats=len(levels), options=options or {}), rng):
         state = module.evolve(state, event)
-    plies, think = 0, []
+    plies, think, timer = 0, [], CLOCKS[clock]
     while module.status(state) != "finished" and plies < max_plies:
         seat = module.to_act(state)[0]
-        started = time.monotonic()
+        started = timer()
         level = levels[seat]
-        move = ai.choose(game, module.view(state, seat), seat, level, rng, ai.budget_for(level, budget),
-                         time.monotonic)
-        think.append((level, time.monotonic() - started))
+        move = ai.choose(game, module.view(state, seat), seat, level, rng, ai.budget_for(level, budget), timer)
+        think.append((level, timer() - started))
         for event in module.decide(state, seat, module.parse(move), rng):
             state = module.evolve(state, event)
         plies += 1
@@ -49,13 +53,13 @@ def _task(args):
 
 
 def run_match(game: str, levels: list[str], games: int, seed: int, budget: float, jobs: int = 1,
-              options: dict | None = None, progress=None) -> list[GameRecord]:
+              options: dict | None = None, progress=None, clock: str = "wall") -> list[GameRecord]:
     """``games`` games, seats rotated each game so every level plays every seat equally."""
     tasks = []
     for i in range(games):
         shift = i % len(levels)
         rotated = levels[shift:] + levels[:shift]
-        tasks.append((game, rotated, seed * 100_003 + i, budget, options))
+        tasks.append((game, rotated, seed * 100_003 + i, budget, options, 2000, clock))
     records: list[GameRecord] = []
     if jobs > 1:
         from concurrent.futures import ProcessPoolExecutor

@@ -49,7 +49,11 @@ FORWARD_STEPS = tuple(
 )
 # Row masks by distance to each side's goal row (index 0 = the goal row itself).
 ROWS_BY_DISTANCE = (tuple(reversed(ROW_MASKS)), ROW_MASKS)
-TOWER_ADVANCE = (0, 40, 90, 60, 35, 15, 0)
+TOWER_ADVANCE = (0, 70, 110, 70, 40, 15, 0)
+"""A tower's bonus by its distance to the goal row: highest two rows out, where it threatens to break through.
+Tuned by matches against ``bench/murus_reference.py`` at 0.1 s of CPU time a move (100 games a seed): these
+weights won 63% and 69% (seeds 11 and 12), a steeper (0, 90, 135, 85, 45, 15, 0) 55%, and the reference's own
+shape (highest on the row before the goal) 14 of 31; the results at 0.5 s are in docs/ai.md."""
 MOBILITY = 5  # per distribution a side has
 THREAT = (80, 120)  # per tower that breaks through next turn: normal, hard
 WALL_ADVANCE = (0, 14, 10, 7, 4, 2, 0)

@@ -295,3 +295,97 @@ def test_fs7_a_playouts_closing_dig_ends_a_game_it_leads_or_reopens_one_it_would
             assert ends == leads, (points, dig)
             seen.add(ends)
     assert seen == {True, False}, seen
+
+
+# Three and four seats -------------------------------------------------------------------------------------------
+
+def _card(name: str, colors: str, shiny: bool = False) -> dict:
+    return {"name": name, "rarity": "rare" if shiny else "common", "colors": colors, "foil": shiny,
+            "squirrel": False}
+
+
+def _closing_position(seats: int = 3):
+    """``seats`` seats, seat 0 to move, leading 9-9-6(-5) (seat 1 has the foils and rares). ``W up`` takes c4 and
+    empties the squirrel's row and column: the game ends and seat 0 wins (FS-8). ``G right`` grabs more (a rare
+    foil on d3), but seat 1 then takes d2 and d1 and wins whatever follows."""
+    cards, grid = {}, {"c3": "squirrel"}
+    piles: list[list[int]] = [[] for _ in range(seats)]
+
+    def put(card: dict, cell: str | None = None, seat: int | None = None) -> None:
+        cid = len(cards) + 1
+        cards[str(cid)] = card
+        if cell:
+            grid[cell] = cid
+        else:
+            piles[seat].append(cid)
+
+    put(_card("Plain W", "W"), "c4")
+    put(_card("Shiny G", "G", shiny=True), "d3")
+    put(_card("Blue 1", "U"), "d2")
+    put(_card("Blue 2", "U"), "d1")
+    put(_card("Red", "R"), "e1")
+    for seat, count in ((0, 7), (1, 5), (2, 4), (3, 3))[:seats]:
+        for n in range(count):
+            put(_card(f"Pile {seat}-{n}", "B", shiny=seat == 1 and n < 2), seat=seat)
+    state = None
+    position = {"turn": 0, "first": 0, "dug": [False] + [True] * (seats - 1), "grid": grid, "cards": cards,
+                "piles": piles}
+    for event in game.initial(Setup(seats, {}, position), random.Random(0)):
+        state = game.evolve(state, event)
+    return state
+
+
+def _after(rules, sim, action):
+    after = sim.copy()
+    rules.play(after, action)
+    return after
+
+
+def _max_n(rules, sim) -> list[float]:
+    """The rewards of plain max-n play to the end (every seat maximises its own reward)."""
+    if sim.over:
+        return rules.reward(sim)
+    return max((_max_n(rules, _after(rules, sim, action)) for action in rules.actions(sim)),
+               key=lambda reward: reward[sim.turn])
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_fs8_hard_closes_a_game_it_leads(seats):
+    """With four seats hard plays ``robust``: the grab model alone would not see seat 1's answer to ``G right``
+    (it would grab too), but the max-n tree keeps ``W up`` alone among the near-best actions."""
+    state = _closing_position(seats)
+    view = game.view(state, 0)
+    rules, sim = ai.rebuild(view)
+    ends = {}
+    for action in rules.actions(sim):
+        after = sim.copy()
+        rules.play(after, action)
+        ends[ai.notation(action)] = after.over
+    assert ends == {"W up": True, "G right": False}
+    shares = {ai.notation(action): _max_n(rules, _after(rules, sim, action))[0] for action in rules.actions(sim)}
+    assert shares["W up"] > 1 and shares["G right"] < 0.5, shares
+    assert ai.choose(view, 0, "easy", random.Random(0), 0.1, StepClock()) == "G right", "the grab tempts"
+    for seed in range(4):
+        assert ai.choose(view, 0, "hard", random.Random(seed), 0.2, StepClock()) == "W up"
+
+
+def test_the_grab_model_follows_the_best_immediate_gain_at_the_other_seats_nodes():
+    state = random_position(12, 3, plies=3)
+    rules, sim = ai.rebuild(game.view(state, state.turn))
+    root, _ = ai.grow(rules, sim, random.Random(3), 0.3, StepClock(), greedy=0.3, grabbing=0.5)
+    checked = 0
+    for i, child in enumerate(root.children):
+        if child.actions is None:
+            continue
+        after = sim.copy()
+        rules.play(after, root.actions[i])
+        if after.over:
+            continue
+        assert child.seat != sim.turn and child.greedy >= 1
+        gains = [rules.gain(after, a[ai.ACTION_CELLS]) for a in child.actions if a[0] is None and a[4] is None]
+        grabs = child.actions[:child.greedy]
+        assert all(a[0] is None and a[4] is None for a in grabs)
+        assert {rules.gain(after, a[ai.ACTION_CELLS]) for a in grabs} == {max(gains)}
+        checked += 1
+    assert checked >= 2
+    assert all(node.greedy == 0 for node in (root,)), "the root seat's own node is plain UCT"

@@ -94,6 +94,7 @@ def test_a_projection_job_takes_the_games_poked_while_it_runs(runtime, monkeypat
     import workers.jobs
 
     gids = [runtime.service.create("murus", PLAYERS)["id"] for _ in range(3)]
+    runtime.service.jobs.flush()
     runtime.jobs.started()
     runtime.jobs.take_pending()  # the creations' own pokes (the command path's)
     runtime.jobs.project(gids[0])
@@ -112,3 +113,16 @@ def test_a_projection_job_takes_the_games_poked_while_it_runs(runtime, monkeypat
     assert len(queued(runtime)) == waiting + 1  # the pokes while it ran queued one job, not one per take
     for gid in gids:
         assert runtime.projector.checkpoint(gid) == 1
+
+
+def test_the_command_paths_pokes_are_sent_by_a_thread_of_their_own(runtime):
+    import time
+
+    pokes = runtime.service.jobs
+    for _ in range(3):
+        runtime.service.create("murus", PLAYERS)
+    deadline = time.monotonic() + 10
+    while runtime.jobs.pending() < 3 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert runtime.jobs.pending() == 3 and len(queued(runtime)) == 1  # sent without a flush; one job for all
+    assert pokes.clock.__self__ is runtime.jobs  # everything else goes straight to the RQ jobs
