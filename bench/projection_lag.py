@@ -5,8 +5,10 @@
 A probe game plays a command every 50 ms through ``GameService.command``; each command's clock starts when its
 append's reply arrives (the store's ``append`` is wrapped) and stops when a watcher thread, polling every 0.5 ms,
 first sees the view's checkpoint (``…:ckpt:<gid>``, written in the same script as the view) at that version or
-later. After the window, versions not yet seen get ten more seconds. Each scenario runs in a child process of its
-own, on a fresh redis-server (AOF everysec), with:
+later. After the window, versions not yet seen get ten more seconds. The first ``WARMUP`` seconds of each scenario
+are played and not counted: workers that have just started import the games' modules and fill their caches, and
+eight games starting at once are no steady state (probes there waited up to 300 ms). Each scenario runs in a child process of its own, on a fresh redis-server
+(AOF everysec), with:
 
 * **burrow** — two ``burrow worker`` processes (``workers.worker.ProcessWorker``: RQ's worker without a fork per
   job, with the exact clock scheduler; as in docker-compose) and ``burrow dispatch``;
@@ -44,6 +46,7 @@ POLL = 0.0005
 PROBE_EVERY = 0.05
 DRAIN = 10.0
 PACE = 1.0
+WARMUP = 2.0  # seconds of load before the probe starts: the lag measured is the steady state's
 LOAD_PROCESSES = 2
 BATCH = 32  # RQJobs.batch
 PLAYERS = [{"name": "Ana"}, {"name": "Bo"}]
@@ -54,6 +57,13 @@ WORKERS = {
     "simple": "rq SimpleWorker ×2 (no fork)",
     "thread": "ThreadWorker ×2 in-process",
 }
+
+
+def sink(rt, fast_path: bool):
+    """The command path's job sink, as ``burrow.runtime.build`` makes it (``BURROW_FAST_PATH``), or none."""
+    from services.jobs import BatchedPokes
+
+    return BatchedPokes(rt.jobs) if fast_path else None
 
 
 def start_workers(kind: str, server: RedisServer, rt) -> list[subprocess.Popen]:
@@ -94,7 +104,7 @@ def scenario(workers: str, load: int, pace: float, fast_path: bool, seconds: flo
 
     with RedisServer() as server:
         rt = harness.runtime_for(server)
-        service = GameService(rt.store, rt.jobs if fast_path else None)  # the runtime's has no job sink
+        service = GameService(rt.store, sink(rt, fast_path))
         children = start_workers(workers, server, rt)
         try:
             return _measure(rt, service, load, pace, seconds, fast_path)
@@ -182,7 +192,7 @@ def play_load(spec: dict, gids: list[str]) -> None:
     from services.games import GameService
 
     rt = build(Settings(redis_url=spec["redis"], rq_url=spec["rq"], prefix=spec["prefix"]), journal=False)
-    service = GameService(rt.store, rt.jobs if spec["fast_path"] else None)
+    service = GameService(rt.store, sink(rt, spec["fast_path"]))
     pace, stop, commands = spec["pace"], threading.Event(), [0] * len(gids)
 
     def play(i: int) -> None:
@@ -250,13 +260,16 @@ def _measure(rt, service, load: int, pace: float, seconds: float, fast_path: boo
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     commits: dict[int, float] = {}
-    end = time.monotonic() + seconds
+    measuring = time.monotonic() + WARMUP
+    end = measuring + seconds
     for ply in range(1_000_000):
-        if time.monotonic() >= end:
+        now = time.monotonic()
+        if now >= end:
             break
         seat, move = harness.murus_loop_move(ply)
         version = service.command(probe["id"], seat, move)["version"]
-        commits[version] = committed[probe["id"]]
+        if now >= measuring:  # the warm-up's probes are played, not counted
+            commits[version] = committed[probe["id"]]
         time.sleep(PROBE_EVERY)
     load_commands = stop_load(players)
     backlog = len(rt.queue) + rt.jobs.pending()
@@ -266,7 +279,8 @@ def _measure(rt, service, load: int, pace: float, seconds: float, fast_path: boo
     probing.clear()
     watcher.join(5)
     lags = [seen[v] - t for v, t in commits.items() if v in seen]
-    return {"lags": lags, "missed": len(commits) - len(lags), "load_commands": load_commands, "seconds": seconds,
+    played = seconds + WARMUP  # how long the load played
+    return {"lags": lags, "missed": len(commits) - len(lags), "load_commands": load_commands, "seconds": played,
             "backlog": backlog}
 
 

@@ -133,6 +133,15 @@ class RQJobs:
             self._queue_drain(True)
         return [member.decode() if isinstance(member, bytes) else member for member, _ in taken]
 
+    def wait_pending(self, seconds: float) -> list[str]:
+        """For a projection job that has ``started`` and found no game waiting: wait up to ``seconds`` for one to
+        be poked (a blocking pop: no polling), then take it and the others waiting as ``take_pending`` does."""
+        popped = self.connection.bzpopmin(self.keys.pending("project"), timeout=max(0.001, seconds))
+        if not popped:
+            return []
+        first = popped[1].decode() if isinstance(popped[1], bytes) else popped[1]
+        return [first, *self.take_pending()]
+
     def pending(self) -> int:
         """How many games wait for a projection job."""
         return self.connection.zcard(self.keys.pending("project"))

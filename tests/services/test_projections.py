@@ -120,6 +120,78 @@ def test_dead_dispatchers_entries_are_claimed(runtime):
     assert runtime.redis.xpending(log, "dispatch")["pending"] == 0
 
 
+class StepTime:
+    """``time`` for the dispatcher: its ``monotonic`` moves only when told."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+def burst(runtime) -> None:
+    """Run the queued RQ jobs (no dispatcher)."""
+    ThreadWorker(list(runtime.jobs.queues.values()), connection=runtime.rq_redis).work(burst=True,
+                                                                                       logging_level="ERROR")
+
+
+def test_the_dispatcher_looks_again_at_its_entries_left_pending_without_waiting_for_the_claim(runtime,
+                                                                                               monkeypatch):
+    """An entry read before its projection stays pending; the dispatcher acknowledges it ``settle_ms`` later,
+    not after ``claim_idle_ms`` (the log's pending list stays short: XAUTOCLAIM scans it), and it does not run
+    XAUTOCLAIM at every pass."""
+    import workers.dispatcher
+
+    clock = StepTime()
+    monkeypatch.setattr(workers.dispatcher, "time", clock)
+    runtime.service.jobs = None  # no fast path: the dispatcher alone pokes the workers
+    g = runtime.service.create("murus", PLAYERS)
+    log = runtime.store.keys.log_of(g["id"])
+    dispatcher = Dispatcher(runtime, consumer="d1", claim_idle_ms=60_000)
+    claims = []
+    autoclaim = dispatcher.group.autoclaim
+    monkeypatch.setattr(dispatcher.group, "autoclaim", lambda *a: claims.append(a) or autoclaim(*a))
+    assert dispatcher.run_once(block_ms=10) == 1
+    assert runtime.redis.xpending(log, "dispatch")["pending"] == 1  # not projected yet
+    burst(runtime)
+    assert runtime.projector.checkpoint(g["id"]) == 1
+    dispatcher.run_once(block_ms=10)
+    assert runtime.redis.xpending(log, "dispatch")["pending"] == 1, "not due yet"
+    clock.now += dispatcher.settle_ms / 1000
+    dispatcher.run_once(block_ms=10)
+    assert runtime.redis.xpending(log, "dispatch")["pending"] == 0
+    assert len(claims) == runtime.store.keys.partitions, "one XAUTOCLAIM per partition, not one per pass"
+    clock.now += 60_000 / 4000
+    dispatcher.run_once(block_ms=10)
+    assert len(claims) == 2 * runtime.store.keys.partitions
+
+
+def test_a_lost_projection_job_is_poked_again_with_a_doubling_wait(runtime, monkeypatch):
+    import workers.dispatcher
+
+    clock = StepTime()
+    monkeypatch.setattr(workers.dispatcher, "time", clock)
+    runtime.service.jobs = None
+    g = runtime.service.create("murus", PLAYERS)
+    dispatcher = Dispatcher(runtime, consumer="d1", claim_idle_ms=60_000)
+    dispatcher.settle_ms = 125  # waits of 1/8, 1/4 and 1/2 s: exact in binary, as is the clock's step below
+    pending = runtime.jobs.keys.pending("project")
+    dispatcher.run_once(block_ms=1)  # reads the entry, pokes the projection
+    looks = [runtime.jobs.pending()]
+    for wait in (0.125, 0.25, 0.5):
+        runtime.rq_redis.delete(pending)  # the poke is lost (a worker took it, and died)
+        clock.now += wait - 2**-10
+        dispatcher.run_once(block_ms=1)
+        looks.append(runtime.jobs.pending())  # not due yet: not poked
+        clock.now += 2**-10
+        dispatcher.run_once(block_ms=1)
+        looks.append(runtime.jobs.pending())  # due: poked again
+    assert looks == [1, 0, 1, 0, 1, 0, 1]
+    burst(runtime)
+    assert runtime.projector.checkpoint(g["id"]) == 1
+
+
 def test_ai_seat_is_played_by_a_job(runtime):
     runtime.service.jobs = None  # no fast path: the dispatcher alone pokes the workers
     g = runtime.service.create("murus", [{"name": "Bot", "ai": "easy"}, {"name": "Ana"}], seed=3)
