@@ -7,8 +7,8 @@ append's reply arrives (the store's ``append`` is wrapped) and stops when a watc
 first sees the view's checkpoint (``…:ckpt:<gid>``, written in the same script as the view) at that version or
 later. After the window, versions not yet seen get ten more seconds. The first ``WARMUP`` seconds of each scenario
 are played and not counted: workers that have just started import the games' modules and fill their caches, and
-eight games starting at once are no steady state (probes there waited up to 300 ms). Each scenario runs in a child process of its own, on a fresh redis-server
-(AOF everysec), with:
+eight games starting at once are no steady state (probes there waited up to 300 ms). Each scenario runs in a child
+process of its own, on a fresh redis-server (AOF everysec), with:
 
 * **burrow** — two ``burrow worker`` processes (``workers.worker.ProcessWorker``: RQ's worker without a fork per
   job, with the exact clock scheduler; as in docker-compose) and ``burrow dispatch``;
