@@ -73,8 +73,9 @@ class Dispatcher:
         self.stopping = threading.Event()
         self.group.ensure()
         # Per partition: the entries this dispatcher handled whose effect was not visible yet, to look at again
-        # (entry id → (when, seconds waited, fields)), oldest first; and when XAUTOCLAIM is due next.
-        self._unsettled: dict[int, dict[str, tuple[float, float, dict]]] = {}
+        # (entry id → (when, seconds waited, fields, (gid, version) if only its projection is awaited)), oldest
+        # first; and when XAUTOCLAIM is due next.
+        self._unsettled: dict[int, dict[str, tuple[float, float, dict, tuple[str, int] | None]]] = {}
         self._claim_at: dict[int, float] = {}
 
     def run_once(self, block_ms: int = 1000) -> int:
@@ -94,7 +95,9 @@ class Dispatcher:
             waiting = {eid for eid, failure in failing.items() if failure.next_at > now}  # backing off
             again = {_text(eid): fields for eid, fields in [*retried, *claimed] if _text(eid) not in waiting}
             handled += self._handle(p, list(again.items()), failing)
-            self._handle(p, self._unsettled_due(p, again), failing)  # not counted: nothing new, no reason to spin
+            full, light = self._unsettled_due(p, again)  # not counted below: nothing new, no reason to spin
+            self._handle(p, full, failing)
+            self._settle(p, light)
             block = per_partition_block if handled == 0 else None
             handled += self._handle(p, self.group.read(p, self.consumer, self.batch, block), failing)
         return handled
@@ -108,31 +111,52 @@ class Dispatcher:
         self._claim_at[partition] = now + self.claim_idle_ms / 4000
         return self.group.autoclaim(partition, self.consumer, self.claim_idle_ms, self.batch)
 
-    def _unsettled_due(self, partition: int, handled: dict) -> list:
+    def _unsettled_due(self, partition: int, handled: dict) -> tuple[list, list]:
         """The entries left pending that are due for another look (``settle_ms`` after the last), oldest first,
-        ``batch`` at most; not those being handled already."""
+        ``batch`` at most, not those being handled already: those to handle again (an AI was to act at them), and
+        those that only wait for their projection, as (entry id, fields, gid, version)."""
         unsettled = self._unsettled.get(partition)
         if not unsettled:
-            return []
-        now, due = time.monotonic(), []
-        for eid, (at, _, fields) in unsettled.items():
-            if len(due) >= self.batch:
+            return [], []
+        now, full, light = time.monotonic(), [], []
+        for eid, (at, _, fields, projection) in unsettled.items():
+            if len(full) + len(light) >= self.batch:
                 break
             if at <= now and eid not in handled:
-                due.append((eid, fields))
-        return due
+                if projection is None:
+                    full.append((eid, fields))
+                else:
+                    light.append((eid, fields, *projection))
+        return full, light
 
-    def _remember(self, partition: int, entries: list[tuple[str, dict]], settled: set[str]) -> None:
+    def _settle(self, partition: int, entries: list[tuple[str, dict, str, int]]) -> None:
+        """Entries that only waited for their game's projection: acknowledge those now visible, poke the games
+        still behind (their job may have been lost) and look again later. One read of the checkpoints: the games
+        themselves are not loaded again."""
+        if not entries:
+            return
+        projected = self.runtime.projector.projected_many(sorted({gid for _, _, gid, _ in entries}))
+        done = {eid for eid, _, gid, version in entries if version <= projected[gid]}
+        behind = sorted({gid for eid, _, gid, _ in entries if eid not in done})
+        if behind:
+            self.runtime.jobs.project_many(behind)
+        self.group.ack(partition, sorted(done))
+        self._remember(partition, [(eid, fields) for eid, fields, _, _ in entries], done,
+                       {eid: (gid, version) for eid, _, gid, version in entries})
+
+    def _remember(self, partition: int, entries: list[tuple[str, dict]], settled: set[str],
+                  projections: dict[str, tuple[str, int]]) -> None:
         """Forget the entries ``settled`` (acknowledged, or failing: their backoff takes them), and remember the
         others of ``entries`` to look at again: ``settle_ms`` from now, or twice as long as they waited last time
-        (at most a quarter of ``claim_idle_ms``)."""
+        (at most a quarter of ``claim_idle_ms``); ``projections`` has the (gid, version) of those that only wait
+        for their projection."""
         unsettled = self._unsettled.setdefault(partition, {})
         now, longest = time.monotonic(), max(self.settle_ms, self.claim_idle_ms / 4) / 1000
         for eid, fields in entries:
-            _, waited, _ = unsettled.pop(eid, (0.0, 0.0, None))
+            _, waited, _, _ = unsettled.pop(eid, (0.0, 0.0, None, None))
             if eid not in settled and len(unsettled) < self.unsettled_max:
                 wait = min(longest, 2 * waited) if waited else self.settle_ms / 1000
-                unsettled[eid] = (now + wait, wait, fields)
+                unsettled[eid] = (now + wait, wait, fields, projections.get(eid))
 
     def _handle(self, partition: int, entries, failing: dict[str, Failure]) -> int:
         """Enqueue what the entries call for, game by game; acknowledge those whose effect is visible.
@@ -155,7 +179,7 @@ class Dispatcher:
                 continue
             by_game.setdefault(gid, []).append((eid, version))
             fields_of[eid] = fields
-        done, recovered, gave_up = [], [], []
+        done, recovered, gave_up, projections = [], [], [], {}
         dispatched = self._dispatch(list(by_game)) if by_game else {}
         for gid, items in by_game.items():
             outcome = dispatched[gid]
@@ -171,13 +195,16 @@ class Dispatcher:
             for eid, version in items:
                 if eid in failing:
                     recovered.append(eid)
-                if version <= projected and version != ai_waits_at:
-                    done.append(eid)
+                if version != ai_waits_at:
+                    if version <= projected:
+                        done.append(eid)
+                    else:
+                        projections[eid] = (gid, version)  # only its projection is still to come
         self.failures.recovered(partition, recovered)
         for eid in recovered:
             failing.pop(eid, None)
         self.group.ack(partition, done)
-        self._remember(partition, list(fields_of.items()), {*done, *gave_up})
+        self._remember(partition, list(fields_of.items()), {*done, *gave_up}, projections)
         return count
 
     def _dispatch(self, gids: list[str]) -> dict[str, tuple[int, int | None] | Exception]:

@@ -192,6 +192,36 @@ def test_a_lost_projection_job_is_poked_again_with_a_doubling_wait(runtime, monk
     assert runtime.projector.checkpoint(g["id"]) == 1
 
 
+def test_an_entry_an_ai_must_answer_stays_pending_until_it_has_played(runtime, monkeypatch):
+    """Looking again at an entry where an AI is to act loads the game again (not only its projection): it stays
+    pending while the AI thinks, its turn is not queued twice, and it is acknowledged once the AI has played."""
+    import workers.dispatcher
+
+    clock = StepTime()
+    monkeypatch.setattr(workers.dispatcher, "time", clock)
+    runtime.service.jobs = None
+    g = runtime.service.create("murus", [{"name": "Bot", "ai": "easy"}, {"name": "Ana"}], seed=3)
+    log = runtime.store.keys.log_of(g["id"])
+    dispatcher = Dispatcher(runtime, consumer="d1", claim_idle_ms=60_000)
+    dispatcher.run_once(block_ms=1)  # the AI's turn queued, the projection poked
+    ai, project = runtime.jobs.queue("ai"), runtime.jobs.queue("project")
+    assert len(ai) == 1
+    ThreadWorker([project], connection=runtime.rq_redis).work(burst=True, logging_level="ERROR")
+    assert runtime.projector.checkpoint(g["id"]) == 1  # projected, but the AI has not played
+    clock.now += dispatcher.settle_ms / 1000
+    dispatcher.run_once(block_ms=1)
+    assert runtime.redis.xpending(log, "dispatch")["pending"] == 1 and len(ai) == 1  # not queued twice
+    ThreadWorker([ai], connection=runtime.rq_redis).work(burst=True, logging_level="ERROR")
+    assert runtime.service.load(g["id"]).version == 2
+    clock.now += 2 * dispatcher.settle_ms / 1000
+    dispatcher.run_once(block_ms=1)  # the creation's entry acknowledged; the AI's move read, its projection poked
+    assert runtime.redis.xpending(log, "dispatch")["pending"] == 1
+    burst(runtime)
+    clock.now += dispatcher.settle_ms / 1000
+    dispatcher.run_once(block_ms=1)
+    assert runtime.redis.xpending(log, "dispatch")["pending"] == 0
+
+
 def test_ai_seat_is_played_by_a_job(runtime):
     runtime.service.jobs = None  # no fast path: the dispatcher alone pokes the workers
     g = runtime.service.create("murus", [{"name": "Bot", "ai": "easy"}, {"name": "Ana"}], seed=3)
