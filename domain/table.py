@@ -196,8 +196,7 @@ class Table:
         if self.game.status(after.game) == "finished":  # the end takes every turn away: only its mover moved
             movers = {seat for seat in movers if getattr(event, "seat", None) == seat}
         offer = None if state.offer is not None and movers - {state.offer} else state.offer
-        after = replace(after, moved=state.moved | movers, offer=offer)
-        return self._tick(after, running, at, movers)
+        return self._tick(after, running, at, movers, moved=state.moved | movers, offer=offer)
 
     def _evolve_table(self, state: TableState, event: Event, at: int) -> TableState:
         before = set(self._running(state))
@@ -417,10 +416,12 @@ class Table:
             return []
         return self.to_act(state)
 
-    def _tick(self, state: TableState, before: set[int], at: int, movers: set[int]) -> TableState:
+    def _tick(self, state: TableState, before: set[int], at: int, movers: set[int], **changes: Any) -> TableState:
+        """``state`` at ``at`` with its clocks run (and ``changes``, which no clock depends on: one copy, not
+        two; a fold copies the state at every event)."""
         clock = state.clock
         if clock is None:
-            return replace(state, at=at)
+            return replace(state, at=at, **changes)
         now_running = set(self._running(state))
         remaining, since = list(clock.remaining), list(clock.since)
         for seat in range(state.seats):
@@ -436,7 +437,8 @@ class Table:
                 since[seat] = at
                 if clock.per_move is not None:
                     remaining[seat] = clock.per_move
-        return replace(state, at=at, clock=replace(clock, remaining=tuple(remaining), since=tuple(since)))
+        return replace(state, at=at, clock=replace(clock, remaining=tuple(remaining), since=tuple(since)),
+                       **changes)
 
 
 def _new_clock(clock: dict[str, float] | None, seats: int) -> Clock | None:
