@@ -22,7 +22,9 @@ under the load of ``command_path.py`` (``--load`` games played at full speed thr
 thread each, in two load processes of their own: clients are not the system measured) and at half the command
 rate that full speed reached. "fast path off" runs the service without its job sink, leaving projections to the
 dispatcher alone. The backlog column is the queue length plus the games waiting when the window closes: a backlog
-means the workers cannot keep up, and the lag then grows with the length of the run.
+means the workers cannot keep up, and the lag then grows with the length of the run. "machine CPU busy" is the
+share of both cores in use during the window, load processes included (``/proc/stat``): the load generator, the
+probe, Redis, the dispatcher and the workers all share this machine's two cores.
 
 A second table gives what each kind of worker sustains: two workers bringing ``--games`` games already projected up
 to date (so RQ's own cost per job shows), with one RQ job per game (``workers.jobs.project``) or with the games
@@ -262,6 +264,7 @@ def _measure(rt, service, load: int, pace: float, seconds: float, fast_path: boo
     commits: dict[int, float] = {}
     measuring = time.monotonic() + WARMUP
     end = measuring + seconds
+    cpu_from = None
     for ply in range(1_000_000):
         now = time.monotonic()
         if now >= end:
@@ -270,7 +273,9 @@ def _measure(rt, service, load: int, pace: float, seconds: float, fast_path: boo
         version = service.command(probe["id"], seat, move)["version"]
         if now >= measuring:  # the warm-up's probes are played, not counted
             commits[version] = committed[probe["id"]]
+            cpu_from = cpu_from or machine_cpu()
         time.sleep(PROBE_EVERY)
+    busy = busy_share(cpu_from, machine_cpu())
     load_commands = stop_load(players)
     backlog = len(rt.queue) + rt.jobs.pending()
     drain = time.monotonic() + DRAIN
@@ -281,7 +286,25 @@ def _measure(rt, service, load: int, pace: float, seconds: float, fast_path: boo
     lags = [seen[v] - t for v, t in commits.items() if v in seen]
     played = seconds + WARMUP  # how long the load played
     return {"lags": lags, "missed": len(commits) - len(lags), "load_commands": load_commands, "seconds": played,
-            "backlog": backlog}
+            "backlog": backlog, "busy": busy}
+
+
+def machine_cpu() -> tuple[int, int]:
+    """The machine's (busy, total) CPU time so far, in clock ticks (``/proc/stat``; (0, 0) elsewhere)."""
+    try:
+        with open("/proc/stat") as stat:
+            ticks = [int(x) for x in stat.readline().split()[1:]]
+    except OSError:
+        return 0, 0
+    idle = ticks[3] + ticks[4]  # idle, iowait
+    return sum(ticks) - idle, sum(ticks)
+
+
+def busy_share(start: tuple[int, int] | None, end: tuple[int, int]) -> float:
+    """How busy the whole machine's cores were between two ``machine_cpu`` readings (0–1)."""
+    if start is None or end[1] <= start[1]:
+        return float("nan")
+    return (end[0] - start[0]) / (end[1] - start[1])
 
 
 SCENARIOS = [(workers, load, fast) for workers, fast in (("burrow", True), ("simple", True), ("thread", True),
@@ -336,9 +359,9 @@ def main(argv: list[str] | None = None) -> int:
             full_rate[workers, fast] = r["load_commands"] / r["seconds"]
         rows.append([WORKERS[workers], "on" if fast else "off", what, r["load_commands"] / r["seconds"], len(lags),
                      median(lags) * 1e3, percentile(lags, 99) * 1e3, max(lags, default=float("nan")) * 1e3,
-                     r["missed"], r["backlog"]])
+                     r["missed"], r["backlog"], f"{r['busy']:.0%}"])
     table(["workers (+ dispatcher)", "fast-path jobs", "load", "load commands/s", "probes", "p50 ms", "p99 ms",
-           "max ms", f"not seen {DRAIN:g} s after", "backlog (jobs + games)"], rows,
+           "max ms", f"not seen {DRAIN:g} s after", "backlog (jobs + games)", "machine CPU busy"], rows,
           title=f"Append → visible view, {args.seconds:g} s per scenario, a probe command every "
                 f"{PROBE_EVERY * 1e3:g} ms")
     rows = []
