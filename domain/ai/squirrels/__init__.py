@@ -28,7 +28,6 @@ hard's use of it around the dig); this module chooses by level.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
 
@@ -59,11 +58,7 @@ from domain.ai.squirrels.table import (
 __all__ = ["ACTION_CELLS", "BITS", "C", "CELLS", "CELL_INDEX", "DIG_BEFORE_KEPT", "DIG_SOURCES", "DIRECTIONS",
            "EMPTY", "LETTERS", "LINES", "MOVE_CELLS", "RAYS", "SOLVE_ANY_BUDGET", "SOLVE_CARDS", "SQUIRREL",
            "Action", "Cards", "Dig", "Move", "Node", "Rules", "Sim", "Simulator", "Solver", "Unsolved", "choose",
-           "grow", "most_visited", "notation", "playout", "rebuild", "robust", "search", "solve"]
-
-ROBUST_SEATS = 4  # hard plays ``robust`` with at least this many seats (with three it cost more against normal
-# than it gained against easy: docs/ai.md)
-KEEN_MARGIN = 0.05  # ``robust``: the root actions within this of the max-n tree's choice may be picked
+           "grow", "most_visited", "notation", "playout", "rebuild", "search", "solve"]
 
 
 def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float,
@@ -86,34 +81,7 @@ def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float,
             return notation(decided)
         if sim.holds_dig(1 - seat):  # as in ``solve``: search as if the opponent never dug
             sim = sim.without_dig(1 - seat)
-    if level == "hard" and rules.seats >= ROBUST_SEATS:
-        return notation(robust(rules, sim, rng, budget - (clock() - start), clock))
     action, _ = search(rules, sim, rng, budget - (clock() - start), clock,
                        greedy=0.75 if level == "hard" else 0.0, root_actions=root_actions)
     return notation(action)
-
-
-def robust(rules: Rules, sim: Sim, rng: random.Random, budget: float, clock: Callable[[], float]) -> Action:
-    """Hard with four seats: the best action against searching opponents that is (nearly) the best against
-    grabbing ones too.
-
-    Two trees from ``sim``: the max-n tree (every seat maximises its own reward: *wary*), and a tree in which the
-    other seats play a plain move of best immediate gain (``grow`` with ``grabbing=1``: *keen*), each with half
-    the budget. Among the root actions whose wary value is within ``KEEN_MARGIN`` of the wary tree's choice, the
-    one the keen tree values most. It never learns who the other seats are: both models are asked every turn."""
-    start = clock()
-    wary, _ = grow(rules, sim, rng, budget / 2, clock, 0.75)
-    if not wary.children:  # a single action, or no time for a single iteration
-        return wary.actions[0]
-    keen, _ = grow(rules, sim, rng, budget - (clock() - start), clock, 0.75, grabbing=1.0)
-    me, choice = sim.turn, most_visited(wary)
-
-    def mean(root: Node, i: int) -> float:
-        if i >= len(root.children) or not root.children[i].visits:
-            return -math.inf
-        return root.children[i].totals[me] / root.children[i].visits
-
-    floor = mean(wary, choice) - KEEN_MARGIN
-    near = [i for i in range(len(wary.children)) if mean(wary, i) >= floor]
-    return wary.actions[max(near, key=lambda i: (mean(keen, i), i == choice))]
 

@@ -12,13 +12,13 @@ import random
 from collections.abc import Callable
 
 from domain.ai.squirrels.actions import Rules
-from domain.ai.squirrels.table import ACTION_CELLS, MOVE_CELLS, Action, Sim
+from domain.ai.squirrels.table import MOVE_CELLS, Action, Sim
 
 C = 0.7  # UCT exploration for rewards in about [0, 1]
 
 
 class Node:
-    __slots__ = ("actions", "children", "greedy", "seat", "totals", "visits")
+    __slots__ = ("actions", "children", "seat", "totals", "visits")
 
     def __init__(self, seat: int, seats: int):
         self.seat = seat
@@ -26,7 +26,6 @@ class Node:
         self.children: list[Node] = []
         self.visits = 0
         self.totals = [0.0] * seats
-        self.greedy = 0  # with an opponent model: the first ``greedy`` actions are the plain moves of best gain
 
 
 def playout(rules: Rules, sim: Sim, rng: random.Random, greedy: float, digs: bool) -> list[float]:
@@ -49,11 +48,11 @@ def playout(rules: Rules, sim: Sim, rng: random.Random, greedy: float, digs: boo
 
 
 def search(rules: Rules, root_sim: Sim, rng: random.Random, budget: float, clock: Callable[[], float],
-           greedy: float, max_iterations: int = 1_000_000, root_actions: list[Action] | None = None,
-           grabbing: float = 0.0) -> tuple[Action, int]:
-    """Max-n UCT from ``root_sim`` (over ``root_actions`` if given; opponents modelled as in ``grow``); the most
-    visited action and the iterations run."""
-    root, iterations = grow(rules, root_sim, rng, budget, clock, greedy, max_iterations, root_actions, grabbing)
+           greedy: float, max_iterations: int = 1_000_000, root_actions: list[Action] | None = None
+           ) -> tuple[Action, int]:
+    """Max-n UCT from ``root_sim`` (over ``root_actions`` if given); the most visited action and the iterations
+    run."""
+    root, iterations = grow(rules, root_sim, rng, budget, clock, greedy, max_iterations, root_actions)
     if not root.children:  # a single action, or no time for a single iteration
         return root.actions[0], 0
     return root.actions[most_visited(root)], iterations
@@ -66,17 +65,12 @@ def most_visited(root: Node) -> int:
 
 
 def grow(rules: Rules, root_sim: Sim, rng: random.Random, budget: float, clock: Callable[[], float],
-         greedy: float, max_iterations: int = 1_000_000, root_actions: list[Action] | None = None,
-         grabbing: float = 0.0) -> tuple[Node, int]:
+         greedy: float, max_iterations: int = 1_000_000, root_actions: list[Action] | None = None
+         ) -> tuple[Node, int]:
     """The max-n UCT tree grown from ``root_sim`` for ``budget`` seconds, and the iterations run (none with a
-    single action: nothing to choose).
-
-    With ``grabbing`` > 0 the other seats are modelled as a mix: at their nodes an iteration follows, with that
-    probability, one of their plain moves of best immediate gain (the obvious grab, ``_grab_first``), and
-    otherwise UCT's choice for them; the root seat's own nodes are plain max-n UCT."""
+    single action: nothing to choose)."""
     start = clock()
-    me = root_sim.turn
-    root = Node(me, rules.seats)
+    root = Node(root_sim.turn, rules.seats)
     root.actions = rules.actions(root_sim) if root_actions is None else list(root_actions)
     if len(root.actions) == 1:
         return root, 0
@@ -87,15 +81,6 @@ def grow(rules: Rules, root_sim: Sim, rng: random.Random, budget: float, clock: 
         while not sim.over:
             if node.actions is None:
                 node.actions = rules.actions(sim)
-                if grabbing and node.seat != me:
-                    _grab_first(rules, sim, node)
-            if node.greedy and rng.random() < grabbing:  # the modelled grab
-                grab = rng.randrange(node.greedy)
-                if grab < len(node.children):
-                    rules.play(sim, node.actions[grab])
-                    node = node.children[grab]
-                    path.append(node)
-                    continue
             if len(node.children) < len(node.actions):  # expand the next untried action
                 action = node.actions[len(node.children)]
                 rules.play(sim, action)
@@ -114,16 +99,6 @@ def grow(rules: Rules, root_sim: Sim, rng: random.Random, budget: float, clock: 
             for seat in range(rules.seats):
                 visited.totals[seat] += reward[seat]
     return root, iterations
-
-
-def _grab_first(rules: Rules, sim: Sim, node: Node) -> None:
-    """Order ``node``'s actions with the plain moves of best immediate gain first; ``node.greedy`` counts them."""
-    gains = [rules.gain(sim, action[ACTION_CELLS]) if action[0] is None and action[4] is None else -1.0
-             for action in node.actions]
-    best = max(gains)
-    order = sorted(range(len(gains)), key=lambda i: gains[i] != best)
-    node.actions = [node.actions[i] for i in order]
-    node.greedy = gains.count(best)
 
 
 def _ucb(child: Node, seat: int, log_n: float) -> float:
