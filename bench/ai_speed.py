@@ -102,7 +102,7 @@ def squirrels_rows(seconds: float) -> list[list[str]]:
     try:
         value, _ = solver.best(sim)
         outcome = {1: "proven win", 0: "proven shared win", -1: "proven loss"}[value]
-    except squirrels_ai._Unsolved:
+    except squirrels_ai.Unsolved:
         outcome = "not solved in time"
     took = clock() - started
     left = sum(card >= 0 for card in sim.grid)

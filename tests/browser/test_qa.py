@@ -109,7 +109,11 @@ def test_the_test_server_survives_its_port_taken_by_another_process(chromium_pat
     try:
         server.halt()
         squatter = socket.socket()
-        squatter.bind(("127.0.0.1", server.port))  # taken during the outage, given back a moment later
+        # Taken during the outage, given back a moment later. SO_REUSEADDR: the halted server's connections may
+        # linger in TIME_WAIT on that port; a listening socket holds it all the same.
+        squatter.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        squatter.bind(("127.0.0.1", server.port))
+        squatter.listen()
         threading.Timer(1.0, squatter.close).start()
         server.start()
         assert server.api("GET", "/api/health")["ok"] is True

@@ -57,6 +57,7 @@ def test_a_game_that_fails_does_not_hold_back_its_batch(runtime):
     from rq.job import JobStatus
 
     gids = [runtime.service.create("murus", PLAYERS)["id"] for _ in range(2)]
+    runtime.service.jobs.flush()  # the creations' pokes, sent (by a thread of their own otherwise: a race here)
     for gid in (gids[0], "no-such-game", gids[1]):
         runtime.jobs.project(gid)
     job = runtime.jobs.queue("project").jobs[0]
