@@ -56,6 +56,7 @@ def _why(exc: Exception) -> str:
 
 class Dispatcher:
     settle_ms = 100  # an entry left pending is looked at again this long after (then twice as long each time)
+    beat_ms = 1000  # how often it says it is alive (``burrow doctor``)
     unsettled_max = 10_000  # entries remembered so per partition at most (the rest wait for XAUTOCLAIM)
 
     def __init__(self, runtime: Runtime, consumer: str | None = None, claim_idle_ms: int | None = None,
@@ -77,13 +78,16 @@ class Dispatcher:
         # first; and when XAUTOCLAIM is due next.
         self._unsettled: dict[int, dict[str, tuple[float, float, dict, tuple[str, int] | None]]] = {}
         self._claim_at: dict[int, float] = {}
+        self._beat_at = 0.0
 
     def run_once(self, block_ms: int = 1000) -> int:
         """Handle what is pending in every partition (failed entries due again, claimed, then new); returns the
         number of log entries handled."""
         handled = 0
         per_partition_block = max(1, block_ms // self.keys.partitions)
-        self.heartbeats.beat(self.consumer)
+        if time.monotonic() >= self._beat_at:
+            self.heartbeats.beat(self.consumer)
+            self._beat_at = time.monotonic() + self.beat_ms / 1000
         for p in range(self.keys.partitions):
             failing = self.failures.of(p)
             now = now_ms()
