@@ -61,13 +61,6 @@ WORKERS = {
 }
 
 
-def sink(rt, fast_path: bool):
-    """The command path's job sink, as ``burrow.runtime.build`` makes it (``BURROW_FAST_PATH``), or none."""
-    from services.jobs import BatchedPokes
-
-    return BatchedPokes(rt.jobs) if fast_path else None
-
-
 def start_workers(kind: str, server: RedisServer, rt) -> list[subprocess.Popen]:
     """Two workers of ``kind`` and a dispatcher for the runtime ``rt`` on ``server``; the child processes."""
     env = {**os.environ, "REDIS_URL": server.url(0), "RQ_URL": server.url(1), "BURROW_PREFIX": "bench"}
@@ -106,7 +99,7 @@ def scenario(workers: str, load: int, pace: float, fast_path: bool, seconds: flo
 
     with RedisServer() as server:
         rt = harness.runtime_for(server)
-        service = GameService(rt.store, sink(rt, fast_path))
+        service = rt.service if fast_path else GameService(rt.store)  # the runtime's has the fast path's sink
         children = start_workers(workers, server, rt)
         try:
             return _measure(rt, service, load, pace, seconds, fast_path)
@@ -194,7 +187,7 @@ def play_load(spec: dict, gids: list[str]) -> None:
     from services.games import GameService
 
     rt = build(Settings(redis_url=spec["redis"], rq_url=spec["rq"], prefix=spec["prefix"]), journal=False)
-    service = GameService(rt.store, sink(rt, spec["fast_path"]))
+    service = rt.service if spec["fast_path"] else GameService(rt.store)
     pace, stop, commands = spec["pace"], threading.Event(), [0] * len(gids)
 
     def play(i: int) -> None:

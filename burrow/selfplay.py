@@ -21,13 +21,14 @@ class GameRecord:
     think: list[tuple[str, float]] = field(default_factory=list)  # (level, seconds) per AI decision
 
 
+MAX_PLIES = 2000  # a game still running then is stopped and counted as no one's win
 CLOCKS = {"wall": time.monotonic, "cpu": time.process_time}
 """What an AI's budget is measured in: wall time (as a server plays) or this process's CPU time (a match on a
 busy machine: every search gets the same work done whatever else runs)."""
 
 
 def play_one(game: str, levels: list[str], seed: int, budget: float, options: dict | None = None,
-             max_plies: int = 2000, clock: str = "wall") -> GameRecord:
+             max_plies: int = MAX_PLIES, clock: str = "wall") -> GameRecord:
     """One AI-vs-AI game; seat i is played by ``levels[i]``, thinking ``budget`` seconds of ``clock``."""
     module = game_module(game)
     rng = random.Random(seed)
@@ -59,7 +60,7 @@ def run_match(game: str, levels: list[str], games: int, seed: int, budget: float
     for i in range(games):
         shift = i % len(levels)
         rotated = levels[shift:] + levels[:shift]
-        tasks.append((game, rotated, seed * 100_003 + i, budget, options, 2000, clock))
+        tasks.append((game, rotated, seed * 100_003 + i, budget, options, MAX_PLIES, clock))
     records: list[GameRecord] = []
     if jobs > 1:
         from concurrent.futures import ProcessPoolExecutor

@@ -131,7 +131,7 @@ class RQJobs:
         taken, more = pipe.execute()
         if more and self.connection.set(keys.queued("project"), b"1", nx=True, px=self.coalesce_ms):
             self._queue_drain(True)
-        return [member.decode() if isinstance(member, bytes) else member for member, _ in taken]
+        return [_member(member) for member, _ in taken]
 
     def wait_pending(self, seconds: float) -> list[str]:
         """For a projection job that has ``started`` and found no game waiting: wait up to ``seconds`` for one to
@@ -139,8 +139,7 @@ class RQJobs:
         popped = self.connection.bzpopmin(self.keys.pending("project"), timeout=max(0.001, seconds))
         if not popped:
             return []
-        first = popped[1].decode() if isinstance(popped[1], bytes) else popped[1]
-        return [first, *self.take_pending()]
+        return [_member(popped[1]), *self.take_pending()]
 
     def pending(self) -> int:
         """How many games wait for a projection job."""
@@ -249,6 +248,10 @@ class BatchedPokes:
                 self.flush()
             except redis.RedisError as exc:  # the dispatcher pokes them from the log
                 log.warning("projection pokes not sent (%s); the dispatcher will send them", exc)
+
+
+def _member(member: bytes | str) -> str:
+    return member.decode() if isinstance(member, bytes) else member
 
 
 def _now() -> int:

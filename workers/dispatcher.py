@@ -5,10 +5,9 @@ acknowledged only once its effect is visible (the game's projections have reache
 still to act at it); until then it stays pending. The dispatcher looks again at the entries it left pending
 ``settle_ms`` later (then twice as long after each look: an AI may think for seconds), poking what is still behind
 and acknowledging what is now visible, so the log's pending list holds a fraction of a second of entries under
-load; and pending entries of a consumer
-that died (or of this one, forgotten in a restart) are claimed back (XAUTOCLAIM, at most every quarter of
-``claim_idle_ms``) after ``claim_idle_ms`` and their jobs enqueued again. So a job lost with a killed worker is
-redone. Jobs are idempotent: a batch handled twice changes nothing.
+load; and pending entries of a consumer that died (or of this one, forgotten in a restart) are claimed back
+(XAUTOCLAIM, at most every quarter of ``claim_idle_ms``) after ``claim_idle_ms`` and their jobs enqueued again.
+So a job lost with a killed worker is redone. Jobs are idempotent: a batch handled twice changes nothing.
 
 (XAUTOCLAIM looks at up to ten entries per entry asked for, and each look finds the entry in the stream: with every
 entry left pending until the claim, 30 s of them at a few hundred commands a second, each call held Redis for
@@ -78,6 +77,7 @@ class Dispatcher:
         # first; and when XAUTOCLAIM is due next.
         self._unsettled: dict[int, dict[str, tuple[float, float, dict, tuple[str, int] | None]]] = {}
         self._claim_at: dict[int, float] = {}
+        self._claim_every = self.claim_idle_ms / 4000  # seconds; also the longest wait before another look
         self._beat_at = 0.0
 
     def run_once(self, block_ms: int = 1000) -> int:
@@ -112,7 +112,7 @@ class Dispatcher:
         now = time.monotonic()
         if now < self._claim_at.get(partition, 0.0):
             return []
-        self._claim_at[partition] = now + self.claim_idle_ms / 4000
+        self._claim_at[partition] = now + self._claim_every
         return self.group.autoclaim(partition, self.consumer, self.claim_idle_ms, self.batch)
 
     def _unsettled_due(self, partition: int, handled: dict) -> tuple[list, list]:
@@ -139,11 +139,11 @@ class Dispatcher:
         themselves are not loaded again."""
         if not entries:
             return
-        projected = self.runtime.projector.projected_many(sorted({gid for _, _, gid, _ in entries}))
+        versions: dict[str, int] = {}
+        for _, _, gid, version in entries:
+            versions[gid] = max(version, versions.get(gid, 0))
+        projected = self._poke_behind(versions)
         done = {eid for eid, _, gid, version in entries if version <= projected[gid]}
-        behind = sorted({gid for eid, _, gid, _ in entries if eid not in done})
-        if behind:
-            self.runtime.jobs.project_many(behind)
         self.group.ack(partition, sorted(done))
         self._remember(partition, [(eid, fields) for eid, fields, _, _ in entries], done,
                        {eid: (gid, version) for eid, _, gid, version in entries})
@@ -155,7 +155,7 @@ class Dispatcher:
         (at most a quarter of ``claim_idle_ms``); ``projections`` has the (gid, version) of those that only wait
         for their projection."""
         unsettled = self._unsettled.setdefault(partition, {})
-        now, longest = time.monotonic(), max(self.settle_ms, self.claim_idle_ms / 4) / 1000
+        now, longest = time.monotonic(), max(self.settle_ms / 1000, self._claim_every)
         for eid, fields in entries:
             _, waited, _, _ = unsettled.pop(eid, (0.0, 0.0, None, None))
             if eid not in settled and len(unsettled) < self.unsettled_max:
@@ -225,10 +225,7 @@ class Dispatcher:
                 out[gid] = loaded
             else:
                 games[gid] = loaded[0]
-        projected = runtime.projector.projected_many(list(games)) if games else {}
-        behind = [gid for gid, game in games.items() if projected[gid] < game.version]
-        if behind:
-            runtime.jobs.project_many(behind)
+        projected = self._poke_behind({gid: game.version for gid, game in games.items()}) if games else {}
         for gid, game in games.items():
             try:
                 ai_seats = ai_seats_now(game)  # their turn, or a draw offer to answer
@@ -244,6 +241,15 @@ class Dispatcher:
                 continue
             out[gid] = (projected[gid], game.version if ai_seats else None)
         return out
+
+    def _poke_behind(self, versions: dict[str, int]) -> dict[str, int]:
+        """Each game's projected version (one read), the games whose projection is behind its version in
+        ``versions`` poked (one round trip)."""
+        projected = self.runtime.projector.projected_many(list(versions))
+        behind = [gid for gid, version in versions.items() if projected[gid] < version]
+        if behind:
+            self.runtime.jobs.project_many(behind)
+        return projected
 
     def _failed(self, partition: int, eid: str, fields: dict, error: str, failing: dict[str, Failure]) -> None:
         text = {k.decode(): v.decode(errors="replace") for k, v in fields.items()}
