@@ -37,7 +37,8 @@ def play(service: GameService, gid: str, seat: int, version: int, budget: float)
     level = game.meta["players"][seat].get("ai")
     if game.version != version or not level or seat not in ai_seats_now(game):
         return "stale"
-    # Fair play by construction: the AI gets exactly the document a human at this seat would get.
+    # Fair play by construction: the AI gets exactly the document a human at this seat would get (and, if it
+    # learns from the game so far, the documents that seat got at every earlier version).
     view = game.module.view(game.state, seat)
     seed_rng = rng_for(game.meta, version)
     rng = random.Random(seed_rng.getrandbits(64) ^ seat)
@@ -50,7 +51,8 @@ def play(service: GameService, gid: str, seat: int, version: int, budget: float)
     if answering:
         move = draws.answer_draw(game.meta["game"], view, seat, level, rng, budget, time.monotonic)
     else:
-        move = ai.choose(game.meta["game"], view, seat, level, rng, budget, time.monotonic)
+        history = service.history(gid, seat, version) if ai.reads_history(game.meta["game"]) else None
+        move = ai.choose(game.meta["game"], view, seat, level, rng, budget, time.monotonic, history=history)
     try:
         service.command(gid, seat, move, expected_version=version, command_id=f"ai-{gid}-{version}")
     except errors.Conflict:

@@ -157,6 +157,18 @@ class GameService:
             raise errors.NotFound(f"game {gid} has no version {version} (it is at version {game.version})")
         return game
 
+    def history(self, gid: str, seat: int, to: int) -> list[dict]:
+        """``seat``'s view of the game at every version up to ``to``, oldest first: what a person at that seat
+        has seen, for an AI that learns from the game so far (``domain.ai.reads_history``)."""
+        meta = self.store.meta(gid)
+        if meta is None:
+            raise errors.NotFound(f"no game {gid!r}")
+        game, views = Game(gid, meta, table_of(meta["game"]), 0, None), []
+        for item in self.store.read(gid, to=to):
+            game = self._fold(game, (item,))
+            views.append(game.module.view(game.state, seat))
+        return views
+
     def _fold(self, game: Game, stored) -> Game:
         state, version = game.state, game.version
         for item in stored:

@@ -8,7 +8,8 @@ Each game has a module ``domain/ai/<game>.py`` exposing::
 hand, the deck order, a secret commitment or a future die (it determinises or samples them). ``level`` is
 ``"easy"`` (random or greedy), ``"normal"`` or ``"hard"`` (real search). ``budget`` is the thinking time in
 seconds, measured with the injected ``clock`` (the domain never reads a clock itself). The answer is one command
-in the game's notation, legal for that seat.
+in the game's notation, legal for that seat. A module that sets ``READS_HISTORY`` also takes ``history``: that
+seat's views at every earlier version (what a person at that seat has seen, and nothing more).
 """
 
 from __future__ import annotations
@@ -28,10 +29,18 @@ def budget_for(level: str, ai_time: float) -> float:
     return ai_time * BUDGET_FACTOR[level]
 
 
+def reads_history(game: str) -> bool:
+    """Whether ``game``'s AI learns from the game so far: then ``choose`` wants its ``history``."""
+    return getattr(importlib.import_module(f"domain.ai.{game}"), "READS_HISTORY", False)
+
+
 def choose(game: str, view: dict, seat: int, level: str, rng: random.Random, budget: float,
-           clock: Callable[[], float]) -> str:
-    """The command the ``level`` AI of ``game`` plays at ``seat`` from ``view``."""
+           clock: Callable[[], float], history: list[dict] | None = None) -> str:
+    """The command the ``level`` AI of ``game`` plays at ``seat`` from ``view``; ``history`` (for a game whose AI
+    ``reads_history``) is that seat's view at every version so far, oldest first, ``view`` last."""
     if level not in LEVELS:
         raise ValueError(f"unknown AI level {level!r} (known: {', '.join(LEVELS)})")
     module = importlib.import_module(f"domain.ai.{game}")
+    if history is not None and getattr(module, "READS_HISTORY", False):
+        return module.choose(view, seat, level, rng, budget, clock, history=history)
     return module.choose(view, seat, level, rng, budget, clock)

@@ -186,14 +186,14 @@ def _squirrels(view: dict, budget: float, rng: random.Random, clock: Callable[[]
             win = [0.0, 0.0]
             win[mover], win[1 - mover] = chance, 1.0 - chance
             return Evaluation(tuple(win), sq.notation(action))
-    root, _ = sq.grow(rules, sim, rng, budget - (clock() - start), clock, greedy=0.75)
+    root, _ = sq.grow(rules, sim, rng, budget - (clock() - start), clock, greedy=sq.GREEDY[seats])
     if not root.children:  # one action only (or no time): its outcome by playouts
         totals = [0.0] * seats
         runs = 0
         while runs < 8 or clock() - start < budget:
             trial = sim.copy()
             rules.play(trial, root.actions[0])
-            reward = rules.reward(trial) if trial.over else sq.playout(rules, trial, rng, 0.75, True)
+            reward = rules.reward(trial) if trial.over else sq.playout(rules, trial, rng, sq.GREEDY[seats], True)
             totals = [t + r for t, r in zip(totals, reward)]
             runs += 1
         means, best = [t / runs for t in totals], root.actions[0]

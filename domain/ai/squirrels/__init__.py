@@ -32,7 +32,8 @@ import random
 from collections.abc import Callable
 
 from domain.ai.squirrels.actions import DIG_BEFORE_KEPT, DIG_SOURCES, Rules, rebuild
-from domain.ai.squirrels.mcts import C, Node, grow, most_visited, playout, search
+from domain.ai.squirrels.mcts import GREEDY, C, Node, grow, most_visited, playout, search
+from domain.ai.squirrels.model import grab_chances
 from domain.ai.squirrels.solver import SOLVE_ANY_BUDGET, SOLVE_CARDS, Solver, Unsolved, solve
 from domain.ai.squirrels.table import (
     ACTION_CELLS,
@@ -56,14 +57,22 @@ from domain.ai.squirrels.table import (
 )
 
 __all__ = ["ACTION_CELLS", "BITS", "C", "CELLS", "CELL_INDEX", "DIG_BEFORE_KEPT", "DIG_SOURCES", "DIRECTIONS",
-           "EMPTY", "LETTERS", "LINES", "MOVE_CELLS", "RAYS", "SOLVE_ANY_BUDGET", "SOLVE_CARDS", "SQUIRREL",
-           "Action", "Cards", "Dig", "Move", "Node", "Rules", "Sim", "Simulator", "Solver", "Unsolved", "choose",
-           "grow", "most_visited", "notation", "playout", "rebuild", "search", "solve"]
+           "EMPTY", "GREEDY", "LETTERS", "LINES", "MOVE_CELLS", "RAYS", "SOLVE_ANY_BUDGET", "SOLVE_CARDS",
+           "SQUIRREL", "Action", "Cards", "Dig", "Move", "Node", "Rules", "Sim", "Simulator", "Solver",
+           "Unsolved", "choose", "grab_chances", "grow", "most_visited", "notation", "playout", "rebuild",
+           "search", "solve"]
+
+
+MODEL_SHARE = 0.25
+"""Of hard's budget with three or four seats: the share spent learning which seats grab (``model``)."""
+READS_HISTORY = True
+"""``choose`` takes ``history``: hard learns from it which of the other seats grab (``model``)."""
 
 
 def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float,
-           clock: Callable[[], float]) -> str:
-    """The command of the ``level`` AI at ``seat`` from its view."""
+           clock: Callable[[], float], history: list[dict] | None = None) -> str:
+    """The command of the ``level`` AI at ``seat`` from its view (and ``history``, the views at every version so
+    far, if known: with three or four seats hard learns from it how likely each other seat is to grab)."""
     rules, sim = rebuild(view)
     if sim.turn != seat:
         raise ValueError(f"seat {seat} is not to play")
@@ -81,7 +90,11 @@ def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float,
             return notation(decided)
         if sim.holds_dig(1 - seat):  # as in ``solve``: search as if the opponent never dug
             sim = sim.without_dig(1 - seat)
-    action, _ = search(rules, sim, rng, budget - (clock() - start), clock,
-                       greedy=0.75 if level == "hard" else 0.0, root_actions=root_actions)
+    grab = None
+    if level == "hard" and rules.seats > 2 and history:
+        grab = grab_chances(history, rules.seats, seat, rng, clock, MODEL_SHARE * budget)
+    greedy = GREEDY[rules.seats] if level == "hard" else 0.0
+    action, _ = search(rules, sim, rng, budget - (clock() - start), clock, greedy, root_actions=root_actions,
+                       grab=grab)
     return notation(action)
 

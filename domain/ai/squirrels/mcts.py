@@ -3,6 +3,11 @@
 Playouts are random moves, or with probability ``greedy`` the move of best immediate gain; with digs (hard) a
 seat still holding its dig uses it at the end (``Rules.closing_dig``). The reward of a finished game is each
 seat's win share plus a small term for the point margin (``Simulator.reward``).
+
+With ``grab`` (hard with three or four seats, ``model.grab_chances``) a seat other than the root's grabs with its
+chance: at its nodes the tree then follows a move of best immediate gain (they come first among its actions)
+instead of the seat's own best reply, and in playouts it grabs (and never digs) with that chance. Each node's
+value is then the mixture of the two.
 """
 
 from __future__ import annotations
@@ -12,27 +17,39 @@ import random
 from collections.abc import Callable
 
 from domain.ai.squirrels.actions import Rules
-from domain.ai.squirrels.table import MOVE_CELLS, Action, Sim
+from domain.ai.squirrels.table import ACTION_CELLS, MOVE_CELLS, Action, Sim
 
 C = 0.7  # UCT exploration for rewards in about [0, 1]
+GREEDY = {2: 0.75, 3: 0.3, 4: 0.3}
+"""Hard's playouts, by seats: the share of moves of best immediate gain (with three seats, against two normal
+players: 0.75 won 31-33% of 120 games, 0.3 41%, 0.001 42%; ``docs/ai.md``)."""
 
 
 class Node:
-    __slots__ = ("actions", "children", "seat", "totals", "visits")
+    __slots__ = ("actions", "children", "grabs", "seat", "totals", "visits")
 
     def __init__(self, seat: int, seats: int):
         self.seat = seat
         self.actions: list[Action] | None = None
+        self.grabs = 0  # with a grab model: the first ``grabs`` actions are the moves of best immediate gain
         self.children: list[Node] = []
         self.visits = 0
         self.totals = [0.0] * seats
 
 
-def playout(rules: Rules, sim: Sim, rng: random.Random, greedy: float, digs: bool) -> list[float]:
+def playout(rules: Rules, sim: Sim, rng: random.Random, greedy: float, digs: bool,
+            grab: list[float] | None = None) -> list[float]:
     """Play to the end: random moves, or with probability ``greedy`` the best immediate gain; with ``digs`` a
-    seat still holding its dig uses it at the end (``Rules.closing_dig``)."""
+    seat still holding its dig uses it at the end (``Rules.closing_dig``). With ``grab``, a seat grabs (and does
+    not dig) with its chance, and plays as above otherwise."""
     while not sim.over:
         moves = rules.moves(sim)
+        if grab is not None and grab[sim.turn] and rng.random() < grab[sim.turn]:
+            best = max(rules.gain(sim, m[MOVE_CELLS]) for m in moves)
+            grabs = [m for m in moves if rules.gain(sim, m[MOVE_CELLS]) == best]
+            rules.collect(sim, rng.choice(grabs)[MOVE_CELLS])
+            rules.finish_turn(sim)
+            continue
         if greedy and rng.random() < greedy:
             best = max(rules.gain(sim, m[MOVE_CELLS]) for m in moves)
             move = rng.choice([m for m in moves if rules.gain(sim, m[MOVE_CELLS]) == best])
@@ -48,11 +65,11 @@ def playout(rules: Rules, sim: Sim, rng: random.Random, greedy: float, digs: boo
 
 
 def search(rules: Rules, root_sim: Sim, rng: random.Random, budget: float, clock: Callable[[], float],
-           greedy: float, max_iterations: int = 1_000_000, root_actions: list[Action] | None = None
-           ) -> tuple[Action, int]:
-    """Max-n UCT from ``root_sim`` (over ``root_actions`` if given); the most visited action and the iterations
-    run."""
-    root, iterations = grow(rules, root_sim, rng, budget, clock, greedy, max_iterations, root_actions)
+           greedy: float, max_iterations: int = 1_000_000, root_actions: list[Action] | None = None,
+           grab: list[float] | None = None) -> tuple[Action, int]:
+    """Max-n UCT from ``root_sim`` (over ``root_actions`` if given; the other seats grabbing with their ``grab``
+    chances); the most visited action and the iterations run."""
+    root, iterations = grow(rules, root_sim, rng, budget, clock, greedy, max_iterations, root_actions, grab)
     if not root.children:  # a single action, or no time for a single iteration
         return root.actions[0], 0
     return root.actions[most_visited(root)], iterations
@@ -65,11 +82,15 @@ def most_visited(root: Node) -> int:
 
 
 def grow(rules: Rules, root_sim: Sim, rng: random.Random, budget: float, clock: Callable[[], float],
-         greedy: float, max_iterations: int = 1_000_000, root_actions: list[Action] | None = None
-         ) -> tuple[Node, int]:
-    """The max-n UCT tree grown from ``root_sim`` for ``budget`` seconds, and the iterations run (none with a
-    single action: nothing to choose)."""
+         greedy: float, max_iterations: int = 1_000_000, root_actions: list[Action] | None = None,
+         grab: list[float] | None = None) -> tuple[Node, int]:
+    """The max-n UCT tree grown from ``root_sim`` for ``budget`` seconds (the other seats grabbing with their
+    ``grab`` chances), and the iterations run (none with a single action: nothing to choose)."""
     start = clock()
+    if grab is not None:
+        grab = [0.0 if seat == root_sim.turn else chance for seat, chance in enumerate(grab)]
+        if not any(grab):
+            grab = None
     root = Node(root_sim.turn, rules.seats)
     root.actions = rules.actions(root_sim) if root_actions is None else list(root_actions)
     if len(root.actions) == 1:
@@ -81,6 +102,15 @@ def grow(rules: Rules, root_sim: Sim, rng: random.Random, budget: float, clock: 
         while not sim.over:
             if node.actions is None:
                 node.actions = rules.actions(sim)
+                if grab is not None and grab[node.seat]:
+                    _grabs_first(rules, sim, node)
+            if grab is not None and node.grabs and rng.random() < grab[node.seat]:  # this seat grabs
+                i = rng.randrange(node.grabs)
+                if i < len(node.children):
+                    rules.play(sim, node.actions[i])
+                    node = node.children[i]
+                    path.append(node)
+                    continue
             if len(node.children) < len(node.actions):  # expand the next untried action
                 action = node.actions[len(node.children)]
                 rules.play(sim, action)
@@ -93,12 +123,22 @@ def grow(rules: Rules, root_sim: Sim, rng: random.Random, budget: float, clock: 
             rules.play(sim, node.actions[best_i])
             node = node.children[best_i]
             path.append(node)
-        reward = rules.reward(sim) if sim.over else playout(rules, sim, rng, greedy, greedy > 0)
+        reward = rules.reward(sim) if sim.over else playout(rules, sim, rng, greedy, greedy > 0, grab)
         for visited in path:
             visited.visits += 1
             for seat in range(rules.seats):
                 visited.totals[seat] += reward[seat]
     return root, iterations
+
+
+def _grabs_first(rules: Rules, sim: Sim, node: Node) -> None:
+    """Put the plain moves of best immediate gain first among ``node``'s actions, and count them."""
+    plain = [a for a in node.actions if a[0] is None and a[4] is None]
+    gains = [rules.gain(sim, a[ACTION_CELLS]) for a in plain]
+    best = max(gains)
+    grabs = [a for a, g in zip(plain, gains) if g == best]
+    node.actions = grabs + [a for a in node.actions if a not in grabs]
+    node.grabs = len(grabs)
 
 
 def _ucb(child: Node, seat: int, log_n: float) -> float:

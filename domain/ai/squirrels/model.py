@@ -1,0 +1,77 @@
+"""What hard knows of the other seats: how likely each one is to simply grab, learned from its moves so far.
+
+With three or four seats max-n assumes every other seat plays its own best reply. Against players who think that
+is right; against players who grab the largest immediate gain (easy's rule, and many people's) it is wrong about
+the game. Hard tells them apart from the game so far: each seat starts at ``PRIOR``; a move of best immediate gain
+without a dig is ``1 / THINKER_GRABS`` times likelier from a grabber than from a thinker, any other move
+``GRABBER_STRAYS / (1 - THINKER_GRABS)`` times. The tree search (``mcts.grow``) then lets a seat grab with that
+chance and think otherwise.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from domain.ai.squirrels.actions import rebuild
+from domain.ai.squirrels.mcts import GREEDY, grow
+from domain.ai.squirrels.table import COLORS
+
+PRIOR = 0.5
+THINKER_GRABS = 0.7
+"""How often a searching player's move is also a move of best immediate gain (measured: normal 70%, hard 80%)."""
+GRABBER_STRAYS = 0.05
+"""How often a grabber plays anything else (easy never does; a person who mostly grabs may)."""
+
+
+def grab_chances(history: list[dict], seats: int, me: int, rng: random.Random, clock: Callable[[], float],
+                 budget: float) -> list[float]:
+    """Per seat, the chance that it grabs, from ``history`` (the views at every version so far), in about
+    ``budget`` seconds: each move of a seat other than ``me`` weighs by how likely a thinker was to play a grab
+    there, which a short max-n search of that position tells (``THINKER_GRABS`` without time for it)."""
+    # A turn starts at the first version showing its (plies, seat to move); its move ends at the first version
+    # with one more ply and the same seat (its turn has not passed yet).
+    starts: dict[tuple[int, int], dict] = {}
+    for view in history:
+        if view.get("status") == "playing":
+            starts.setdefault((view["plies"], view["turn"]), view)
+    played = [(view, starts[plies + 1, seat]) for (plies, seat), view in sorted(starts.items())
+              if seat != me and (plies + 1, seat) in starts]
+    odds = [PRIOR / (1 - PRIOR)] * seats
+    start = clock()
+    for n, (before, after) in enumerate(played):
+        rules, sim = rebuild(before)
+        share = (budget - (clock() - start)) / (len(played) - n)
+        thinker = _thinker_grabs(rules, sim, rng, clock, share) if share > 0.002 else THINKER_GRABS
+        if grabbed(rules, sim, before, after):
+            odds[before["turn"]] *= 1 / thinker
+        else:
+            odds[before["turn"]] *= GRABBER_STRAYS / (1 - thinker)
+    return [o / (1 + o) for o in odds]
+
+
+def _thinker_grabs(rules, sim, rng, clock, budget) -> float:
+    """How likely a thinker was to grab from ``sim``: the share of a short max-n search's visits on grabs."""
+    root, _ = grow(rules, sim, rng, budget, clock, greedy=GREEDY[rules.seats])
+    if not root.children:
+        return THINKER_GRABS
+    moves = rules.moves(sim)
+    best = max(rules.gain(sim, cells) for _, _, cells in moves)
+    on_grabs = sum(child.visits for (before, _, _, cells, after), child in zip(root.actions, root.children)
+                   if before is None and after is None and rules.gain(sim, cells) >= best - 1e-9)
+    return min(0.95, max(0.1, on_grabs / sum(child.visits for child in root.children)))
+
+
+def grabbed(rules, sim, before: dict, after: dict) -> bool:
+    """The move from ``before`` (``sim``) to ``after`` was a move of best immediate gain, without a dig."""
+    mover = before["turn"]
+    if after["dug"][mover] != before["dug"][mover]:
+        return False
+    index = {int(cid): n for n, cid in enumerate(sorted(before["cards"], key=int))}
+    cards, colors, gain = rules.cards, sim.tally[mover][COLORS], 0.0
+    for cid in after["piles"][mover][len(before["piles"][mover]):]:  # as ``Simulator.gain``, card by card
+        card = index[cid]
+        gain += cards.value[card] + (0.3 if cards.mask[card] & ~colors else 0.0)
+        colors |= cards.mask[card]
+    best = max(rules.gain(sim, cells) for _, _, cells in rules.moves(sim))
+    return gain >= best - 1e-9
