@@ -3,11 +3,12 @@
     python bench/projection_lag.py [--quick] [--seconds 5] [--load 8]
 
 A probe game plays a command every 50 ms through ``GameService.command``; each command's clock starts when its
-append's reply arrives (the store's ``append`` is wrapped) and stops when a watcher thread, polling every 0.5 ms,
-first sees the view's checkpoint (``…:ckpt:<gid>``, written in the same script as the view) at that version or
-later. After the window, versions not yet seen get ten more seconds. The first ``WARMUP`` seconds of each scenario
-are played and not counted: workers that have just started import the games' modules and fill their caches, and
-eight games starting at once are no steady state (probes there waited up to 300 ms). Each scenario runs in a child
+append's reply arrives (the store's ``append`` is wrapped) and stops when a watcher thread, woken by Redis each
+time the view's checkpoint (``…:ckpt:<gid>``, written in the same script as the view) is written (a keyspace
+notification), first sees it at that version or later. After the window, versions not yet seen get ten more
+seconds. The first ``WARMUP`` seconds of each scenario are played and not counted: workers that have just started
+import the games' modules and fill their caches, and eight games starting at once are no steady state (probes
+there waited up to 300 ms). Each scenario runs in a child
 process of its own, on a fresh redis-server (AOF everysec), with:
 
 * **burrow** — two ``burrow worker`` processes (``workers.worker.ProcessWorker``: RQ's worker without a fork per
@@ -44,7 +45,6 @@ import time
 import harness
 from harness import RedisServer, median, percentile, ratio, table
 
-POLL = 0.0005
 PROBE_EVERY = 0.05
 DRAIN = 10.0
 PACE = 1.0
@@ -237,18 +237,24 @@ def _measure(rt, service, load: int, pace: float, seconds: float, fast_path: boo
         time.sleep(0.01)
     seen: dict[int, float] = {}
     probing = threading.Event()
+    # Redis tells the watcher each time the checkpoint is written (keyspace notifications on this private
+    # server): no polling loop competing with the system measured for the two cores.
+    rt.redis.config_set("notify-keyspace-events", "K$")
+    written = rt.redis.pubsub(ignore_subscribe_messages=True)
+    written.subscribe(f"__keyspace@{rt.redis.connection_pool.connection_kwargs.get('db', 0)}__:{ckpt}")
 
     def watch() -> None:
         """When each version of the probe first shows in its checkpoint."""
         last = probe["version"]
         while probing.is_set():
+            if written.get_message(timeout=0.1) is None:
+                continue
             current = int(rt.redis.get(ckpt) or 0)
             if current > last:
                 now = time.perf_counter()
                 for version in range(last + 1, current + 1):
                     seen[version] = now
                 last = current
-            time.sleep(POLL)
 
     players = start_load(rt, [g["id"] for g in games], pace, fast_path)
     probing.set()

@@ -12,7 +12,9 @@ simulation from it (grid of card indices, per-seat pile tallies) and never needs
   ``SOLVE_CARDS`` food cards left, or from the deal at the default budget), plays a proven win, keeps to the
   moves of a proven shared win, and keeps its dig while nothing is proven. Facing a dig still held, it solves the
   game *as if the opponent never dug* (a bound from above: a loss there is a loss) and plays for that win unless
-  the game itself proves a result to keep; its tree search assumes the same.
+  the game itself proves a result to keep; its tree search assumes the same. With three or four seats hard learns
+  from the game so far (``history``) how likely each other seat is to grab the best immediate gain (``model``),
+  and its tree lets that seat grab with that chance.
 
 Tree actions are every distinct plain move, plus, while the seat still has its dig, the few digs that matter:
 digs before the move that bring a valuable card into the squirrel's line and collect it, and digs after the
@@ -23,7 +25,7 @@ smaller loss.
 
 Modules: ``table`` (the compact table and the game's rules on it, checked against the decider move for move),
 ``actions`` (the actions the searches consider), ``mcts`` (max-n UCT and playouts), ``solver`` (exact solving and
-hard's use of it around the dig); this module chooses by level.
+hard's use of it around the dig), ``model`` (who grabs); this module chooses by level.
 """
 
 from __future__ import annotations
