@@ -32,12 +32,14 @@ def play_one(game: str, levels: list[str], seed: int, budget: float, options: di
     """One AI-vs-AI game; seat i is played by ``levels[i]``, thinking ``budget`` seconds of ``clock``."""
     module = game_module(game)
     rng = random.Random(seed)
+    reads = ai.reads_history(game)
     state, states = None, []  # states: the game at every version, for an AI that reads the history
     for event in module.initial(Setup(seats=len(levels), options=options or {}), rng):
         state = module.evolve(state, event)
-        states.append(state)
+        if reads:
+            states.append(state)
     plies, think, timer = 0, [], CLOCKS[clock]
-    history = [[] for _ in levels] if ai.reads_history(game) else None  # per seat: its views so far
+    history = [[] for _ in levels] if reads else None  # per seat: its views so far
     while module.status(state) != "finished" and plies < max_plies:
         seat = module.to_act(state)[0]
         level = levels[seat]
@@ -45,13 +47,14 @@ def play_one(game: str, levels: list[str], seed: int, budget: float, options: di
         if history is not None:
             seen = history[seat]
             seen.extend(module.view(s, seat) for s in states[len(seen):])
+        view = seen[-1] if seen else module.view(state, seat)  # the history ends with the view of now
         started = timer()
-        move = ai.choose(game, module.view(state, seat), seat, level, rng, ai.budget_for(level, budget), timer,
-                         history=seen)
+        move = ai.choose(game, view, seat, level, rng, ai.budget_for(level, budget), timer, history=seen)
         think.append((level, timer() - started))
         for event in module.decide(state, seat, module.parse(move), rng):
             state = module.evolve(state, event)
-            states.append(state)
+            if reads:
+                states.append(state)
         plies += 1
     result = module.result(state) or {"winners": [], "reason": f"stopped after {plies} plies"}
     return GameRecord(list(levels), list(result["winners"]), plies, result["reason"], think)

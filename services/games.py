@@ -98,10 +98,7 @@ class GameService:
             game = self._cache.get(gid)
         try:
             if game is None:
-                meta = self.store.meta(gid)
-                if meta is None:
-                    raise errors.NotFound(f"no game {gid!r}")
-                game = Game(gid, meta, table_of(meta["game"]), 0, None)
+                game = self._before_first_event(gid)
             game = self._fold(game, self.store.read(gid, after=game.version))
         except (redis.ConnectionError, StoreUnavailable) as exc:
             raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
@@ -148,11 +145,7 @@ class GameService:
 
     def at_version(self, gid: str, version: int) -> Game:
         """The game replayed from its first event up to ``version`` (time travel)."""
-        meta = self.store.meta(gid)
-        if meta is None:
-            raise errors.NotFound(f"no game {gid!r}")
-        game = Game(gid, meta, table_of(meta["game"]), 0, None)
-        game = self._fold(game, self.store.read(gid, to=version))
+        game = self._fold(self._before_first_event(gid), self.store.read(gid, to=version))
         if game.version < version:
             raise errors.NotFound(f"game {gid} has no version {version} (it is at version {game.version})")
         return game
@@ -160,14 +153,18 @@ class GameService:
     def history(self, gid: str, seat: int, to: int) -> list[dict]:
         """``seat``'s view of the game at every version up to ``to``, oldest first: what a person at that seat
         has seen, for an AI that learns from the game so far (``domain.ai.reads_history``)."""
-        meta = self.store.meta(gid)
-        if meta is None:
-            raise errors.NotFound(f"no game {gid!r}")
-        game, views = Game(gid, meta, table_of(meta["game"]), 0, None), []
+        game, views = self._before_first_event(gid), []
         for item in self.store.read(gid, to=to):
             game = self._fold(game, (item,))
             views.append(game.module.view(game.state, seat))
         return views
+
+    def _before_first_event(self, gid: str) -> Game:
+        """The game at version 0, to fold its events into (``NotFound`` for no such game)."""
+        meta = self.store.meta(gid)
+        if meta is None:
+            raise errors.NotFound(f"no game {gid!r}")
+        return Game(gid, meta, table_of(meta["game"]), 0, None)
 
     def _fold(self, game: Game, stored) -> Game:
         state, version = game.state, game.version

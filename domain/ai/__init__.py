@@ -41,6 +41,6 @@ def choose(game: str, view: dict, seat: int, level: str, rng: random.Random, bud
     if level not in LEVELS:
         raise ValueError(f"unknown AI level {level!r} (known: {', '.join(LEVELS)})")
     module = importlib.import_module(f"domain.ai.{game}")
-    if history is not None and getattr(module, "READS_HISTORY", False):
+    if history is not None and reads_history(game):
         return module.choose(view, seat, level, rng, budget, clock, history=history)
     return module.choose(view, seat, level, rng, budget, clock)

@@ -79,9 +79,7 @@ def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float,
     if sim.turn != seat:
         raise ValueError(f"seat {seat} is not to play")
     if level == "easy":
-        moves = rules.moves(sim)
-        best = max(rules.gain(sim, cells) for _, _, cells in moves)
-        d, letter, cells = rng.choice([m for m in moves if rules.gain(sim, m[MOVE_CELLS]) == best])
+        d, letter, cells = rng.choice(rules.grabs(sim))
         return notation((None, d, letter, cells, None))
     # Answer before the budget runs out: keep a margin for rebuilding and returning.
     start, budget = clock(), budget * 0.85

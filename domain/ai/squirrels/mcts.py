@@ -45,16 +45,10 @@ def playout(rules: Rules, sim: Sim, rng: random.Random, greedy: float, digs: boo
     while not sim.over:
         moves = rules.moves(sim)
         if grab is not None and grab[sim.turn] and rng.random() < grab[sim.turn]:
-            best = max(rules.gain(sim, m[MOVE_CELLS]) for m in moves)
-            grabs = [m for m in moves if rules.gain(sim, m[MOVE_CELLS]) == best]
-            rules.collect(sim, rng.choice(grabs)[MOVE_CELLS])
+            rules.collect(sim, rng.choice(rules.grabs(sim, moves))[MOVE_CELLS])
             rules.finish_turn(sim)
             continue
-        if greedy and rng.random() < greedy:
-            best = max(rules.gain(sim, m[MOVE_CELLS]) for m in moves)
-            move = rng.choice([m for m in moves if rules.gain(sim, m[MOVE_CELLS]) == best])
-        else:
-            move = rng.choice(moves)
+        move = rng.choice(rules.grabs(sim, moves) if greedy and rng.random() < greedy else moves)
         rules.collect(sim, move[MOVE_CELLS])
         if digs and rules.can_dig(sim):
             dig = rules.closing_dig(sim)
@@ -131,12 +125,15 @@ def grow(rules: Rules, root_sim: Sim, rng: random.Random, budget: float, clock: 
     return root, iterations
 
 
+def grab_actions(rules: Rules, sim: Sim, actions: list[Action]) -> list[Action]:
+    """The ``actions`` that are a plain move of best immediate gain (``Simulator.grabs``), in their order."""
+    cells = {move[MOVE_CELLS] for move in rules.grabs(sim)}
+    return [a for a in actions if a[0] is None and a[4] is None and a[ACTION_CELLS] in cells]
+
+
 def _grabs_first(rules: Rules, sim: Sim, node: Node) -> None:
     """Put the plain moves of best immediate gain first among ``node``'s actions, and count them."""
-    plain = [a for a in node.actions if a[0] is None and a[4] is None]
-    gains = [rules.gain(sim, a[ACTION_CELLS]) for a in plain]
-    best = max(gains)
-    grabs = [a for a, g in zip(plain, gains) if g == best]
+    grabs = grab_actions(rules, sim, node.actions)
     node.actions = grabs + [a for a in node.actions if a not in grabs]
     node.grabs = len(grabs)
 

@@ -15,7 +15,6 @@ from collections.abc import Callable
 
 from domain.ai.squirrels.actions import rebuild
 from domain.ai.squirrels.mcts import GREEDY, grow
-from domain.ai.squirrels.table import COLORS
 
 PRIOR = 0.5
 THINKER_GRABS = 0.7
@@ -55,8 +54,7 @@ def _thinker_grabs(rules, sim, rng, clock, budget) -> float:
     root, _ = grow(rules, sim, rng, budget, clock, greedy=GREEDY[rules.seats])
     if not root.children:
         return THINKER_GRABS
-    moves = rules.moves(sim)
-    best = max(rules.gain(sim, cells) for _, _, cells in moves)
+    best = _best_gain(rules, sim)
     on_grabs = sum(child.visits for (before, _, _, cells, after), child in zip(root.actions, root.children)
                    if before is None and after is None and rules.gain(sim, cells) >= best - 1e-9)
     return min(0.95, max(0.1, on_grabs / sum(child.visits for child in root.children)))
@@ -67,11 +65,11 @@ def grabbed(rules, sim, before: dict, after: dict) -> bool:
     mover = before["turn"]
     if after["dug"][mover] != before["dug"][mover]:
         return False
-    index = {int(cid): n for n, cid in enumerate(sorted(before["cards"], key=int))}
-    cards, colors, gain = rules.cards, sim.tally[mover][COLORS], 0.0
-    for cid in after["piles"][mover][len(before["piles"][mover]):]:  # as ``Simulator.gain``, card by card
-        card = index[cid]
-        gain += cards.value[card] + (0.3 if cards.mask[card] & ~colors else 0.0)
-        colors |= cards.mask[card]
-    best = max(rules.gain(sim, cells) for _, _, cells in rules.moves(sim))
-    return gain >= best - 1e-9
+    index = {int(cid): n for n, cid in enumerate(sorted(before["cards"], key=int))}  # as ``table.load``
+    cell = {card: i for i, card in enumerate(sim.grid) if card >= 0}
+    cells = tuple(cell[index[cid]] for cid in after["piles"][mover][len(before["piles"][mover]):])
+    return rules.gain(sim, cells) >= _best_gain(rules, sim) - 1e-9
+
+
+def _best_gain(rules, sim) -> float:
+    return max(rules.gain(sim, cells) for _, _, cells in rules.moves(sim))

@@ -135,6 +135,13 @@ class Simulator:
             colors |= cards.mask[card]
         return total
 
+    def grabs(self, sim: Sim, moves: list[Move] | None = None) -> list[Move]:
+        """The plain moves (of ``moves``, if already found) of best immediate gain: easy's choice, a grabber's."""
+        moves = self.moves(sim) if moves is None else moves
+        gains = [self.gain(sim, cells) for _, _, cells in moves]
+        best = max(gains)
+        return [move for move, gain in zip(moves, gains) if gain == best]
+
     def collect(self, sim: Sim, cells: tuple) -> None:
         """FS-4: the seat to move takes ``cells``; the squirrel lands on the last one."""
         grid, row = sim.grid, sim.tally[sim.turn]
