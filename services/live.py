@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 RETRY_MS = 1000  # EventSource's reconnection delay, sent first on every stream
 LEASE_MS = 60_000  # a stream's place under its client's cap, renewed while it is open (a dead process's expire)
 BLOCK_MS = 1000  # one XREAD BLOCK of a reader: an idle reader notices within this that nobody watches
+PATIENCE = 0.02  # seconds a reader lets this process's requests finish before it fans new versions out
 
 
 def sse(version: int, payload: dict) -> bytes:
@@ -92,6 +93,32 @@ class Subscription:
             return True
 
 
+class Answering:
+    """The requests this process is answering now (counted by the web layer). The readers let them finish before
+    they fan a new version out, for at most ``PATIENCE``: a move's fan-out to its watchers competes for the
+    process's one interpreter lock and event loop with the answer to the very command that made it, and the
+    players' answers come before the spectators' few milliseconds (``docs/architecture.md``, "Live updates")."""
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._idle = threading.Condition()
+
+    def begin(self) -> None:
+        with self._idle:
+            self._count += 1
+
+    def end(self) -> None:
+        with self._idle:
+            self._count -= 1
+            if not self._count:
+                self._idle.notify_all()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until no request is being answered (True), or ``timeout`` seconds (False)."""
+        with self._idle:
+            return self._idle.wait_for(lambda: not self._count, timeout)
+
+
 @dataclass
 class _Watched:
     """A game somebody watches: its state at the last version published, its recent messages, its subscribers."""
@@ -107,11 +134,12 @@ class Hub:
     """The live-update hub of one process (see the module docstring).
 
     ``buffer``: messages a subscriber may fall behind before it is dropped; ``recent``: messages kept per watched
-    game for reconnects; ``per_client``: open streams per client address (``None``: no cap).
+    game for reconnects; ``per_client``: open streams per client address (``None``: no cap); ``patience``:
+    seconds the readers let this process's requests (``answering``) finish before they publish.
     """
 
     def __init__(self, service: GameService, keys: Keys, reader: redis.Redis, *, buffer: int = 64,
-                 recent: int = 128, per_client: int | None = 20):
+                 recent: int = 128, per_client: int | None = 20, patience: float = PATIENCE):
         self.service = service
         self.store = service.store
         self.keys = keys
@@ -128,6 +156,8 @@ class Hub:
         self._threads: dict[str, threading.Thread] = {}  # partition log → its reader
         self._stopping = threading.Event()
         self.drops = 0  # subscribers dropped for falling behind (for tests and benchmarks)
+        self.answering = Answering()  # the web layer counts its requests here; the readers let them finish
+        self.patience = patience
 
     # -- subscribing ---------------------------------------------------------------------------------------
 
@@ -372,6 +402,8 @@ class Hub:
                             gid = fields[b"gid"].decode()
                             touched[gid] = max(touched.get(gid, 0), int(fields[b"v"]))
                 behind = set()
+                if touched:
+                    self.answering.wait_idle(self.patience)
                 for gid, version in touched.items():
                     try:
                         self.publish(gid, version or 2**63 - 1)

@@ -116,6 +116,12 @@ class Front:
             receive = await read_body(scope, receive, send, self.settings.limits["body_bytes"])
             if receive is None:
                 return
+            self.hub.answering.begin()
+            try:
+                await self.wsgi(scope, receive, send)
+            finally:
+                self.hub.answering.end()
+            return
         await self.wsgi(scope, receive, send)
 
     async def _lifespan(self, receive, send) -> None:

@@ -209,3 +209,32 @@ def test_the_cap_counts_the_streams_of_every_web_process_and_a_dead_ones_expire(
     finally:
         one.stop()
         two.stop()
+
+
+def test_readers_let_the_requests_of_their_process_finish_before_they_publish(runtime):
+    hub = live.Hub(runtime.service, runtime.store.keys, runtime.redis, per_client=None, patience=60)
+    try:
+        gid, _ = new_game(runtime)
+        reader = Reader(hub, gid, after=runtime.store.version(gid))
+        hub.answering.begin()  # a command being answered (its version is appended before its answer is sent)
+        last = play(runtime, gid, 1)
+        time.sleep(0.5)
+        reader.read()
+        assert reader.versions() == []  # held back while the request is answered
+        hub.answering.end()  # answered: the version goes out at once, not after the patience
+        assert reader.until(last, seconds=20) == [last]
+    finally:
+        hub.stop()
+
+
+def test_a_request_that_does_not_finish_delays_the_watchers_by_the_patience_at_most(runtime):
+    hub = live.Hub(runtime.service, runtime.store.keys, runtime.redis, per_client=None, patience=0.05)
+    try:
+        gid, _ = new_game(runtime)
+        start = runtime.store.version(gid)
+        reader = Reader(hub, gid, after=start)
+        hub.answering.begin()  # never ends
+        last = play(runtime, gid, 3)
+        assert reader.until(last) == list(range(start + 1, last + 1))
+    finally:
+        hub.stop()

@@ -128,3 +128,32 @@ def test_an_idle_stream_gets_keep_alive_lines(runtime, monkeypatch):
         asyncio.run(main())
     finally:
         front.hub.stop()
+
+
+def test_the_front_counts_the_requests_it_answers_for_the_live_readers(runtime):
+    app = create_app(runtime)
+    seen = []
+    app.add_url_rule("/counted", "counted", lambda: seen.append(front.hub.answering.wait_idle(0)) or "ok")
+    front = create_asgi(app, threads=2)
+
+    async def main():
+        sent = []
+
+        async def receive():
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+
+        request = {"type": "http", "method": "GET", "path": "/counted", "headers": [], "query_string": b"",
+                   "client": ("10.0.3.1", 5000), "server": ("testserver", 80), "scheme": "http",
+                   "http_version": "1.1", "root_path": "", "raw_path": b"/counted"}
+        await front(request, receive, send)
+        assert sent[0]["status"] == 200
+
+    try:
+        asyncio.run(main())
+        assert seen == [False]  # busy while Flask answered it
+        assert front.hub.answering.wait_idle(0)  # idle once answered
+    finally:
+        front.hub.stop()
