@@ -157,3 +157,95 @@ def test_the_front_counts_the_requests_it_answers_for_the_live_readers(runtime):
         assert front.hub.answering.wait_idle(0)  # idle once answered
     finally:
         front.hub.stop()
+
+
+class RecordingTransport:
+    """What uvicorn's response cycle writes to, recorded (a socket that takes everything)."""
+
+    def __init__(self):
+        self.written = bytearray()
+
+    def write(self, data: bytes) -> None:
+        self.written += data
+
+    def is_closing(self) -> bool:
+        return False
+
+    def chunks(self) -> list[int]:
+        """The versions in the chunked body written so far, in order."""
+        body = bytes(self.written).split(b"\r\n\r\n", 1)[-1].decode()
+        return [json.loads(line[6:])["version"] for line in body.split("\n") if line.startswith("data: ")]
+
+
+def uvicorn_send(request: dict):
+    """The ``send`` that uvicorn's httptools protocol gives an app: its ``RequestResponseCycle.send``."""
+    import logging
+
+    from uvicorn.protocols.http.flow_control import FlowControl
+    from uvicorn.protocols.http.httptools_impl import RequestResponseCycle
+
+    transport = RecordingTransport()
+    cycle = RequestResponseCycle(request, transport, FlowControl(transport), logging.getLogger("test"),
+                                 logging.getLogger("test"), False, [], asyncio.Event(), False, True, lambda: None)
+    return cycle, transport
+
+
+def test_under_uvicorn_new_versions_are_written_by_the_wake_up_itself_in_order(runtime):
+    front = create_asgi(create_app(runtime), threads=2)
+    gid, _ = new_game(runtime)
+    start = runtime.store.version(gid)
+
+    async def main():
+        gone = asyncio.Event()
+
+        async def receive():
+            await gone.wait()
+            return {"type": "http.disconnect"}
+
+        request = {**scope(gid, start, "10.0.4.1"), "http_version": "1.1"}
+        cycle, transport = uvicorn_send(request)
+        stream = asyncio.ensure_future(front(request, receive, cycle.send))
+        await until(lambda: front.hub.open_streams() == 1, "the stream")
+        last = start
+        for _ in range(5):
+            last = await asyncio.to_thread(play, runtime, gid, 1)
+            await until(lambda v=last: transport.chunks()[-1:] == [v], f"version {last}")
+        assert transport.chunks() == list(range(start + 1, last + 1))
+        assert front.direct_writes >= 1  # written from the wake-up, with no task switch
+        gone.set()
+        await asyncio.wait_for(stream, WAIT)
+
+    try:
+        asyncio.run(main())
+    finally:
+        front.hub.stop()
+
+
+def test_under_uvicorn_a_client_that_does_not_read_falls_back_to_send_and_is_dropped(runtime):
+    front = create_asgi(create_app(runtime), threads=2)
+    front.hub.buffer = 2
+    gid, _ = new_game(runtime)
+    start = runtime.store.version(gid)
+
+    async def main():
+        async def never_disconnects():
+            await asyncio.Event().wait()
+
+        request = {**scope(gid, start, "10.0.4.2"), "http_version": "1.1"}
+        cycle, transport = uvicorn_send(request)
+        stream = asyncio.ensure_future(front(request, never_disconnects, cycle.send))
+        await until(lambda: front.hub.open_streams() == 1, "the stream")
+        first = await asyncio.to_thread(play, runtime, gid, 1)
+        await until(lambda: transport.chunks()[-1:] == [first], "the first version")
+        cycle.flow.pause_writing()  # the client stopped reading: the socket's buffers are full
+        written = len(transport.written)
+        for _ in range(5):
+            await asyncio.to_thread(play, runtime, gid, 1)
+        await asyncio.wait_for(stream, WAIT)  # stuck in send, fell behind, dropped: the stream ended
+        assert len(transport.written) == written  # nothing written past the pause
+        assert front.hub.drops == 1 and front.hub.open_streams() == 0
+
+    try:
+        asyncio.run(main())
+    finally:
+        front.hub.stop()
