@@ -48,9 +48,11 @@ def test_a_seat_page_fetches_only_its_own_document(new_page, server, watch):
     page.goto(f"/games/{gid}#token={tokens[1]}")  # the Gauls' page: the Romans move first
     expect(page.locator("#status")).to_contain_text("Waiting")
     page.wait_for_timeout(300)
-    sent: list[dict] = []
-    page.on("request", lambda request: sent.append(request.all_headers()) if f"/api/games/{gid}?" in request.url
+    sent = []  # the requests (their headers are read afterwards, not in the event handler)
+    page.on("request", lambda request: sent.append(request) if f"/api/games/{gid}?" in request.url
             or request.url.endswith(f"/api/games/{gid}") else None)
-    legal_move(server, gid, tokens, version)
+    with page.expect_request(lambda request: f"/api/games/{gid}?" in request.url):
+        legal_move(server, gid, tokens, version)
     expect(page.locator("#status")).to_contain_text("Your turn")
-    assert sent and all(h.get("authorization") == f"Bearer {tokens[1]}" for h in sent)
+    headers = [request.all_headers() for request in sent]
+    assert headers and all(h.get("authorization") == f"Bearer {tokens[1]}" for h in headers)
