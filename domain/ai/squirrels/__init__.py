@@ -14,7 +14,9 @@ simulation from it (grid of card indices, per-seat pile tallies) and never needs
   game *as if the opponent never dug* (a bound from above: a loss there is a loss) and plays for that win unless
   the game itself proves a result to keep; its tree search assumes the same. With three or four seats hard learns
   from the game so far (``history``) how likely each other seat is to grab the best immediate gain (``model``),
-  and its tree lets that seat grab with that chance.
+  and its tree lets that seat grab with that chance; a seat that has never strayed from the best gain counts as
+  a grabber, and while every other seat does, hard searches the whole game exactly against grabbers first
+  (``grabbers``).
 
 Tree actions are every distinct plain move, plus, while the seat still has its dig, the few digs that matter:
 digs before the move that bring a valuable card into the squirrel's line and collect it, and digs after the
@@ -25,7 +27,8 @@ smaller loss.
 
 Modules: ``table`` (the compact table and the game's rules on it, checked against the decider move for move),
 ``actions`` (the actions the searches consider), ``mcts`` (max-n UCT and playouts), ``solver`` (exact solving and
-hard's use of it around the dig), ``model`` (who grabs); this module chooses by level.
+hard's use of it around the dig), ``model`` (who grabs), ``grabbers`` (exact play against seats that grab);
+this module chooses by level.
 """
 
 from __future__ import annotations
@@ -34,8 +37,9 @@ import random
 from collections.abc import Callable
 
 from domain.ai.squirrels.actions import DIG_BEFORE_KEPT, DIG_SOURCES, Rules, rebuild
+from domain.ai.squirrels.grabbers import GRABBERS_SHARE, Grabbers
 from domain.ai.squirrels.mcts import GREEDY, C, Node, grow, most_visited, playout, search
-from domain.ai.squirrels.model import grab_chances
+from domain.ai.squirrels.model import grab_chances, sure_grabbers
 from domain.ai.squirrels.solver import SOLVE_ANY_BUDGET, SOLVE_CARDS, Solver, Unsolved, solve
 from domain.ai.squirrels.table import (
     ACTION_CELLS,
@@ -59,10 +63,10 @@ from domain.ai.squirrels.table import (
 )
 
 __all__ = ["ACTION_CELLS", "BITS", "C", "CELLS", "CELL_INDEX", "DIG_BEFORE_KEPT", "DIG_SOURCES", "DIRECTIONS",
-           "EMPTY", "GREEDY", "LETTERS", "LINES", "MOVE_CELLS", "RAYS", "SOLVE_ANY_BUDGET", "SOLVE_CARDS",
-           "SQUIRREL", "Action", "Cards", "Dig", "Move", "Node", "Rules", "Sim", "Simulator", "Solver",
-           "Unsolved", "choose", "grab_chances", "grow", "most_visited", "notation", "playout", "rebuild",
-           "search", "solve"]
+           "EMPTY", "GRABBERS_SHARE", "GREEDY", "LETTERS", "LINES", "MOVE_CELLS", "RAYS", "SOLVE_ANY_BUDGET",
+           "SOLVE_CARDS", "SQUIRREL", "Action", "Cards", "Dig", "Grabbers", "Move", "Node", "Rules", "Sim",
+           "Simulator", "Solver", "Unsolved", "choose", "grab_chances", "grow", "most_visited", "notation",
+           "playout", "rebuild", "search", "solve", "sure_grabbers"]
 
 
 MODEL_SHARE = 0.25
@@ -92,7 +96,12 @@ def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float,
             sim = sim.without_dig(1 - seat)
     grab = None
     if level == "hard" and rules.seats > 2 and history:
-        grab = grab_chances(history, rules.seats, seat, rng, clock, MODEL_SHARE * budget)
+        grab = sure_grabbers(grab_chances(history, rules.seats, seat, rng, clock, MODEL_SHARE * budget), seat)
+        if all(chance == 1.0 for other, chance in enumerate(grab) if other != seat):
+            try:  # every other seat grabs: the whole game is small enough to search exactly (``grabbers``)
+                return notation(Grabbers(rules, seat, clock, start + GRABBERS_SHARE * budget).best(sim)[0])
+            except Unsolved:
+                pass
     greedy = GREEDY[rules.seats] if level == "hard" else 0.0
     action, _ = search(rules, sim, rng, budget - (clock() - start), clock, greedy, root_actions=root_actions,
                        grab=grab)
