@@ -50,7 +50,7 @@ class Grabbers:
             rules.collect(sim, grabs[0][MOVE_CELLS])
             rules.finish_turn(sim)
         if sim.over:
-            return rules.reward(sim)[self.me]
+            return rules.reward_of(sim, self.me)
         key = (*sim.grid, sim.turn, *sim.dug, sim.opened, sim.plies if rules.max_plies else 0,
                *(n for row in sim.tally for n in row))
         value = self.table.get(key)

@@ -198,6 +198,13 @@ class Simulator:
             reward.append((1 / winners if p == best else 0.0) + 0.1 * math.tanh((p - other) / 4))
         return reward
 
+    def reward_of(self, sim: Sim, seat: int) -> float:
+        """``reward(sim)[seat]``, for one seat only."""
+        points = self.points(sim)
+        mine, best = points[seat], max(points)
+        other = max(p for s, p in enumerate(points) if s != seat)
+        return (1 / points.count(best) if mine == best else 0.0) + 0.1 * math.tanh((mine - other) / 4)
+
     def play(self, sim: Sim, action: Action) -> None:
         """A whole turn: the dig before, the move, the dig after, the end of the turn."""
         dig_before, _, _, cells, dig_after = action
