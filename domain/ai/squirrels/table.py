@@ -190,20 +190,11 @@ class Simulator:
     def reward(self, sim: Sim) -> list[float]:
         """Per seat: its share of the win (1/k among k tied winners) plus a small term for the point margin."""
         points = self.points(sim)
-        best = max(points)
-        winners = points.count(best)
-        reward = []
-        for seat, p in enumerate(points):
-            other = max(q for s, q in enumerate(points) if s != seat)
-            reward.append((1 / winners if p == best else 0.0) + 0.1 * math.tanh((p - other) / 4))
-        return reward
+        return [_reward(points, seat) for seat in range(len(points))]
 
     def reward_of(self, sim: Sim, seat: int) -> float:
         """``reward(sim)[seat]``, for one seat only."""
-        points = self.points(sim)
-        mine, best = points[seat], max(points)
-        other = max(p for s, p in enumerate(points) if s != seat)
-        return (1 / points.count(best) if mine == best else 0.0) + 0.1 * math.tanh((mine - other) / 4)
+        return _reward(self.points(sim), seat)
 
     def play(self, sim: Sim, action: Action) -> None:
         """A whole turn: the dig before, the move, the dig after, the end of the turn."""
@@ -251,3 +242,10 @@ def load(view: dict) -> tuple[Cards, Sim, int, bool, int | None]:
         sim.tally.append(row)
     sim.opened = view.get("opened", bool(view["piles"][sim.first]))
     return cards, sim, len(view["piles"]), bool(options.get("bonus_needs_one")), options.get("max_plies")
+
+
+def _reward(points: list[int], seat: int) -> float:
+    """``seat``'s reward for final ``points``: its win share plus 0.1 · tanh(margin over the best other / 4)."""
+    best = max(points)
+    other = max(p for s, p in enumerate(points) if s != seat)
+    return (1 / points.count(best) if points[seat] == best else 0.0) + 0.1 * math.tanh((points[seat] - other) / 4)
