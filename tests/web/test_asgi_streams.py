@@ -32,6 +32,14 @@ async def until(predicate, what: str) -> None:
     raise AssertionError(f"gave up waiting for {what}")
 
 
+def run(front, main) -> None:
+    """``main()`` on a loop of its own; the hub's readers stop after it."""
+    try:
+        asyncio.run(main())
+    finally:
+        front.hub.stop()
+
+
 def test_a_client_stuck_writing_is_dropped_and_another_receives_every_version(runtime):
     front = create_asgi(create_app(runtime), threads=2)
     front.hub.buffer = 2
@@ -69,10 +77,7 @@ def test_a_client_stuck_writing_is_dropped_and_another_receives_every_version(ru
         await asyncio.wait_for(live, WAIT)
         assert front.hub.open_streams() == 0
 
-    try:
-        asyncio.run(main())
-    finally:
-        front.hub.stop()
+    run(front, main)
 
 
 def test_open_streams_end_their_responses_when_the_server_stops(runtime):
@@ -96,10 +101,7 @@ def test_open_streams_end_their_responses_when_the_server_stops(runtime):
         ends = [m for m in sent if m["type"] == "http.response.body" and not m.get("more_body", False)]
         assert len(ends) == 3 and front.hub.open_streams() == 0  # every response completed, every place freed
 
-    try:
-        asyncio.run(main())
-    finally:
-        front.hub.stop()
+    run(front, main)
 
 
 def test_an_idle_stream_gets_keep_alive_lines(runtime, monkeypatch):
@@ -124,10 +126,7 @@ def test_an_idle_stream_gets_keep_alive_lines(runtime, monkeypatch):
         gone.set()
         await asyncio.wait_for(stream, WAIT)
 
-    try:
-        asyncio.run(main())
-    finally:
-        front.hub.stop()
+    run(front, main)
 
 
 def test_the_front_counts_the_requests_it_answers_for_the_live_readers(runtime):
@@ -151,12 +150,9 @@ def test_the_front_counts_the_requests_it_answers_for_the_live_readers(runtime):
         await front(request, receive, send)
         assert sent[0]["status"] == 200
 
-    try:
-        asyncio.run(main())
-        assert seen == [False]  # busy while Flask answered it
-        assert front.hub.answering.wait_idle(0)  # idle once answered
-    finally:
-        front.hub.stop()
+    run(front, main)
+    assert seen == [False]  # busy while Flask answered it
+    assert front.hub.answering.wait_idle(0)  # idle once answered
 
 
 class RecordingTransport:
@@ -215,10 +211,7 @@ def test_under_uvicorn_new_versions_are_written_by_the_wake_up_itself_in_order(r
         gone.set()
         await asyncio.wait_for(stream, WAIT)
 
-    try:
-        asyncio.run(main())
-    finally:
-        front.hub.stop()
+    run(front, main)
 
 
 def test_under_uvicorn_a_client_that_does_not_read_falls_back_to_send_and_is_dropped(runtime):
@@ -245,7 +238,4 @@ def test_under_uvicorn_a_client_that_does_not_read_falls_back_to_send_and_is_dro
         assert len(transport.written) == written  # nothing written past the pause
         assert front.hub.drops == 1 and front.hub.open_streams() == 0
 
-    try:
-        asyncio.run(main())
-    finally:
-        front.hub.stop()
+    run(front, main)
