@@ -58,7 +58,7 @@ class MaxN:
         return best_value, best_action
 
     def value(self, sim):
-        key = (*sim.grid, sim.turn, *sim.dug, sim.opened, *(n for row in sim.tally for n in row))
+        key = self.rules.key(sim)
         if key not in self.table:
             self.table[key] = self.best(sim)[0]
         return self.table[key]

@@ -139,13 +139,11 @@ class Front:
             receive = await read_body(scope, receive, send, self.settings.limits["body_bytes"])
             if receive is None:
                 return
-            self.hub.answering.begin()
-            try:
-                await self.wsgi(scope, receive, send)
-            finally:
-                self.hub.answering.end()
-            return
-        await self.wsgi(scope, receive, send)
+        self.hub.answering.begin()  # the live readers let it finish before they publish
+        try:
+            await self.wsgi(scope, receive, send)
+        finally:
+            self.hub.answering.end()
 
     async def _lifespan(self, receive, send) -> None:
         while True:

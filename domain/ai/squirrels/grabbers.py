@@ -51,8 +51,7 @@ class Grabbers:
             rules.finish_turn(sim)
         if sim.over:
             return rules.reward_of(sim, self.me)
-        key = (*sim.grid, sim.turn, *sim.dug, sim.opened, sim.plies if rules.max_plies else 0,
-               *(n for row in sim.tally for n in row))
+        key = rules.key(sim)
         value = self.table.get(key)
         if value is not None:
             return value

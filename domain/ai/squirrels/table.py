@@ -187,6 +187,12 @@ class Simulator:
                     points[seat] += c[k] == best
         return points
 
+    def key(self, sim: Sim) -> tuple:
+        """What decides the rest of the game from ``sim`` (for a table of positions searched): the grid, the
+        seat to move, the digs, the first move made, the tallies, and the plies when ``max_plies`` can end it."""
+        return (*sim.grid, sim.turn, *sim.dug, sim.opened, sim.plies if self.max_plies else 0,
+                *(n for row in sim.tally for n in row))
+
     def reward(self, sim: Sim) -> list[float]:
         """Per seat: its share of the win (1/k among k tied winners) plus a small term for the point margin."""
         points = self.points(sim)
