@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from domain.ai import murus_search
 from domain.murus.board import (
     DISTRIBUTE,
     FORWARD,
@@ -125,7 +126,11 @@ def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float,
     if level == "easy":
         winning = [move for move in moves if _wins_at_once(play(pos, move), advanced)]
         return move_text(rng.choice(winning or moves))
-    search = Search(advanced, hard=level == "hard", clock=clock, deadline=clock() + BUDGET_SHARE * budget)
+    deadline = clock() + BUDGET_SHARE * budget
+    if level == "hard" and not advanced:
+        fast = murus_search.Search(clock, deadline)
+        return move_text(murus_search.to_move(fast.best_move(murus_search.compact(pos), rng)))
+    search = Search(advanced, hard=level == "hard", clock=clock, deadline=deadline)
     return move_text(search.best_move(pos, moves, rng))
 
 

@@ -1,0 +1,424 @@
+"""Hard's search for the basic Murus game: a compact board and a principal-variation alpha-beta.
+
+The board is four integers and the side to move, ``(m1, m2, t1, t2, side)``: the cells where the side to move has
+at least one and two stones, then the same for the other side (in the basic game a stack holds at most two
+stones, so ``m1 & ~m2`` are walls and ``m2`` towers). A move is a small integer played from a table
+(``MOVES``): a distribution from cell ``f`` to the far cell ``g`` is ``64 f + g``, a sacrifice of the tower on
+``f`` against the wall on ``g`` is ``SACRIFICE + 64 f + g``.
+
+The search (``Search.best_move``), for one decision until a deadline of the injected clock:
+
+- iterative deepening with aspiration windows around the last iteration's score, a transposition table (its move
+  first), principal-variation search with late-move reductions;
+- **null-move pruning**: three or more plies from the leaves, outside the principal variation, when the side to
+  move is not threatened and stands at or above beta, it passes a turn at reduced depth first; a pass that still
+  holds beta cuts the node (passing is not legal in Murus, and stalemate loses, so never with few moves);
+- **futility pruning** one ply from the leaves: quiet moves that make no breakthrough threat are skipped when the
+  evaluation is far below alpha;
+- move ordering: the table's move, sacrifices, moves making a breakthrough threat, two killers, a counter-move
+  (the last refutation of the opponent's move), history;
+- at the leaves a **threat extension** (the opponent breaks through next turn: every reply is searched) and a
+  **threat quiescence** (at a quiet leaf the side to move may also make a breakthrough threat);
+- an evaluation of material, tower and wall advancement by distance to the goal row, mobility, the towers that
+  break through next turn, and the cells that stop them (see ``evaluate``).
+
+Pure: no clock of its own (``clock`` is passed in), randomness only from the ``rng`` given.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from domain.murus.board import COLS, FULL, GOAL_ROW, ROW_MASKS, ROWS, STEPS
+
+WIN = 1_000_000
+WON = WIN - 1_000
+"""Scores beyond ±WON are wins or losses in some number of plies (the same scale as ``domain.ai.murus``)."""
+MAX_PLY = 100
+MAX_EXTENSIONS = 6
+TIME_CHECK = 255
+
+# -- evaluation weights (centi-stones) --------------------------------------------------------------------------
+STONE = 100
+TOWER = 30
+"""A tower's worth beyond its two stones: it moves and acts, a wall does not."""
+TOWER_ADVANCE = (0, 70, 110, 70, 40, 15, 0)
+"""A tower's bonus by its distance to the goal row: highest two rows out, where it threatens to break through."""
+WALL_ADVANCE = (0, 14, 10, 7, 4, 2, 0)
+MOBILITY = 5
+STUCK = 400
+"""A side whose towers have no distribution (walls cannot move) is near stalemate."""
+THREAT = 120
+"""Each tower that breaks through next turn."""
+DOUBLE_THREAT = 300
+"""The side to move facing two or more towers that break through next turn (one answer rarely stops both)."""
+TEMPO = 10
+
+NULL_DEPTH, NULL_REDUCTION = 3, 2
+FUTILITY = 250
+LMR_DEPTH, LMR_AFTER, LMR_MORE = 3, 3, 10
+ASPIRATION = 60
+
+# -- geometry ---------------------------------------------------------------------------------------------------
+SACRIFICE = 4096
+_HAS2 = {offset: has2 for offset, _, has2 in STEPS}
+DIRECTIONS = tuple((offset, has1, has2) for offset, has1, has2 in STEPS)
+BY_DISTANCE = (tuple(reversed(ROW_MASKS)), tuple(ROW_MASKS))
+"""By side: row masks by distance to that side's goal row (0 = the goal row)."""
+THREAT_ROW = tuple(rows[2] for rows in BY_DISTANCE)
+"""By side: the row a tower breaks through from (two rows from the goal)."""
+CLOSE_ROWS = tuple(rows[0] | rows[1] | rows[2] for rows in BY_DISTANCE)
+"""By side: the threat row and the two beyond it. A move makes a breakthrough threat only by raising a tower on
+the threat row (a distribution landing on an own wall there) or by clearing a landing cell: a tower on these rows
+leaving or sacrificing."""
+
+MOVES: list[tuple[int, int, bool] | None] = [None] * 8192
+"""Move code → (source bit, the two landing bits or the captured wall's bit, whether it is a distribution)."""
+for _offset, _has1, _has2 in DIRECTIONS:
+    for _frm in range(COLS * ROWS):
+        if _has2 >> _frm & 1:
+            MOVES[65 * _frm + 2 * _offset] = (1 << _frm, (1 << (_frm + _offset)) | (1 << (_frm + 2 * _offset)),
+                                              True)
+        if _has1 >> _frm & 1:
+            MOVES[SACRIFICE + 65 * _frm + _offset] = (1 << _frm, 1 << (_frm + _offset), False)
+
+Board = tuple[int, int, int, int, int]
+
+
+def _layers(weights: tuple[int, ...], side: int) -> tuple[tuple[int, int], ...]:
+    return tuple((BY_DISTANCE[side][distance], weight) for distance, weight in enumerate(weights) if weight)
+
+
+TOWER_LAYERS = tuple(_layers(tuple(w + TOWER for w in TOWER_ADVANCE), side) for side in (0, 1))
+WALL_LAYERS = tuple(_layers(WALL_ADVANCE, side) for side in (0, 1))
+
+
+def compact(position: tuple) -> Board:
+    """The compact board of a basic-game ``domain.murus.board`` position."""
+    m1, m2, _, t1, t2, _, side = position
+    return (m1, m2, t1, t2, side)
+
+
+def to_move(code: int) -> tuple[int, int, int]:
+    """A move code as the rules' ``(kind, frm, to)``."""
+    if code >= SACRIFICE:
+        code -= SACRIFICE
+        return (1, code >> 6, code & 63)
+    return (0, code >> 6, code & 63)
+
+
+def code_of(move: tuple[int, int, int]) -> int:
+    kind, frm, to = move
+    return (SACRIFICE if kind else 0) + 64 * frm + to
+
+
+def play(board: Board, code: int) -> Board:
+    m1, m2, t1, t2, side = board
+    src, cells, distribution = MOVES[code]
+    if distribution:
+        return (t1, t2, (m1 & ~src) | cells, (m2 & ~src) | (m1 & cells), side ^ 1)
+    return (t1 & ~cells, t2, m1, m2 & ~src, side ^ 1)
+
+
+def generate(board: Board) -> list[int]:
+    """Every legal move code of the side to move (MS-4, MS-5)."""
+    m1, m2, t1, t2, _ = board
+    moves: list[int] = []
+    add = moves.append
+    landing = FULL & ~(t1 | m2)
+    walls = t1 & ~t2
+    for offset, has1, has2 in DIRECTIONS:
+        if offset > 0:
+            can = m2 & has2 & (landing >> offset) & (landing >> 2 * offset)
+            cap = m2 & has1 & (walls >> offset)
+        else:
+            can = m2 & has2 & (landing << -offset) & (landing << -2 * offset)
+            cap = m2 & has1 & (walls << -offset)
+        while can:
+            low = can & -can
+            add(65 * (low.bit_length() - 1) + 2 * offset)
+            can ^= low
+        while cap:
+            low = cap & -cap
+            add(SACRIFICE + 65 * (low.bit_length() - 1) + offset)
+            cap ^= low
+    return moves
+
+
+def breakers(towers: int, landing: int, side: int) -> int:
+    """Those of ``side``'s ``towers`` that put a stone on the goal row with one distribution over ``landing``."""
+    towers &= THREAT_ROW[side]
+    if not towers:
+        return 0
+    goal = landing & GOAL_ROW[side]
+    if side == 0:
+        return towers & ((_HAS2[7] & (landing >> 7) & (goal >> 14)) | (_HAS2[8] & (landing >> 8) & (goal >> 16))
+                         | (_HAS2[9] & (landing >> 9) & (goal >> 18)))
+    return towers & ((_HAS2[-7] & (landing << 7) & (goal << 14)) | (_HAS2[-8] & (landing << 8) & (goal << 16))
+                     | (_HAS2[-9] & (landing << 9) & (goal << 18)))
+
+
+def _mobility(towers: int, landing: int) -> int:
+    e = landing & (landing >> 1)
+    n = landing & (landing >> 8)
+    ne = landing & (landing >> 9)
+    nw = landing & (landing >> 7)
+    return ((towers & _HAS2[1] & (e >> 1)).bit_count() + (towers & _HAS2[-1] & (e << 2)).bit_count()
+            + (towers & _HAS2[8] & (n >> 8)).bit_count() + (towers & _HAS2[-8] & (n << 16)).bit_count()
+            + (towers & _HAS2[9] & (ne >> 9)).bit_count() + (towers & _HAS2[-9] & (ne << 18)).bit_count()
+            + (towers & _HAS2[7] & (nw >> 7)).bit_count() + (towers & _HAS2[-7] & (nw << 14)).bit_count())
+
+
+class _NoTable(dict):
+    """A transposition table that keeps nothing."""
+
+    def __setitem__(self, key, value) -> None:
+        pass
+
+
+class OutOfTime(Exception):
+    """The budget is spent: the search unwinds and the last complete answer stands."""
+
+
+class Search:
+    """One decision of ``hard`` in the basic game: iterative deepening until ``deadline`` of ``clock``."""
+
+    def __init__(self, clock: Callable[[], float], deadline: float, *, null_move: bool = True,
+                 futility: bool = True, reductions: bool = True, table: bool = True):
+        """The switches turn a technique off (the tests compare the search with and without each)."""
+        self.clock, self.deadline = clock, deadline
+        self.null_move, self.futility, self.reductions = null_move, futility, reductions
+        self.checked = clock()
+        self.table: dict[Board, tuple[int, int, int, int]] = {} if table else _NoTable()
+        self.killers = [[0, 0] for _ in range(MAX_PLY + 2 * MAX_EXTENSIONS + 8)]
+        self.history: tuple[dict[int, int], dict[int, int]] = ({}, {})
+        self.counters: tuple[dict[int, int], dict[int, int]] = ({}, {})
+        self.evals: dict[Board, int] = {}
+        self.sides: dict[tuple[int, int, int, int], int] = {}
+        self.nodes = 0
+        self.depth_reached = 0
+        self.score = 0
+        """The root's score for the side to move (centi-stones; beyond ±WON a proven result), last iteration."""
+        self.partial: int | None = None
+
+    # -- evaluation ----------------------------------------------------------------------------------------------
+
+    def evaluate(self, board: Board) -> int:
+        """Score of ``board`` for the side to move: each side's material, advancement, mobility and towers that
+        break through next turn (``_side``), a tempo, and a penalty for facing two such towers at once."""
+        score = self.evals.get(board)
+        if score is not None:
+            return score
+        m1, m2, t1, t2, side = board
+        mine, _ = self._side(m1, m2, t1, side)
+        theirs, threats = self._side(t1, t2, m1, side ^ 1)
+        score = mine - theirs + TEMPO
+        if threats > 1:
+            score -= DOUBLE_THREAT
+        self.evals[board] = score
+        return score
+
+    def _side(self, p1: int, p2: int, enemy: int, side: int) -> tuple[int, int]:
+        key = (p1, p2, enemy, side)
+        found = self.sides.get(key)
+        if found is not None:
+            return found
+        walls = p1 & ~p2
+        score = STONE * (p1.bit_count() + p2.bit_count())
+        for mask, weight in TOWER_LAYERS[side]:
+            score += weight * (p2 & mask).bit_count()
+        for mask, weight in WALL_LAYERS[side]:
+            score += weight * (walls & mask).bit_count()
+        landing = FULL & ~(enemy | p2)
+        moves = _mobility(p2, landing)
+        score += MOBILITY * moves if moves else -STUCK
+        threats = breakers(p2, landing, side).bit_count()
+        score += THREAT * threats
+        found = self.sides[key] = (score, threats)
+        return found
+
+    # -- search --------------------------------------------------------------------------------------------------
+
+    def best_move(self, board: Board, rng: random.Random, max_depth: int = MAX_PLY) -> int:
+        """The best move code found before the deadline or at ``max_depth`` (ties at the root broken by
+        ``rng``)."""
+        moves = generate(board)
+        rng.shuffle(moves)
+        m1, m2, t1, _, side = board
+        if breakers(m2, FULL & ~(t1 | m2), side):
+            for code in moves:
+                if play(board, code)[2] & GOAL_ROW[side]:
+                    self.score = WIN - 1
+                    return code
+        best = moves[0]
+        if len(moves) == 1:
+            return best
+        score = 0
+        try:
+            for depth in range(1, max_depth + 1):
+                if depth >= 4 and abs(score) < WON:
+                    low, high = score - ASPIRATION, score + ASPIRATION
+                    score, code = self._root(board, moves, depth, low, high)
+                    if score <= low or score >= high:
+                        score, code = self._root(board, moves, depth, -WIN - 1, WIN + 1)
+                else:
+                    score, code = self._root(board, moves, depth, -WIN - 1, WIN + 1)
+                best, self.depth_reached, self.score = code, depth, score
+                moves.remove(code)
+                moves.insert(0, code)
+                if abs(score) > WON:
+                    break
+        except OutOfTime:
+            if self.partial is not None:
+                best = self.partial
+        return best
+
+    def _root(self, board: Board, moves: list[int], depth: int, alpha: int, beta: int) -> tuple[int, int]:
+        best, best_score = moves[0], -WIN - 1
+        self.partial = None
+        for i, code in enumerate(moves):
+            child = play(board, code)
+            if i:
+                score = -self._search(child, depth - 1, -alpha - 1, -alpha, 1, 0, code)
+                if alpha < score < beta:
+                    score = -self._search(child, depth - 1, -beta, -alpha, 1, 0, code)
+            else:
+                score = -self._search(child, depth - 1, -beta, -alpha, 1, 0, code)
+            if score > best_score:
+                best_score, best = score, code
+            if score > alpha:
+                alpha = score
+                self.partial = code
+                if alpha >= beta:
+                    break
+        return best_score, best
+
+    def _search(self, board: Board, depth: int, alpha: int, beta: int, ply: int, extended: int,
+                last: int) -> int:
+        self.nodes += 1
+        if not self.nodes & TIME_CHECK:
+            now = self.clock()
+            if 3 * now - 2 * self.checked >= self.deadline:  # two more intervals like the last would be late
+                raise OutOfTime
+            self.checked = now
+        m1, m2, t1, t2, side = board
+        if breakers(m2, FULL & ~(t1 | m2), side):
+            return WIN - ply - 1  # we break through now
+        threatened = breakers(t2, FULL & ~(m1 | t2), side ^ 1)
+        if depth <= 0:
+            if not threatened or extended >= MAX_EXTENSIONS:
+                return self._quiesce(board, alpha, beta, ply, extended)
+            depth, extended = 1, extended + 1  # a threat to answer: every reply, one ply more
+        table = self.table
+        entry = table.get(board)
+        table_move = 0
+        if entry is not None:
+            entry_depth, stored, flag, table_move = entry
+            if entry_depth >= depth:
+                score = stored - ply if stored > WON else stored + ply if stored < -WON else stored
+                if flag == 0 or (flag > 0 and score >= beta) or (flag < 0 and score <= alpha):
+                    return score
+        pv = beta - alpha > 1
+        static = None
+        if self.null_move and not pv and not threatened and depth >= NULL_DEPTH and last and m2.bit_count() > 2:
+            static = self.evaluate(board)
+            if static >= beta:
+                score = -self._search((t1, t2, m1, m2, side ^ 1), depth - 1 - NULL_REDUCTION, -beta, -beta + 1,
+                                      ply + 1, extended, 0)
+                if score >= beta:
+                    return beta if score > WON else score
+        moves = generate(board)
+        if not moves:
+            return -(WIN - ply)  # stalemate: no legal move loses
+        prune = False
+        if self.futility and depth == 1 and not pv and not threatened:
+            if static is None:
+                static = self.evaluate(board)
+            prune = static + FUTILITY <= alpha
+        killers, history = self.killers[ply], self.history[side]
+        counter = self.counters[side].get(last, 0)
+        near = THREAT_ROW[side] & m1 & ~m2
+        close = CLOSE_ROWS[side] & m2
+        keys = {}
+        for code in moves:
+            if code >= SACRIFICE:
+                keys[code] = 1 << 42
+            else:
+                src, cells, _ = MOVES[code]
+                if cells & near or src & close:
+                    keys[code] = (1 << 41) + history.get(code, 0)  # may make a threat
+                elif code == killers[0]:
+                    keys[code] = 1 << 40
+                elif code == killers[1]:
+                    keys[code] = 1 << 39
+                elif code == counter:
+                    keys[code] = 1 << 38
+                else:
+                    keys[code] = history.get(code, 0)
+        if table_move in keys:
+            keys[table_move] = 1 << 50
+        moves.sort(key=keys.__getitem__, reverse=True)
+        original_alpha, best_score, best_move = alpha, -WIN - 1, moves[0]
+        reduce = self.reductions and depth >= LMR_DEPTH
+        for i, code in enumerate(moves):
+            key = keys[code]
+            if prune and i and key < 1 << 38:
+                continue
+            child = play(board, code)
+            if i == 0:
+                score = -self._search(child, depth - 1, -beta, -alpha, ply + 1, extended, code)
+            else:
+                reduction = 0
+                if reduce and i >= LMR_AFTER and key < 1 << 38:
+                    reduction = 2 if i >= LMR_MORE and depth >= 5 else 1
+                score = -self._search(child, depth - 1 - reduction, -alpha - 1, -alpha, ply + 1, extended, code)
+                if score > alpha and reduction:
+                    score = -self._search(child, depth - 1, -alpha - 1, -alpha, ply + 1, extended, code)
+                if alpha < score < beta:
+                    score = -self._search(child, depth - 1, -beta, -alpha, ply + 1, extended, code)
+            if score > best_score:
+                best_score, best_move = score, code
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        if code < SACRIFICE:
+                            if code != killers[0]:
+                                killers[1], killers[0] = killers[0], code
+                            self.counters[side][last] = code
+                        history[code] = history.get(code, 0) + depth * depth
+                        break
+        if best_score == -WIN - 1:  # every move pruned: the evaluation stands
+            return static
+        flag = 1 if best_score >= beta else -1 if best_score <= original_alpha else 0
+        stored = best_score + ply if best_score > WON else best_score - ply if best_score < -WON else best_score
+        table[board] = (depth, stored, flag, best_move)
+        return best_score
+
+    def _quiesce(self, board: Board, alpha: int, beta: int, ply: int, extended: int) -> int:
+        """A quiet leaf: the evaluation, unless a move that makes a breakthrough threat does better."""
+        score = self.evaluate(board)
+        if score >= beta or extended >= MAX_EXTENSIONS:
+            return score
+        m1, m2, t1, t2, side = board
+        walls = m1 & ~m2 & THREAT_ROW[side]
+        close = CLOSE_ROWS[side]
+        if not walls and not m2 & close:
+            return score  # no wall to raise on the threat row, no tower near the goal: no threat to make
+        if score > alpha:
+            alpha = score
+        for code in generate(board):
+            src, cells, distribution = MOVES[code]
+            if not (src & close or (distribution and cells & walls)):
+                continue
+            child = play(board, code)
+            if not breakers(child[3], FULL & ~(child[0] | child[3]), side):
+                continue
+            value = -self._search(child, 0, -beta, -alpha, ply + 1, extended + 1, code)
+            if value > score:
+                score = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        break
+        return score

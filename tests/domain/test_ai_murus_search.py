@@ -1,0 +1,173 @@
+"""Hard's basic-game Murus search (``domain/ai/murus_search.py``): its board and moves agree with the rules, each
+search technique keeps the results it must keep, forced wins are found, the budget is kept; and the strong
+reference engine of ``bench/murus_strong.py`` plays by the same rules."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from domain.ai import murus_search as fast
+from domain.murus import board
+from tests.domain.step_clock import StepClock
+from tests.domain.test_murus_helpers import new_game
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def random_positions(seed: int, count: int, plies: tuple[int, int] = (0, 60)) -> list[tuple]:
+    """Positions of random basic games (never one already over)."""
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        pos = board.start_position()
+        for _ in range(rng.randrange(*plies)):
+            child = board.play(pos, rng.choice(board.generate(pos, False)))
+            if board.outcome(child, False) is not None:
+                break
+            pos = child
+        found.append(pos)
+    return found
+
+
+def wins_within(pos: tuple, plies: int) -> bool:
+    """The side to move forces a win (breakthrough or stalemate) within ``plies`` plies (odd), by plain minimax."""
+    for move in board.generate(pos, False):
+        child = board.play(pos, move)
+        if board.outcome(child, False) is not None:  # the game ends after the mover's move: the mover won
+            return True
+        if plies > 1 and all(board.outcome(after := board.play(child, reply), False) is None
+                             and wins_within(after, plies - 2) for reply in board.generate(child, False)):
+            return True
+    return False
+
+
+def fixed_depth(pos: tuple, depth: int, **switches) -> fast.Search:
+    search = fast.Search(lambda: 0.0, float("inf"), **switches)
+    search.best_move(fast.compact(pos), random.Random(0), max_depth=depth)
+    return search
+
+
+def test_moves_and_boards_agree_with_the_rules():
+    for pos in random_positions(1, 120):
+        compact = fast.compact(pos)
+        moves = board.generate(pos, False)
+        assert sorted(fast.to_move(code) for code in fast.generate(compact)) == sorted(moves)
+        for move in moves:
+            assert fast.play(compact, fast.code_of(move)) == fast.compact(board.play(pos, move))
+
+
+def test_breakers_are_the_towers_that_win_next_move():
+    for pos in random_positions(2, 150):
+        m1, m2, _, t1, _, _, side = pos
+        winning = {frm for kind, frm, to in board.generate(pos, False)
+                   if board.outcome(board.play(pos, (kind, frm, to)), False) == (side, board.BREAKTHROUGH)}
+        found = fast.breakers(m2, board.FULL & ~(t1 | m2), side)
+        assert {i for i in range(board.CELLS) if found >> i & 1} == winning
+
+
+def forced_wins(seed: int, count: int) -> list[tuple]:
+    """Positions where the side to move forces a win in three plies but not in one."""
+    found = []
+    for pos in random_positions(seed, 2000, (10, 50)):
+        if not wins_within(pos, 1) and wins_within(pos, 3):
+            found.append(pos)
+            if len(found) == count:
+                break
+    return found
+
+
+FORCED = forced_wins(3, 6)
+
+
+def test_there_are_forced_wins_to_find():
+    assert len(FORCED) == 6
+
+
+@pytest.mark.parametrize("pos", FORCED)
+def test_the_threat_quiescence_finds_a_win_beyond_the_horizon(pos):
+    """At one ply, only the quiescence (a move that makes a breakthrough threat) and the threat extension (every
+    reply to it) see a win three plies deep; the move found really wins."""
+    search = fast.Search(lambda: 0.0, float("inf"))
+    code = search.best_move(fast.compact(pos), random.Random(0), max_depth=1)
+    assert search.score > fast.WON
+    child = board.play(pos, fast.to_move(code))
+    assert all(wins_within(board.play(child, reply), 1) for reply in board.generate(child, False))
+
+
+@pytest.mark.parametrize("pos", FORCED)
+def test_null_moves_and_futility_keep_the_forced_wins(pos):
+    for switches in ({}, {"null_move": False, "futility": False}):
+        assert fixed_depth(pos, 4, **switches).score > fast.WON
+
+
+def test_the_table_does_not_change_the_result_and_saves_nodes():
+    saved = 0
+    for pos in random_positions(4, 12, (6, 40)):
+        plain = {"null_move": False, "futility": False, "reductions": False}
+        with_table, without = fixed_depth(pos, 4, **plain), fixed_depth(pos, 4, table=False, **plain)
+        assert with_table.score == without.score
+        saved += without.nodes - with_table.nodes
+    assert saved > 0
+
+
+def test_pruning_and_reductions_reach_a_depth_with_fewer_nodes():
+    positions = random_positions(5, 6, (8, 20))
+    full = sum(fixed_depth(pos, 5).nodes for pos in positions)
+    plain = sum(fixed_depth(pos, 5, null_move=False, futility=False, reductions=False).nodes for pos in positions)
+    assert full < plain
+
+
+def test_a_decision_keeps_its_budget_on_a_fake_clock():
+    for pos in random_positions(6, 5, (4, 30)):
+        clock = StepClock(0.0005)
+        search = fast.Search(clock, clock() + 0.02)
+        search.best_move(fast.compact(pos), random.Random(0))
+        assert clock.now <= 0.02 + 0.0005 and search.depth_reached >= 1
+
+
+def test_blocks_a_breakthrough_threat():
+    # The Gaul tower on a3 threatens a3-a1 (the wall on c1 stops a3-c1): only c2-a2 saves the Romans.
+    pos = new_game({"a3": "GG", "h7": "GG", "c1": "R", "c2": "RR", "h1": "RR"}).pos
+    code = fast.Search(lambda: 0.0, float("inf")).best_move(fast.compact(pos), random.Random(0), max_depth=4)
+    assert fast.to_move(code) == (board.DISTRIBUTE, 10, 8)  # c2-a2
+
+
+# The strong reference engine (bench/murus_strong.py) ----------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def strong():
+    sys.path.insert(0, str(BENCH))
+    try:
+        import murus_strong
+    finally:
+        sys.path.remove(str(BENCH))
+    return murus_strong
+
+
+def test_the_strong_reference_moves_by_the_rules(strong):
+    for pos in random_positions(7, 120):
+        compact = strong.from_board(pos)
+        moves = board.generate(pos, False)
+        assert sorted(strong.to_move(code) for code in strong.generate(compact)) == sorted(moves)
+        for move in moves:
+            assert strong.play(compact, strong.from_move(move)) == strong.from_board(board.play(pos, move))
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_the_strong_reference_finds_the_forced_wins(strong, index):
+    pos = FORCED[index]
+    engine = strong.Engine(StepClock(0.00001), float("inf"))
+    engine.search(strong.from_board(pos), random.Random(0))
+    assert engine.score > strong.WON
+
+
+def test_the_strong_reference_bench_runs_quick():
+    done = subprocess.run([sys.executable, str(BENCH / "murus_strong.py"), "--quick"], cwd=BENCH.parent,
+                          capture_output=True, text=True, timeout=240, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert any(line.startswith("|-") for line in done.stdout.splitlines()), done.stdout
