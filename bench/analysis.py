@@ -20,7 +20,7 @@ import time
 import harness
 
 from domain import ai
-from services.analysis import CHUNK_PLIES, Analyses
+from services.reads.analysis import CHUNK_PLIES, Analyses
 
 TARGET = 15.0
 

@@ -72,9 +72,9 @@ def one_master():
 
 def client_process(url: str, prefix: str, ack: int, games: int, seconds: float, start_at: float, out) -> None:
     """Play ``games`` never-ending games in turn for ``seconds`` from ``start_at``; report latencies and CPU."""
-    from services.connection import connect
-    from services.games import GameService
-    from services.store import EventStore, Keys
+    from services.games.commands import GameService
+    from services.store.connection import connect
+    from services.store.streams import EventStore, Keys
 
     store = EventStore(connect(url), Keys(prefix, PARTITIONS), ack_replicas=ack, ack_timeout_ms=1000)
     service = GameService(store, None, limits={"name_length": 40, "players": 8})
@@ -127,7 +127,7 @@ def throughput(label: str, cluster, masters: list[int], ack: int, clients: int, 
 
 
 def drill(ack: int, workdir: Path) -> list:
-    from services.store import Keys
+    from services.store.streams import Keys
     from tests.reliability.deployment import Cluster, Deployment, lost_acknowledged
     from tests.reliability.live import Players
 

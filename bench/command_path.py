@@ -45,7 +45,7 @@ class RawPath:
 
     def __init__(self, rt):
         from domain.murus import Moved
-        from services import codec
+        from services.store import codec
 
         self.store = rt.store
         self.event = codec.encode(Moved(seat=0, move="b1-d1", kind="distribute", frm="b1", to="d1",
@@ -61,7 +61,7 @@ class RawPath:
 
 class RawGame:
     def __init__(self, path: RawPath):
-        from services.store import new_game_id
+        from services.store.streams import new_game_id
 
         self.path, self.gid, self.version = path, new_game_id(), 0
 
@@ -75,7 +75,7 @@ class ServicePath:
     """``GameService.command`` with (or without) the RQ job sink."""
 
     def __init__(self, rt, jobs: bool):
-        from services.games import GameService
+        from services.games.commands import GameService
 
         self.name = "service" if jobs else "service, no jobs"
         self.service = rt.service if jobs else GameService(rt.store, None)

@@ -41,7 +41,7 @@ def run_mode(shared: bool, cap: int, flood: int, turns: int, ai_time: float) -> 
     """One mode in this process; returns the victim's latencies (seconds) and the queue's length at the end."""
     from burrow.runtime import build, install
     from services.config import Settings
-    from services.jobs import KINDS
+    from services.jobs.queues import KINDS
     from workers.dispatcher import Dispatcher
     from workers.worker import start_thread_worker
 

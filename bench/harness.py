@@ -315,7 +315,7 @@ def store_game(store, gid: str, name: str, seats: int, events: list[Event], batc
     batches of ``batch`` events; returns its version."""
     import json
 
-    from services import codec
+    from services.store import codec
 
     players = [{"name": f"Player {i + 1}"} for i in range(seats)]
     meta = json.dumps({"id": gid, "game": name, "players": players, "seed": None,

@@ -95,7 +95,7 @@ def stop_children(children: list[subprocess.Popen]) -> None:
 
 def scenario(workers: str, load: int, pace: float, fast_path: bool, seconds: float) -> dict:
     """Run one scenario in this process; returns its measurements."""
-    from services.games import GameService
+    from services.games.commands import GameService
 
     with RedisServer() as server:
         rt = harness.runtime_for(server)
@@ -114,7 +114,7 @@ def capacity(workers: str, games: int, batched: bool) -> dict:
     """Games a second two workers of ``workers`` bring up to date, ``games`` games already projected (the cheapest
     real projection: RQ's own cost per job shows): one job per game (``workers.jobs.project``), or the games
     waiting taken in batches (``RQJobs.project``, as the command path and the dispatcher poke)."""
-    from services.jobs import PROJECT
+    from services.jobs.queues import PROJECT
 
     with RedisServer() as server:
         rt = harness.runtime_for(server)
@@ -184,7 +184,7 @@ def play_load(spec: dict, gids: list[str]) -> None:
     """A load process: play ``gids`` (a thread each) from "go" to "stop" on stdin; print the commands played."""
     from burrow.runtime import build
     from services.config import Settings
-    from services.games import GameService
+    from services.games.commands import GameService
 
     rt = build(Settings(redis_url=spec["redis"], rq_url=spec["rq"], prefix=spec["prefix"]), journal=False)
     service = rt.service if spec["fast_path"] else GameService(rt.store)

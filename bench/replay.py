@@ -37,7 +37,7 @@ from harness import RedisServer, Timer, ratio, table
 
 from domain.base import event_data, event_type
 from domain.registry import game_module
-from services import codec
+from services.store import codec
 
 REBUILD_EVENTS_CAP = 400
 
@@ -62,8 +62,8 @@ def fold_all(module, encoded: list[list[bytes]]) -> None:
 
 def load_cold(store, gids: list[str]) -> None:
     """``GameService.load`` of every game on a fresh store and service: nothing cached, metadata included."""
-    from services.games import GameService
-    from services.store import EventStore
+    from services.games.commands import GameService
+    from services.store.streams import EventStore
 
     service = GameService(EventStore(store.redis, store.keys))
     for gid in gids:
@@ -141,8 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     totals: dict[str, float] = {}
     with RedisServer() as server:
         rt = harness.runtime_for(server)
-        from services.games import GameService
-        from services.store import new_game_id
+        from services.games.commands import GameService
+        from services.store.streams import new_game_id
 
         es = {kind: eventsourcing_app(kind, tmp.name) for kind in ("popo", "sqlite")}
         write_time = {"burrow Redis": 0.0, "eventsourcing POPO": 0.0, "eventsourcing SQLite": 0.0}
@@ -214,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
 def rebuild(games: dict[str, list], count: int) -> None:
     """Time ``burrow rebuild`` over ``count`` games (the generated ones, reused under new ids, each cut at
     ``REBUILD_EVENTS_CAP`` events)."""
-    from services.store import new_game_id
+    from services.store.streams import new_game_id
 
     pool = [(name, seats, events[:REBUILD_EVENTS_CAP]) for name, played in games.items()
             for seats, events in played]

@@ -20,7 +20,7 @@ import msgspec
 from harness import RedisServer, ratio, table
 
 from domain.registry import game_module
-from services import codec
+from services.store import codec
 
 
 def memory(client, key: str) -> int:

@@ -15,9 +15,9 @@ import time
 
 from domain.murus import catalog as murus_catalog
 from services.config import Settings, public_url
-from services.connection import UNREACHABLE
-from services.jobs import KINDS
-from services.projections import PROJECTIONS
+from services.jobs.queues import KINDS
+from services.reads.projections import PROJECTIONS
+from services.store.connection import UNREACHABLE
 
 
 class UserError(Exception):
@@ -125,7 +125,7 @@ def _require_real_redis(runtime, what: str) -> None:
 
 def cmd_replay(args) -> int:
     from services import errors
-    from services.views import all_documents
+    from services.reads.views import all_documents
 
     runtime = _runtime(args)
     service = runtime.service
@@ -193,7 +193,7 @@ def cmd_rebuild(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from services.transfer import export_lines
+    from services.store.transfer import export_lines
 
     runtime = _runtime(args)
     try:
@@ -215,8 +215,8 @@ def cmd_export(args) -> int:
 def cmd_import(args) -> int:
     from services import tokens
     from services.bounds import is_game_id
-    from services.store import ConcurrencyError, new_game_id
-    from services.transfer import append_exported, parse_lines, validate
+    from services.store.streams import ConcurrencyError, new_game_id
+    from services.store.transfer import append_exported, parse_lines, validate
 
     runtime = _runtime(args)
     try:
@@ -254,8 +254,8 @@ def cmd_import(args) -> int:
 
 
 def cmd_doctor(args) -> int:
-    from services.doctor import summary
-    from services.failures import Failures
+    from services.jobs.doctor import summary
+    from services.jobs.failures import Failures
 
     runtime = _runtime(args, journal=False)
     _require_real_redis(runtime, "doctor")
@@ -283,7 +283,7 @@ def cmd_doctor(args) -> int:
 def cmd_analyse(args) -> int:
     from burrow.progress import Progress
     from services import errors
-    from services.analysis import Analyses
+    from services.reads.analysis import Analyses
 
     if args.budget is not None and not 0 < args.budget <= 60:
         raise UserError("--budget must be between 0 and 60 seconds")

@@ -7,14 +7,14 @@ by Flask, the dispatcher thread and the RQ worker thread, with a journal on disk
 from __future__ import annotations
 
 from services.config import Settings
-from services.connection import CLUSTER_SCHEME, connect, queue_client
-from services.connection import embedded as embedded_client
 from services.context import Runtime, current, install
-from services.games import GameService
-from services.jobs import BatchedPokes, RQJobs
-from services.projections import Projector
-from services.ratings import Ratings
-from services.store import EventStore, Keys
+from services.games.commands import GameService
+from services.jobs.queues import BatchedPokes, RQJobs
+from services.reads.projections import Projector
+from services.reads.ratings import Ratings
+from services.store.connection import CLUSTER_SCHEME, connect, queue_client
+from services.store.connection import embedded as embedded_client
+from services.store.streams import EventStore, Keys
 
 __all__ = ["CLUSTER_SCHEME", "Runtime", "build", "connect", "current", "from_env", "install"]
 
@@ -34,7 +34,7 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
         rq_client = queue_client(settings.rq_url, client, settings.redis_url)
     loaded = 0
     if journal if journal is not None else embedded:
-        from services.journal import JournaledEventStore
+        from services.store.journal import JournaledEventStore
 
         store = JournaledEventStore(client, keys, settings.data_dir)
         loaded = store.load()

@@ -17,11 +17,11 @@ import redis
 import rq
 
 from services.config import Settings
-from services.games import GameService
-from services.jobs import RQJobs
-from services.projections import Projector
-from services.ratings import Ratings
-from services.store import EventStore
+from services.games.commands import GameService
+from services.jobs.queues import RQJobs
+from services.reads.projections import Projector
+from services.reads.ratings import Ratings
+from services.store.streams import EventStore
 
 ROOT = "burrow.runtime"  # the composition root's module: ``from_env()`` builds a runtime from the environment
 

@@ -1,12 +1,12 @@
-"""The Lua scripts of services/: one ``.lua`` file each, beside the modules that run them (none inline)."""
+"""The Lua scripts of services/: one ``.lua`` file each in ``services/lua/`` (none inline)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-HERE = Path(__file__).parent
+HERE = Path(__file__).parent / "lua"
 
 
 def lua(name: str) -> str:
-    """The text of ``services/<name>.lua``."""
+    """The text of ``services/lua/<name>.lua``."""
     return (HERE / f"{name}.lua").read_text(encoding="utf-8")

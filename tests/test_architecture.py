@@ -62,7 +62,7 @@ def test_imports_point_the_allowed_way(package):
 
 def test_the_check_catches_a_wrong_arrow(tmp_path, monkeypatch):
     # The checker itself: a domain module importing services, a web module importing workers and redis.
-    for package, text in {"domain": "from services.games import Game\n",
+    for package, text in {"domain": "from services.games.commands import Game\n",
                           "web": "def f():\n    import workers.jobs\n    import redis\n"}.items():
         (tmp_path / package).mkdir()
         (tmp_path / package / "bad.py").write_text(text)
@@ -75,9 +75,9 @@ def test_the_check_catches_a_wrong_arrow(tmp_path, monkeypatch):
 def test_lua_scripts_are_lua_files():
     """Every Lua script is a ``.lua`` file of services/ (``services/scripts.py`` reads them), none inline."""
     inline = [p.relative_to(ROOT).as_posix() for p in modules() if "redis.call(" in p.read_text(encoding="utf-8")]
-    assert inline == [], "move each Lua script to services/<name>.lua and read it with services.scripts.lua(name)"
+    assert inline == [], "move each Lua script to services/lua/<name>.lua; read it with services.scripts.lua(name)"
     scripts = [p for package in OURS for p in (ROOT / package).rglob("*.lua")]
-    assert scripts and {p.parent for p in scripts} == {ROOT / "services"}
+    assert scripts and {p.parent for p in scripts} == {ROOT / "services" / "lua"}
 
 
 IMPURE = {"time", "datetime", "os", "socket", "threading", "subprocess", "asyncio", "urllib", "http", "requests",
@@ -104,12 +104,12 @@ def test_the_domain_stays_pure():
 
 
 def test_key_names_are_made_in_one_place():
-    """Redis key names are built by ``Keys`` / ``QueueKeys`` (services/store.py) only: no other module formats a
-    string with a key prefix."""
+    """Redis key names are built by ``Keys`` / ``QueueKeys`` (services/store/streams.py) only: no other module
+    formats a string with a key prefix."""
     found = []
     for path in modules():
         rel = path.relative_to(ROOT).as_posix()
-        if rel == "services/store.py":
+        if rel == "services/store/streams.py":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.FormattedValue):

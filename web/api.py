@@ -11,13 +11,15 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from domain import registry
 from domain.catalog import to_builtins
-from services import analysis, doctor, errors
+from services import errors
 from services.bounds import is_game_id
 from services.config import public_url
-from services.connection import REDIS_DOWN
-from services.live import RETRY_MS
-from services.tables import Tables
-from services.views import document
+from services.games.tables import Tables
+from services.jobs import doctor
+from services.live.hub import RETRY_MS
+from services.reads import analysis
+from services.reads.views import document
+from services.store.connection import REDIS_DOWN
 from web import schemas
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -254,7 +256,7 @@ def last_event_id(header: str | None, after: str | None) -> int:
 
 def live_hub(app=None):
     """The live-update hub of this app's process (``services/live.py``), made on first use."""
-    from services.live import new_hub
+    from services.live.hub import new_hub
 
     app = app or current_app._get_current_object()
     with _hub_lock:

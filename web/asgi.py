@@ -25,7 +25,7 @@ from flask import Flask
 from uvicorn.protocols.http.httptools_impl import RequestResponseCycle
 
 from services import errors
-from services.live import RETRY_MS, Hub
+from services.live.hub import RETRY_MS, Hub
 from web.api import KEEPALIVE_SECONDS, SSE_HEADERS, last_event_id, live_hub
 from web.serving import read_body
 

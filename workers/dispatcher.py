@@ -28,12 +28,12 @@ import threading
 import time
 
 from services import errors
-from services.ai_turns import ai_seats_now
-from services.connection import REDIS_DOWN
 from services.context import Runtime
-from services.doctor import Heartbeats, now_ms
-from services.failures import LOG_GROUP, Failure, Failures
-from services.log_group import LogGroup
+from services.jobs.ai_turns import ai_seats_now
+from services.jobs.doctor import Heartbeats, now_ms
+from services.jobs.failures import LOG_GROUP, Failure, Failures
+from services.store.connection import REDIS_DOWN
+from services.store.log import LogGroup
 
 log = logging.getLogger(__name__)
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 import logging
 import time
 
-from services import ai_turns, analysis, errors
-from services.connection import REDIS_DOWN
+from services import errors
 from services.context import current
-from services.tables import Tables
+from services.games.tables import Tables
+from services.jobs import ai_turns
+from services.reads import analysis
+from services.store.connection import REDIS_DOWN
 
 log = logging.getLogger(__name__)
 UNREACHABLE = (*REDIS_DOWN, errors.Unavailable)  # nobody's failure: the job fails, the dispatcher pokes again

@@ -11,9 +11,9 @@ from rq.registry import ScheduledJobRegistry
 from rq.scheduler import RQScheduler
 from rq.timeouts import TimerDeathPenalty
 
-from services.connection import REDIS_DOWN
 from services.context import Runtime
-from services.jobs import KINDS
+from services.jobs.queues import KINDS
+from services.store.connection import REDIS_DOWN
 
 log = logging.getLogger(__name__)
 RESTART_SECONDS = 1.0

@@ -10,9 +10,9 @@ from burrow import cli
 from burrow.runtime import build
 from services.bounds import is_game_id
 from services.config import Settings
-from services.journal import JournaledEventStore
-from services.store import Keys
-from services.transfer import export_lines
+from services.store.journal import JournaledEventStore
+from services.store.streams import Keys
+from services.store.transfer import export_lines
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ def hang(marker: str) -> None:
 def main(argv: list[str]) -> int:
     point, marker, *args = argv
     if point == "projection":
-        from services.projections import Projector
+        from services.reads.projections import Projector
 
         def stuck(self, gids: list[str]) -> dict:
             self.service.load_many(gids)
@@ -34,7 +34,7 @@ def main(argv: list[str]) -> int:
 
         Projector.project_many = stuck
     elif point == "dispatch":
-        from services.jobs import RQJobs
+        from services.jobs.queues import RQJobs
 
         RQJobs.project_many = lambda self, gids: hang(marker)
     else:

@@ -11,8 +11,8 @@ import pytest
 import redis
 
 from services import errors
-from services.games import GameService
-from services.store import EventStore, Keys, NotReplicated
+from services.games.commands import GameService
+from services.store.streams import EventStore, Keys, NotReplicated
 from tests.conftest import RedisProcess
 from tests.reliability.conftest import require_redis_server
 from tests.reliability.live import wait_until

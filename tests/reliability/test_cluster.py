@@ -17,7 +17,7 @@ from redis.cluster import RedisCluster
 
 from burrow.runtime import build, install
 from services.config import Settings
-from services.store import EventStore, Keys, StoreUnavailable
+from services.store.streams import EventStore, Keys, StoreUnavailable
 from tests.conftest import RedisProcess, run_jobs
 from tests.reliability.conftest import require_redis_server
 from tests.reliability.deployment import cluster_ports

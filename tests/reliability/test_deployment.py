@@ -17,7 +17,7 @@ import redis
 from redis.cluster import RedisCluster
 
 from burrow.cli import main as burrow
-from services.store import Keys
+from services.store.streams import Keys
 from tests.reliability.deployment import Cluster, Deployment, have_cluster_tools, lost_acknowledged
 from tests.reliability.live import Players, assert_acknowledged_present, wait_until
 from tests.reliability.test_process_crashes import settled

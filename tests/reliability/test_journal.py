@@ -13,8 +13,8 @@ import time
 import fakeredis
 import msgspec
 
-from services.journal import JournaledEventStore
-from services.store import EventStore, Keys
+from services.store.journal import JournaledEventStore
+from services.store.streams import EventStore, Keys
 
 KEYS = Keys("j")
 META = json.dumps({"id": "g1", "game": "murus", "players": []}).encode()

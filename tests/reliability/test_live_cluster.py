@@ -3,7 +3,7 @@ partition's games reach their watchers (the logs live on different nodes)."""
 
 from __future__ import annotations
 
-from services import live
+from services.live import hub as live
 from tests.reliability.test_cluster import cluster, cluster_runtime  # noqa: F401 - fixtures
 from tests.services.test_live import Reader, new_game, play
 

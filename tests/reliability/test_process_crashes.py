@@ -12,7 +12,7 @@ import json
 import redis
 
 from burrow.cli import main as burrow
-from services.store import Keys
+from services.store.streams import Keys
 from tests.conftest import free_port
 from tests.reliability.live import Http, Players, Server, assert_acknowledged_present, wait_until
 

@@ -12,7 +12,7 @@ import uuid
 import pytest
 import redis
 
-from services.store import Keys
+from services.store.streams import Keys
 from tests.reliability.live import Server
 
 CLIENTS = 32

@@ -3,8 +3,8 @@ their clock."""
 
 from __future__ import annotations
 
-from services import ai_turns
-from services.ai_turns import clock_budget
+from services.jobs import ai_turns
+from services.jobs.ai_turns import clock_budget
 from tests.conftest import run_jobs
 
 # Gauls (seat 1) hold one tower against a full Roman line: hopeless for them.

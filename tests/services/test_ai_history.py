@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services import ai_turns
+from services.jobs import ai_turns
 
 
 def test_the_history_is_the_seats_view_at_every_version(runtime):

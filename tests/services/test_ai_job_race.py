@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 
-from services.jobs import RQJobs
+from services.jobs.queues import RQJobs
 from workers.worker import ThreadWorker
 
 

@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from domain import ai
-from services import analysis
+from services.reads import analysis
 from tests.conftest import run_jobs
 from tests.domain.step_clock import StepClock
 from tests.domain.test_ai_analysis import BLUNDER_POSITION
@@ -176,7 +176,7 @@ def test_naming_the_moves_logs_no_traceback_for_a_half_created_game(rt, game, se
         rt.service.command(gid, seat, move)
         sent += 1
         time.sleep(0.003)
-    with caplog.at_level("WARNING", logger="services.analysis"):
+    with caplog.at_level("WARNING", logger="services.reads.analysis"):
         found = analysis.moves(rt.service, rt.service.load(gid))
     assert len(found) == sent > 0
-    assert not [r for r in caplog.records if r.name == "services.analysis"], caplog.text
+    assert not [r for r in caplog.records if r.name == "services.reads.analysis"], caplog.text

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from services.log_group import LOG_GROUP
+from services.store.log import LOG_GROUP
 from tests.conftest import run_jobs
 from workers.dispatcher import Dispatcher
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.jobs import AI_TURN, KINDS, RQJobs
+from services.jobs.queues import AI_TURN, KINDS, RQJobs
 from tests.conftest import run_jobs
 from workers.dispatcher import Dispatcher
 

@@ -13,10 +13,10 @@ import msgspec
 import pytest
 
 from domain.registry import game_module
-from services import codec
-from services.games import GameService
-from services.store import EventStore, Keys
-from services.transfer import append_exported, parse_lines
+from services.games.commands import GameService
+from services.store import codec
+from services.store.streams import EventStore, Keys
+from services.store.transfer import append_exported, parse_lines
 
 GOLDEN = sorted((Path(__file__).parent.parent / "golden").glob("*.jsonl"))
 

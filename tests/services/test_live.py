@@ -9,8 +9,9 @@ import time
 
 import pytest
 
-from services import errors, live
-from services.views import document
+from services import errors
+from services.live import hub as live
+from services.reads.views import document
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from services.views import all_documents
+from services.reads.views import all_documents
 from tests.conftest import run_jobs
 from workers import jobs
 from workers.dispatcher import Dispatcher
@@ -255,8 +255,8 @@ def test_rebuild_restores_dropped_projections(runtime):
 def test_projecting_a_batch_writes_what_one_game_at_a_time_writes(runtime):
     """``project_many`` (a batch's tails in one round trip, its writes in one more) against ``project_game`` and
     ``project_lobby``: the same documents and lobby lines, for games cached or not, with or without new events."""
-    from services.games import GameService
-    from services.projections import Projector
+    from services.games.commands import GameService
+    from services.reads.projections import Projector
 
     gids = [runtime.service.create("murus", PLAYERS)["id"] for _ in range(3)]
     play(runtime, gids[0], None, ["a1-a3", "a7-a5"])

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from services.ratings import rated
+from services.reads.ratings import rated
 from workers import jobs
 
 WIN_IN_ONE = {"turn": "romans", "cells": {"a5": "RR", "h7": "G", "h3": "G"}}

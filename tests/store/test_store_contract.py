@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from services.store import ConcurrencyError, EventStore, Keys
+from services.store.streams import ConcurrencyError, EventStore, Keys
 
 
 @pytest.fixture(params=[1, 4], ids=["p1", "p4"])

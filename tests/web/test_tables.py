@@ -9,7 +9,7 @@ import time
 import pytest
 
 from services import errors
-from services.tables import Tables
+from services.games.tables import Tables
 from tests.conftest import run_jobs
 
 
@@ -358,10 +358,10 @@ class Later:
 @pytest.mark.parametrize("move", ["a1-a3", "resign", "offer draw"])
 def test_a_command_after_the_deadline_ends_the_game_by_the_timeout_first(client, runtime, monkeypatch, move):
     """No wait for the scheduled check: the first command after a deadline finds the game ended by the timeout."""
-    import services.games
+    import services.games.commands
 
     g = create(client, players=[{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 60})
-    monkeypatch.setattr(services.games, "time", Later(61))  # Ana's minute is up
+    monkeypatch.setattr(services.games.commands, "time", Later(61))  # Ana's minute is up
     r = client.post(f"/api/games/{g['id']}/commands", headers=auth(g["seats"][0]["token"]), json={"move": move})
     assert r.status_code == 403 and r.json["error"]["message"] == "the game is over"
     assert runtime.store.version(g["id"]) == g["version"] + 1  # the timeout, and nothing of the command

@@ -21,11 +21,12 @@ from domain.base import REVEAL_ALL, BadEvent, BadNotation, BadSetup, IllegalMove
 from domain.catalog import GameInfo
 from domain.registry import GAME_NAMES, game_module
 from domain.table import TABLE_COMMANDS, TableCommand, TableSet, check_clock, table_of
-from services import bounds, codec, errors, tokens
+from services import bounds, errors, tokens
 from services.clients import client_id
-from services.fairness import setup_meta
-from services.quota import CreationRate, OpenGames
-from services.store import ConcurrencyError, EventStore, NotReplicated, StoreUnavailable, new_game_id
+from services.games.fairness import setup_meta
+from services.games.quota import CreationRate, OpenGames
+from services.store import codec
+from services.store.streams import ConcurrencyError, EventStore, NotReplicated, StoreUnavailable, new_game_id
 
 log = logging.getLogger(__name__)
 COMMAND_RETRIES = 8

@@ -33,8 +33,9 @@ from typing import Any
 
 from domain.ai import analysis as engine
 from domain.base import BadNotation, IllegalMove
-from services import codec, errors
-from services.games import Game, GameService, rng_for
+from services import errors
+from services.games.commands import Game, GameService, rng_for
+from services.store import codec
 
 log = logging.getLogger(__name__)
 

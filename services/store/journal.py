@@ -14,8 +14,8 @@ import threading
 import time
 from pathlib import Path
 
-from services.store import ConcurrencyError, EventStore, StoredEvent
-from services.transfer import append_exported, event_line, header_line, parse_lines
+from services.store.streams import ConcurrencyError, EventStore, StoredEvent
+from services.store.transfer import append_exported, event_line, header_line, parse_lines
 
 log = logging.getLogger(__name__)
 SAFE_NAME = re.compile(r"[0-9A-Za-z_-]{1,64}")  # journal file names: the service's ids (and tests' short ones)

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import redis
 
-from services.log_group import LOG_GROUP
 from services.scripts import lua
-from services.store import Keys
+from services.store.log import LOG_GROUP
+from services.store.streams import Keys
 
 DEAD_LETTER_SCRIPT = lua("dead_letter")
 MAX_BACKOFF_MS = 60_000

@@ -21,12 +21,13 @@ import time
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import redis
 
-APPEND_SCRIPT = (Path(__file__).parent / "append.lua").read_text()
+from services.scripts import lua
+
+APPEND_SCRIPT = lua("append")
 
 
 class ConcurrencyError(Exception):

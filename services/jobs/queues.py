@@ -35,7 +35,7 @@ import redis
 import rq
 
 from services.scripts import lua
-from services.store import QueueKeys
+from services.store.streams import QueueKeys
 
 PROJECT = "workers.jobs.project"  # one game (tools and benches)
 PROJECT_PENDING = "workers.jobs.project_pending"  # the games waiting (``RQJobs.project``)

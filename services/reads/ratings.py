@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from domain.registry import GAME_NAMES
 from services.bounds import AI_SUFFIX
-from services.fairness import chosen_by_client
-from services.games import Game, GameService
+from services.games.commands import Game, GameService
+from services.games.fairness import chosen_by_client
 from services.scripts import lua
 
 K_FACTOR = 32
@@ -111,7 +111,7 @@ class Ratings:
     def rebuild(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Recount every finished game, in the order they finished, into fresh keys, then switch over at once;
         returns the number of games counted. A game that fails is skipped and reported (``self.failures``)."""
-        from services.projections import REBUILDING, SWITCH
+        from services.reads.projections import REBUILDING, SWITCH
 
         fresh = Ratings(self.service, REBUILDING)
         self.redis.delete(*fresh.all_keys())

@@ -14,9 +14,9 @@ import redis
 import rq
 
 from services.context import Runtime
-from services.failures import Failures
-from services.log_group import LOG_GROUP as GROUP
-from services.store import Keys
+from services.jobs.failures import Failures
+from services.store.log import LOG_GROUP as GROUP
+from services.store.streams import Keys
 
 ALIVE_MS = 15_000  # a dispatcher silent for longer is taken for dead
 LAG_LIMIT_MS = 60_000  # an entry whose effect is not visible after this long means something is stuck

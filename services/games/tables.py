@@ -12,9 +12,10 @@ import time
 from dataclasses import replace
 
 from domain.table import Rematched, SeatTaken
-from services import bounds, codec, errors, tokens
-from services.games import Game, GameService
-from services.store import ConcurrencyError
+from services import bounds, errors, tokens
+from services.games.commands import Game, GameService
+from services.store import codec
+from services.store.streams import ConcurrencyError
 
 RETRIES = 64
 EARLY_MS = 2000

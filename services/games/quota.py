@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from services import errors
 from services.scripts import lua
-from services.store import EventStore
+from services.store.streams import EventStore
 
 WINDOW_MS = 24 * 3600 * 1000
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from domain.base import REVEAL_ALL
 from domain.table import name_seats
-from services.codec import iso_time
-from services.fairness import setup_of
-from services.games import Game
+from services.games.commands import Game
+from services.games.fairness import setup_of
+from services.store.codec import iso_time
 
 SPECTATOR = "spectator"
 

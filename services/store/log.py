@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import redis
 
-from services.store import Keys
+from services.store.streams import Keys
 
 LOG_GROUP = "dispatch"  # the dispatchers' consumer group on every partition log
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from services.games import Game, GameService
+from services.games.commands import Game, GameService
+from services.reads.views import SPECTATOR, all_documents, lobby_entry
 from services.scripts import lua
-from services.views import SPECTATOR, all_documents, lobby_entry
 
 WRITE_VIEW = lua("write_view")
 

@@ -29,12 +29,13 @@ from typing import Any
 import msgspec
 import redis
 
-from services import codec, errors
+from services import errors
 from services.clients import client_id
-from services.games import Game, GameService
+from services.games.commands import Game, GameService
+from services.reads.views import document
 from services.scripts import lua
-from services.store import Keys
-from services.views import document
+from services.store import codec
+from services.store.streams import Keys
 
 log = logging.getLogger(__name__)
 

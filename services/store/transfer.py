@@ -17,8 +17,9 @@ from domain.ai import LEVELS
 from domain.base import BadEvent, BadSetup, check_options, event_type
 from domain.registry import GAME_NAMES
 from domain.table import table_of
-from services import bounds, codec, errors
-from services.store import EventStore, StoredEvent
+from services import bounds, errors
+from services.store import codec
+from services.store.streams import EventStore, StoredEvent
 
 FORMAT = 1
 

@@ -8,7 +8,7 @@ import time
 from domain import ai
 from domain.ai import draws
 from services import errors
-from services.games import Game, GameService, rng_for
+from services.games.commands import Game, GameService, rng_for
 
 
 def ai_seats_to_act(meta: dict, to_act: list[int]) -> list[int]:

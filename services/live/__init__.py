@@ -1,0 +1,1 @@
+"""Live updates: the hub that fans new versions out to open streams."""

@@ -1,0 +1,1 @@
+"""The Lua scripts run in Redis (read by ``services/scripts.py``)."""

@@ -1,0 +1,1 @@
+"""Read models: per-viewer documents, the lobby, statistics and ratings, post-game analysis."""
