@@ -54,7 +54,7 @@ def measure(game: str, levels: list[str], turns: int, runtime) -> dict[str, list
                                  seed=1000 + games)
         gid, games = created["id"], games + 1
         while min(len(t) for t in times.values()) < turns:
-            loaded = service.load(gid)
+            loaded = runtime.games.load(gid)
             if loaded.module.status(loaded.state) == "finished":
                 break
             for seat in loaded.module.to_act(loaded.state):

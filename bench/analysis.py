@@ -31,7 +31,7 @@ def a_game(rt, plies: int) -> str:
         gid = rt.service.create("murus", [{"name": "Ana"}, {"name": "Bo"}], {"max_plies": plies}, seed=seed)["id"]
         rng, played = random.Random(seed), 0
         for _ in range(plies):
-            game = rt.service.load(gid)
+            game = rt.games.load(gid)
             if game.module.status(game.state) == "finished":
                 break
             seat = game.module.to_act(game.state)[0]
@@ -39,7 +39,7 @@ def a_game(rt, plies: int) -> str:
             move = ai.choose("murus", view, seat, "normal", rng, 0.02, time.monotonic)
             rt.service.command(gid, seat, move)
             played += 1
-        game = rt.service.load(gid)
+        game = rt.games.load(gid)
         if game.module.status(game.state) == "finished" and played == plies:
             return gid
     raise RuntimeError(f"no game of {plies} plies in 50 seeds")
@@ -48,7 +48,7 @@ def a_game(rt, plies: int) -> str:
 def run(server, workers: int, budget: float, plies: int, prefix: str) -> tuple[float, int]:
     rt = harness.runtime_for(server, prefix)
     gid = a_game(rt, plies)
-    analyses = Analyses(rt.service, rt.jobs, budget)
+    analyses = Analyses(rt.games, rt.jobs, budget)
     started = time.monotonic()
     analyses.request(gid, queue=False)
     version = analyses.meta(gid)["version"]

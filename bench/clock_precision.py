@@ -59,7 +59,7 @@ def run_mode(exact: bool, poll: float, games: int) -> list[float]:
         deadlines = {}
         for _ in range(games):
             g = rt.service.create("murus", [{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 1})
-            game = rt.service.load(g["id"])
+            game = rt.games.load(g["id"])
             deadlines[g["id"]] = game.module.deadline(game.state)
             time.sleep(random.random() * 0.3)
         late: dict[str, float] = {}
@@ -67,7 +67,7 @@ def run_mode(exact: bool, poll: float, games: int) -> list[float]:
         while len(late) < games and time.monotonic() < until:
             for gid, deadline in deadlines.items():
                 if gid not in late:
-                    game = rt.service.load(gid)
+                    game = rt.games.load(gid)
                     if game.module.status(game.state) == "finished":
                         last = list(rt.store.read(gid))[-1]
                         late[gid] = (last.at - deadline) / 1000

@@ -73,11 +73,12 @@ def one_master():
 def client_process(url: str, prefix: str, ack: int, games: int, seconds: float, start_at: float, out) -> None:
     """Play ``games`` never-ending games in turn for ``seconds`` from ``start_at``; report latencies and CPU."""
     from services.games.commands import GameService
+    from services.games.states import States
     from services.store.connection import connect
     from services.store.streams import EventStore, Keys
 
     store = EventStore(connect(url), Keys(prefix, PARTITIONS), ack_replicas=ack, ack_timeout_ms=1000)
-    service = GameService(store, None, limits={"name_length": 40, "players": 8})
+    service = GameService(States(store), None, limits={"name_length": 40, "players": 8})
     state = []
     for _ in range(games):
         created = service.create("murus", PLAYERS, {"max_plies": None}, position=harness.MURUS_LOOP_POSITION)

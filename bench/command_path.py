@@ -76,9 +76,10 @@ class ServicePath:
 
     def __init__(self, rt, jobs: bool):
         from services.games.commands import GameService
+        from services.games.states import States
 
         self.name = "service" if jobs else "service, no jobs"
-        self.service = rt.service if jobs else GameService(rt.store, None)
+        self.service = rt.service if jobs else GameService(States(rt.store), None)
 
     def new_game(self) -> ServiceGame:
         return ServiceGame(self.service)

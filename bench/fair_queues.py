@@ -66,7 +66,7 @@ def run_mode(shared: bool, cap: int, flood: int, turns: int, ai_time: float) -> 
     rng = random.Random(3)
     answers, lobby = [], []
     for _ in range(turns):
-        game = service.load(gid)
+        game = rt.games.load(gid)
         if game.module.status(game.state) == "finished":
             break
         move = rng.choice(game.module.legal(game.state, 0))

@@ -96,10 +96,12 @@ def stop_children(children: list[subprocess.Popen]) -> None:
 def scenario(workers: str, load: int, pace: float, fast_path: bool, seconds: float) -> dict:
     """Run one scenario in this process; returns its measurements."""
     from services.games.commands import GameService
+    from services.games.states import States
 
     with RedisServer() as server:
         rt = harness.runtime_for(server)
-        service = rt.service if fast_path else GameService(rt.store)  # the runtime's has the fast path's sink
+        # the runtime's service has the fast path's sink
+        service = rt.service if fast_path else GameService(States(rt.store))
         children = start_workers(workers, server, rt)
         try:
             return _measure(rt, service, load, pace, seconds, fast_path)
@@ -185,9 +187,10 @@ def play_load(spec: dict, gids: list[str]) -> None:
     from burrow.runtime import build
     from services.config import Settings
     from services.games.commands import GameService
+    from services.games.states import States
 
     rt = build(Settings(redis_url=spec["redis"], rq_url=spec["rq"], prefix=spec["prefix"]), journal=False)
-    service = rt.service if spec["fast_path"] else GameService(rt.store)
+    service = rt.service if spec["fast_path"] else GameService(States(rt.store))
     pace, stop, commands = spec["pace"], threading.Event(), [0] * len(gids)
 
     def play(i: int) -> None:

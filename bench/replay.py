@@ -6,7 +6,7 @@ The same randomly played games (every game available, ``harness.random_game``) a
 
 * **burrow fold** — ``codec.decode`` (msgpack → event struct) and the game's ``evolve``, from bytes in memory:
   the floor of any replay.
-* **burrow Redis** — ``GameService.load`` on a fresh service and store (nothing cached) over a private
+* **burrow Redis** — ``States.load`` on a fresh service and store (nothing cached) over a private
   redis-server: metadata, ``XRANGE`` in batches of 1000, decode, fold (what ``burrow replay`` and a cold command
   do).
 * **eventsourcing POPO / SQLite** — an ``eventsourcing`` ``Aggregate`` whose one event method folds the same
@@ -61,13 +61,13 @@ def fold_all(module, encoded: list[list[bytes]]) -> None:
 
 
 def load_cold(store, gids: list[str]) -> None:
-    """``GameService.load`` of every game on a fresh store and service: nothing cached, metadata included."""
-    from services.games.commands import GameService
+    """``States.load`` of every game on a fresh store: nothing cached, metadata included."""
+    from services.games.states import States
     from services.store.streams import EventStore
 
-    service = GameService(EventStore(store.redis, store.keys))
+    games = States(EventStore(store.redis, store.keys))
     for gid in gids:
-        service.load(gid)
+        games.load(gid)
 
 
 def get_all(app, ids: list) -> None:
@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     totals: dict[str, float] = {}
     with RedisServer() as server:
         rt = harness.runtime_for(server)
-        from services.games.commands import GameService
+        from services.games.states import States
         from services.store.streams import new_game_id
 
         es = {kind: eventsourcing_app(kind, tmp.name) for kind in ("popo", "sqlite")}
@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
 
             reference = [fold(module, enc) for enc in encoded]
             same = all(rt_state == ref for rt_state, ref in
-                       zip((GameService(rt.store).load(g).state for g in gids), reference))
+                       zip((States(rt.store).load(g).state for g in gids), reference))
             for kind, app in es.items():
                 same &= all(app.repository.get(i).state == ref for i, ref in zip(es_ids[kind], reference))
             seconds = {

@@ -35,7 +35,7 @@ def play_to_end(rt, name: str, rng: random.Random, max_commands: int) -> tuple[s
     gid = rt.service.create(name, players, seed=rng.randrange(1 << 30))["id"]
     commands = 0
     while commands < max_commands:
-        game = rt.service.load(gid)  # game.module: the game under its table (seats, resignations, clocks)
+        game = rt.games.load(gid)  # game.module: the game under its table (seats, resignations, clocks)
         if game.module.status(game.state) == "finished":
             break
         seat = rng.choice(game.module.to_act(game.state))
@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
                 n["seats"] += memory(r, keys.seats(gid))
                 n["view"] += memory(r, keys.view(gid)) + memory(r, keys.ckpt(gid))
                 n["commands"] += commands
-                loaded = rt.service.load(gid)
+                loaded = rt.games.load(gid)
                 n["finished"] += loaded.module.status(loaded.state) == "finished"
             for key in totals:
                 totals[key] += n[key]

@@ -128,13 +128,12 @@ def cmd_replay(args) -> int:
     from services.reads.views import all_documents
 
     runtime = _runtime(args)
-    service = runtime.service
     try:
-        latest = service.load(args.gid)
+        latest = runtime.games.load(args.gid)
         to = args.to if args.to is not None else latest.version
         if not 1 <= to <= latest.version:
             raise UserError(f"--to must be between 1 and {latest.version}")
-        game = service.at_version(args.gid, to)
+        game = runtime.games.at_version(args.gid, to)
     except errors.NotFound as exc:
         raise UserError(exc.message) from None
     module = game.module
@@ -288,9 +287,9 @@ def cmd_analyse(args) -> int:
     if args.budget is not None and not 0 < args.budget <= 60:
         raise UserError("--budget must be between 0 and 60 seconds")
     runtime = _runtime(args)
-    analyses = Analyses(runtime.service, runtime.jobs, args.budget or runtime.settings.analysis_time)
+    analyses = Analyses(runtime.games, runtime.jobs, args.budget or runtime.settings.analysis_time)
     try:
-        game = runtime.service.load(args.gid)
+        game = runtime.games.load(args.gid)
         analyses.request(args.gid, queue=False)
     except errors.ServiceError as exc:  # no such game, still running
         raise UserError(exc.message) from None

@@ -9,6 +9,8 @@ from __future__ import annotations
 from services.config import Settings
 from services.context import Runtime, current, install
 from services.games.commands import GameService
+from services.games.seats import Seats
+from services.games.states import States
 from services.jobs.queues import BatchedPokes, RQJobs
 from services.reads.projections import Projector
 from services.reads.ratings import Ratings
@@ -44,9 +46,10 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
     stale_ms = int(max(10.0, 10 * settings.ai_time) * 1000)
     jobs = RQJobs(rq_client, settings.queue_name, settings.ai_per_client, stale_ms=stale_ms)
     queue = jobs.queue("project")
-    service = GameService(store, BatchedPokes(jobs) if settings.fast_path else None, limits=settings.limits)
-    return Runtime(settings, client, rq_client, store, service, Projector(service), queue, jobs, Ratings(service),
-                   embedded, loaded)
+    games = States(store)
+    service = GameService(games, BatchedPokes(jobs) if settings.fast_path else None, limits=settings.limits)
+    return Runtime(settings, client, rq_client, store, games, Seats(store), service, Projector(games), queue, jobs,
+                   Ratings(games), embedded, loaded)
 
 
 def from_env() -> Runtime:

@@ -1,10 +1,10 @@
 """The runtime of one process, and the holder jobs read it from.
 
-``Runtime`` bundles what the wiring (``burrow/runtime.py``) builds: the Redis clients, the store, the service,
-the projector, the job queues and the ratings. Web and workers receive it, or read it with ``current()``; they
-never build one. A process that nobody installed a runtime in (a bare ``rq worker`` running our jobs) gets one
-built from the environment by the composition root, imported by name on first use, as jobs are enqueued by name:
-services never import the packages above them.
+``Runtime`` bundles what the wiring (``burrow/runtime.py``) builds: the Redis clients, the store, the games'
+states, the seats, the command service, the projector, the job queues and the ratings. Web and workers receive it,
+or read it with ``current()``; they never build one. A process that nobody installed a runtime in (a bare ``rq
+worker`` running our jobs) gets one built from the environment by the composition root, imported by name on first
+use, as jobs are enqueued by name: services never import the packages above them.
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ import rq
 
 from services.config import Settings
 from services.games.commands import GameService
+from services.games.seats import Seats
+from services.games.states import States
 from services.jobs.queues import RQJobs
 from services.reads.projections import Projector
 from services.reads.ratings import Ratings
@@ -32,6 +34,8 @@ class Runtime:
     redis: redis.Redis
     rq_redis: redis.Redis
     store: EventStore
+    games: States
+    seats: Seats
     service: GameService
     projector: Projector
     queue: rq.Queue

@@ -163,7 +163,7 @@ def required_seat(rt, gid: str) -> int:
         raise errors.NotFound(f"no game {gid!r}")
     if token is None:
         raise errors.Unauthorized("a seat token is required: Authorization: Bearer <token>")
-    return rt.service.seat_for(gid, token)
+    return rt.seats.seat_for(gid, token)
 
 
 @api.get("/games")
@@ -192,21 +192,21 @@ def stats():
 @api.get("/games/<gid>")
 def get_game(gid: str):
     rt = runtime()
-    seat = rt.service.seat_for(gid, bearer_token())
+    seat = rt.seats.seat_for(gid, bearer_token())
     version = int_arg("version", minimum=1)
     if version is not None:
-        latest = rt.service.load(gid)
+        latest = rt.games.load(gid)
         finished = latest.module.status(latest.state) == "finished"
-        return jsonify(document(rt.service.at_version(gid, version), seat, reveal=finished))
+        return jsonify(document(rt.games.at_version(gid, version), seat, reveal=finished))
     # Never older than what the client says it has seen (``min_version``), nor than what this process has seen
     # (its own commands and reads): a client that stays with one process reads monotonically even without it.
-    floor = max(int_arg("min_version") or 0, rt.service.seen_version(gid))
+    floor = max(int_arg("min_version") or 0, rt.games.seen_version(gid))
     doc = rt.projector.read(gid, seat)
     if doc is not None and doc["version"] >= floor:
         return jsonify(doc)
     # The projection is missing or behind: read the stream directly (cached state + tail), so that a player
     # always sees their own move.
-    return jsonify(document(rt.service.load(gid), seat))
+    return jsonify(document(rt.games.load(gid), seat))
 
 
 @api.post("/games/<gid>/commands")
@@ -223,9 +223,9 @@ def post_command(gid: str):
 @api.get("/games/<gid>/events")
 def get_events(gid: str):
     rt = runtime()
-    seat = rt.service.seat_for(gid, bearer_token())
+    seat = rt.seats.seat_for(gid, bearer_token())
     after = int_arg("after") or 0
-    return jsonify({"events": rt.service.events(gid, seat, after)})
+    return jsonify({"events": rt.games.events(gid, seat, after)})
 
 
 @api.post("/games/<gid>/analysis")
@@ -238,7 +238,7 @@ def request_analysis(gid: str):
 def get_analysis(gid: str):
     """The analysis so far: status, analysed version, one entry per move analysed (404 if never requested)."""
     rt = runtime()
-    rt.service.load(gid)  # 404 for no such game first
+    rt.games.load(gid)  # 404 for no such game first
     return jsonify(analysis.of(rt).read(gid))
 
 

@@ -218,7 +218,7 @@ class Dispatcher:
         runtime = self.runtime
         out: dict[str, tuple[int, int | None] | Exception] = {}
         games = {}
-        for gid, loaded in runtime.service.load_many(gids).items():
+        for gid, loaded in runtime.games.load_many(gids).items():
             if isinstance(loaded, UNREACHABLE):
                 raise loaded
             if isinstance(loaded, Exception):

@@ -65,7 +65,7 @@ def project_pending() -> int:
 def project(gid: str) -> int:
     """Bring every read model of a game up to date: its view, its lobby line, the ratings once it is finished."""
     runtime = current()
-    game = runtime.service.load(gid)  # once: every read model at the same version
+    game = runtime.games.load(gid)  # once: every read model at the same version
     version = runtime.projector.project_game(gid, game=game)
     runtime.projector.project_lobby(gid, game=game)
     _finished(runtime, game)

@@ -1,4 +1,4 @@
-"""The command side: create games, handle commands, load state (cached state + the stream's tail)."""
+"""The command side: create games and handle commands (judged on ``States``, appended with the version judged)."""
 
 from __future__ import annotations
 
@@ -7,26 +7,23 @@ import json
 import logging
 import random
 import secrets
-import threading
 import time
-from collections import OrderedDict
-from dataclasses import dataclass, replace
-from types import ModuleType
+from dataclasses import replace
 from typing import Any, Protocol
 
-import msgspec
 import redis
 
-from domain.base import REVEAL_ALL, BadEvent, BadNotation, BadSetup, IllegalMove, Setup, Viewer
+from domain.base import REVEAL_ALL, BadNotation, BadSetup, IllegalMove, Setup
 from domain.catalog import GameInfo
 from domain.registry import GAME_NAMES, game_module
-from domain.table import TABLE_COMMANDS, TableCommand, TableSet, check_clock, table_of
+from domain.table import TABLE_COMMANDS, TableCommand, TableSet, check_clock
 from services import bounds, errors, tokens
 from services.clients import client_id
 from services.games.fairness import setup_meta
 from services.games.quota import CreationRate, OpenGames
+from services.games.states import Game, States
 from services.store import codec
-from services.store.streams import ConcurrencyError, EventStore, NotReplicated, StoreUnavailable, new_game_id
+from services.store.streams import ConcurrencyError, NotReplicated, StoreUnavailable, new_game_id
 
 log = logging.getLogger(__name__)
 COMMAND_RETRIES = 8
@@ -38,38 +35,6 @@ class JobSink(Protocol):
     def project(self, gid: str) -> None: ...
 
 
-@dataclass(frozen=True)
-class Game:
-    """A game's state at ``version``, with its metadata and decider module."""
-
-    gid: str
-    meta: dict
-    module: ModuleType
-    version: int
-    state: Any
-
-    @property
-    def seats(self) -> int:
-        return len(self.meta["players"])
-
-    @property
-    def names(self) -> list[str]:
-        """Each seat's player name ("" for a seat still open)."""
-        taken = dict(getattr(self.state, "names", ()))
-        return [taken.get(i) or p.get("name", "") for i, p in enumerate(self.meta["players"])]
-
-    @property
-    def sides(self) -> tuple[str, ...]:
-        """Each seat's side (colour) the move list's lines open with, as the state has them (Mouse Guard draws
-        its colours per game)."""
-        sides = getattr(self.module, "sides", None)
-        return tuple(sides(self.state)) if callable(sides) else tuple(getattr(self.module, "SIDES", ()))
-
-    def viewer(self, seat: int | None) -> Viewer:
-        """Who ``seat`` sees as: everything once the game is finished."""
-        return REVEAL_ALL if self.module.status(self.state) == "finished" else seat
-
-
 def rng_for(meta: dict, version: int) -> random.Random:
     """Randomness for the command applied at ``version``: reproducible when the game has a seed."""
     if meta.get("seed") is not None:
@@ -78,138 +43,16 @@ def rng_for(meta: dict, version: int) -> random.Random:
 
 
 class GameService:
-    """Creates games and applies commands; keeps an LRU of recent states so a command reads only the tail."""
+    """Creates games and applies commands, judging each on the game's state (``States``: a cached state plus the
+    stream's tail), and pokes the workers after each append."""
 
-    def __init__(self, store: EventStore, jobs: JobSink | None = None, cache_size: int = 2048,
-                 limits: dict | None = None):
-        self.store = store
+    def __init__(self, states: States, jobs: JobSink | None = None, limits: dict | None = None):
+        self.states = states
+        self.store = states.store
         self.jobs = jobs
         self.limits = limits or {"name_length": 40, "players": 8}
-        self.open_games = OpenGames(store, self.limits.get("open_games_per_client"))
-        self.creation_rate = CreationRate(store, self.limits.get("games_per_minute_per_client"))
-        self._cache: OrderedDict[str, Game] = OrderedDict()
-        self._cache_size = cache_size
-        self._cache_lock = threading.Lock()
-
-    # -- reading -----------------------------------------------------------------------------------------
-
-    def load(self, gid: str) -> Game:
-        """The game at its latest version: cached state plus the events appended since."""
-        with self._cache_lock:
-            game = self._cache.get(gid)
-        try:
-            if game is None:
-                game = self._before_first_event(gid)
-            game = self._fold(game, self.store.read(gid, after=game.version))
-        except (redis.ConnectionError, StoreUnavailable) as exc:
-            raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
-        self._remember(game)
-        return game
-
-    def load_many(self, gids: list[str]) -> dict[str, tuple[Game, int] | Exception]:
-        """Each game at its latest version with its latest event's commit time (ms), or the error loading it
-        raised; the tails of the games already cached are read in one round trip (``EventStore.tails``)."""
-        out: dict[str, tuple[Game, int] | Exception] = {}
-        with self._cache_lock:
-            cached = {gid: self._cache.get(gid) for gid in gids}
-        known = [gid for gid in gids if cached[gid] is not None]
-        batch = 1000
-        try:
-            tails = self.store.tails([(gid, cached[gid].version) for gid in known], batch)
-        except (redis.ConnectionError, StoreUnavailable) as exc:
-            raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
-        for gid, (latest, tail) in zip(known, tails, strict=True):
-            try:
-                game = self._fold(cached[gid], tail)
-                if len(tail) == batch:  # a long tail: the rest the usual way
-                    game = self.load(gid)
-                    latest = None
-                else:
-                    self._remember(game)
-                out[gid] = (game, latest.at if latest is not None and latest.version == game.version
-                            else self._commit_time(game))
-            except Exception as exc:  # noqa: BLE001 - this game's error, for its caller
-                out[gid] = exc
-        for gid in gids:
-            if gid not in out:
-                try:
-                    game = self.load(gid)
-                    out[gid] = (game, self._commit_time(game))
-                except Exception as exc:  # noqa: BLE001 - this game's error, for its caller
-                    out[gid] = exc
-        return out
-
-    def _commit_time(self, game: Game) -> int:
-        """When the game's version ``game.version`` was appended (ms; its creation time before any event)."""
-        last = next(self.store.read(game.gid, after=game.version - 1, to=game.version), None)
-        return last.at if last else game.meta["created"]
-
-    def at_version(self, gid: str, version: int) -> Game:
-        """The game replayed from its first event up to ``version`` (time travel)."""
-        game = self._fold(self._before_first_event(gid), self.store.read(gid, to=version))
-        if game.version < version:
-            raise errors.NotFound(f"game {gid} has no version {version} (it is at version {game.version})")
-        return game
-
-    def history(self, gid: str, seat: int, to: int) -> list[dict]:
-        """``seat``'s view of the game at every version up to ``to``, oldest first: what a person at that seat
-        has seen, for an AI that learns from the game so far (``domain.ai.reads_history``)."""
-        game, views = self._before_first_event(gid), []
-        for item in self.store.read(gid, to=to):
-            game = self._fold(game, (item,))
-            views.append(game.module.view(game.state, seat))
-        return views
-
-    def _before_first_event(self, gid: str) -> Game:
-        """The game at version 0, to fold its events into (``NotFound`` for no such game)."""
-        meta = self.store.meta(gid)
-        if meta is None:
-            raise errors.NotFound(f"no game {gid!r}")
-        return Game(gid, meta, table_of(meta["game"]), 0, None)
-
-    def _fold(self, game: Game, stored) -> Game:
-        state, version = game.state, game.version
-        for item in stored:
-            try:
-                state = game.module.evolve(state, codec.decode(game.module, item.data), item.at)
-            except (msgspec.DecodeError, msgspec.ValidationError, BadEvent) as exc:
-                log.error("game %s: the event at version %s cannot be read: %s: %s", game.gid, item.version,
-                          type(exc).__name__, exc)
-                raise errors.Corrupt(f"game {game.gid} cannot be read: its event at version {item.version} is "
-                                     "damaged; the operator sees it in 'burrow doctor'") from exc
-            version = item.version
-        return replace(game, state=state, version=version)
-
-    def _cached(self, gid: str) -> Game | None:
-        """The cached state of the game, possibly behind the stream (no Redis read)."""
-        with self._cache_lock:
-            return self._cache.get(gid)
-
-    def seen_version(self, gid: str) -> int:
-        """The newest version of the game this process has loaded or appended (0: none; no Redis read): a read
-        answered here never goes below it."""
-        game = self._cached(gid)
-        return game.version if game is not None else 0
-
-    def _remember(self, game: Game) -> None:
-        with self._cache_lock:
-            cached = self._cache.get(game.gid)
-            if cached is None or cached.version <= game.version:
-                self._cache[game.gid] = game
-            self._cache.move_to_end(game.gid)
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
-
-    def seat_for(self, gid: str, token: str | None) -> int | None:
-        """The seat a bearer token belongs to; None for no token; ``Unauthorized`` for an unknown one."""
-        if token is None:
-            return None
-        seat = tokens.seat_of(token, self.store.seat_hashes(gid))
-        if seat is None:  # perhaps an open seat taken since its hashes were read
-            seat = tokens.seat_of(token, self.store.seat_hashes(gid, fresh=True))
-        if seat is None:
-            raise errors.Unauthorized("this token is not a seat of this game")
-        return seat
+        self.open_games = OpenGames(self.store, self.limits.get("open_games_per_client"))
+        self.creation_rate = CreationRate(self.store, self.limits.get("games_per_minute_per_client"))
 
     # -- creating ----------------------------------------------------------------------------------------
 
@@ -271,9 +114,9 @@ class GameService:
             if isinstance(exc, StoreUnavailable):
                 raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
             raise
-        self._poke(gid)
+        self.poke(gid)
         if clock and not open_seats:  # the clock of the first seat to act runs from now
-            started = self.load(gid)
+            started = self.states.load(gid)
             self._schedule_clock(gid, started.module, started.state, started.version)
         seats = []
         for i, p in enumerate(players):
@@ -290,7 +133,7 @@ class GameService:
 
     def _is_open(self, gid: str) -> bool:
         try:
-            game = self.load(gid)
+            game = self.states.load(gid)
         except errors.NotFound:
             return False
         return game.module.status(game.state) != "finished"
@@ -341,11 +184,11 @@ class GameService:
         With a current cache a command is then one round trip to Redis.
         """
         key = f"{seat}:{command_id}" if command_id else None
-        game = self._cached(gid)
+        game = self.states.cached(gid)
         for _ in range(COMMAND_RETRIES):
             fresh = game is None or (expected_version is not None and expected_version != game.version)
             if fresh:
-                game = self.load(gid)
+                game = self.states.load(gid)
             at = int(time.time() * 1000)
             try:
                 if expected_version is not None and expected_version != game.version:
@@ -383,9 +226,7 @@ class GameService:
                 raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
             if result.duplicate:
                 return self._first_result(gid, seat, result.stored)
-            self._remember(replace(game, state=state, version=result.version))
-            self._poke(gid)
-            self._schedule_clock(gid, game.module, state, result.version)
+            self.appended(replace(game, state=state, version=result.version))
             return answer
         raise errors.Conflict("the game is too busy right now; try again", version=self.store.version(gid))
 
@@ -407,9 +248,7 @@ class GameService:
         state = game.state
         for event in events:
             state = game.module.evolve(state, event, at)
-        self._remember(replace(game, state=state, version=result.version))
-        self._poke(game.gid)
-        self._schedule_clock(game.gid, game.module, state, result.version)
+        self.appended(replace(game, state=state, version=result.version))
         return True
 
     def _first_result(self, gid: str, seat: int, stored: bytes) -> dict:
@@ -419,7 +258,7 @@ class GameService:
         equals the first one, except that a game finished since shows its events unredacted.
         """
         first, last = (int(v) for v in stored.decode().split("-"))
-        game = self.load(gid)
+        game = self.states.load(gid)
         viewer = game.viewer(seat)
         return {"version": last, "events": [
             codec.to_client(game.module, game.module.redact(codec.decode(game.module, item.data), viewer),
@@ -474,20 +313,14 @@ class GameService:
                                          after.names, after.sides))
         return {"version": game.version + len(events), "events": shown}, state
 
-    def _poke(self, gid: str) -> None:
+    def appended(self, game: Game) -> None:
+        """An append of this process brought the game to ``game``: keep its state, poke its projection and
+        schedule its clock check."""
+        self.states.remember(game)
+        self.poke(game.gid)
+        self._schedule_clock(game.gid, game.module, game.state, game.version)
+
+    def poke(self, gid: str) -> None:
         if self.jobs is not None:
             with contextlib.suppress(redis.RedisError):  # the dispatcher will project it from the log
                 self.jobs.project(gid)
-
-    # -- feeds -------------------------------------------------------------------------------------------
-
-    def events(self, gid: str, seat: int | None, after: int = 0, limit: int = 1000) -> list[dict]:
-        """Events after version ``after`` as ``seat`` may see them (everything once the game is finished)."""
-        game = self.load(gid)
-        viewer = game.viewer(seat)
-        out = []
-        for item in self.store.read(gid, after=after, to=min(game.version, after + limit)):
-            event = codec.decode(game.module, item.data)
-            out.append(codec.to_client(game.module, game.module.redact(event, viewer), item.version, item.at,
-                                       game.names, game.sides))
-        return out

@@ -13,7 +13,8 @@ from dataclasses import replace
 
 from domain.table import Rematched, SeatTaken
 from services import bounds, errors, tokens
-from services.games.commands import Game, GameService
+from services.games.commands import GameService
+from services.games.states import Game
 from services.store import codec
 from services.store.streams import ConcurrencyError
 
@@ -39,7 +40,7 @@ class Tables:
         One of racing claims wins (the append's version check); the others get ``SeatTakenError``."""
         name = self._check_name(name)
         for _ in range(RETRIES):
-            game = self.service.load(gid)
+            game = self.service.states.load(gid)
             if not 0 <= seat < game.seats:
                 raise errors.NotFound(f"game {gid} has no seat {seat} (seats 0 to {game.seats - 1})")
             player = game.meta["players"][seat]
@@ -65,9 +66,7 @@ class Tables:
         result = self.store.append(game.gid, [codec.encode(event)], expected_version=game.version, at=at,
                                    seats={seat: tokens.token_hash(token)})
         state = game.module.evolve(game.state, event, at)
-        self.service._remember(replace(game, state=state, version=result.version))
-        self.service._poke(game.gid)
-        self.service._schedule_clock(game.gid, game.module, state, result.version)
+        self.service.appended(replace(game, state=state, version=result.version))
         return {"seat": seat, "name": name, "token": token}
 
     def _check_name(self, name: object) -> str:
@@ -79,7 +78,7 @@ class Tables:
         """The finished game's rematch for ``seat``: created by the first caller (same game, options and clock,
         seats rotated, AI seats stay AI), joined by the others; ``{"id", "seats"}`` with the caller's token."""
         for _ in range(RETRIES):
-            game = self.service.load(gid)
+            game = self.service.states.load(gid)
             if game.module.status(game.state) != "finished":
                 raise errors.Conflict("the game is not over yet: a rematch comes after it", version=game.version)
             if game.state.rematch is not None:
@@ -89,7 +88,7 @@ class Tables:
                 self.store.append(gid, [codec.encode(Rematched(gid=new["id"]))], expected_version=game.version)
             except ConcurrencyError:
                 continue  # another seat asked at the same moment: join theirs (ours stays an open game)
-            self.service._poke(gid)
+            self.service.poke(gid)
             return new
         raise errors.Conflict("the game is too busy right now; try again", version=self.store.version(gid))
 
@@ -115,7 +114,7 @@ class Tables:
 
     def _join_rematch(self, game: Game, seat: int) -> dict:
         new_gid = game.state.rematch
-        new = self.service.load(new_gid)
+        new = self.service.states.load(new_gid)
         n = game.seats
         new_seat = (seat - 1) % n
         player = new.meta["players"][new_seat]
@@ -127,7 +126,7 @@ class Tables:
                 taken = self._sit(new, new_seat, game.names[seat])
                 break
             except ConcurrencyError:
-                new = self.service.load(new_gid)
+                new = self.service.states.load(new_gid)
                 if new_seat not in new.state.open:
                     raise SeatTakenError(f"your seat in the rematch {new_gid} is taken already",
                                          version=new.version, id=new_gid) from None
@@ -147,7 +146,7 @@ class Tables:
         Appended with the version it was judged on: a move that wins that version wins, and the clock is judged
         again on the new state."""
         for _ in range(RETRIES):
-            game = self.service.load(gid)
+            game = self.service.states.load(gid)
             at = now if now is not None else int(time.time() * 1000)
             events = game.module.expired(game.state, at)
             if not events:
@@ -167,8 +166,6 @@ class Tables:
             state = game.state
             for event in events:
                 state = game.module.evolve(state, event, at)
-            self.service._remember(replace(game, state=state, version=result.version))
-            self.service._poke(gid)
-            self.service._schedule_clock(gid, game.module, state, result.version)
+            self.service.appended(replace(game, state=state, version=result.version))
             return "timeout"
         return "running"

@@ -8,7 +8,8 @@ import time
 from domain import ai
 from domain.ai import draws
 from services import errors
-from services.games.commands import Game, GameService, rng_for
+from services.games.commands import GameService, rng_for
+from services.games.states import Game
 
 
 def ai_seats_to_act(meta: dict, to_act: list[int]) -> list[int]:
@@ -33,7 +34,7 @@ def clock_budget(budget: float, remaining: float, increment: float = 0.0) -> flo
 
 def play(service: GameService, gid: str, seat: int, version: int, budget: float) -> str:
     """Play one AI turn (or answer a draw offer); returns "played", "answered" or "stale"."""
-    game = service.load(gid)
+    game = service.states.load(gid)
     level = game.meta["players"][seat].get("ai")
     if game.version != version or not level or seat not in ai_seats_now(game):
         return "stale"
@@ -51,7 +52,7 @@ def play(service: GameService, gid: str, seat: int, version: int, budget: float)
     if answering:
         move = draws.answer_draw(game.meta["game"], view, seat, level, rng, budget, time.monotonic)
     else:
-        history = service.history(gid, seat, version) if ai.reads_history(game.meta["game"]) else None
+        history = service.states.history(gid, seat, version) if ai.reads_history(game.meta["game"]) else None
         move = ai.choose(game.meta["game"], view, seat, level, rng, budget, time.monotonic, history=history)
     try:
         service.command(gid, seat, move, expected_version=version, command_id=f"ai-{gid}-{version}")

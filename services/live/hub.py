@@ -31,7 +31,7 @@ import redis
 
 from services import errors
 from services.clients import client_id
-from services.games.commands import Game, GameService
+from services.games.states import Game, States
 from services.reads.views import document
 from services.scripts import lua
 from services.store import codec
@@ -139,10 +139,10 @@ class Hub:
     seconds the readers let this process's requests (``answering``) finish before they publish.
     """
 
-    def __init__(self, service: GameService, keys: Keys, reader: redis.Redis, *, buffer: int = 64,
+    def __init__(self, games: States, keys: Keys, reader: redis.Redis, *, buffer: int = 64,
                  recent: int = 128, per_client: int | None = 20, patience: float = PATIENCE):
-        self.service = service
-        self.store = service.store
+        self.games = games
+        self.store = games.store
         self.keys = keys
         self.reader = reader
         self.buffer = buffer
@@ -271,7 +271,7 @@ class Hub:
             if watched is not None:
                 watched.joining += 1
                 return watched
-        game = self.service.load(gid)  # NotFound for no such game
+        game = self.games.load(gid)  # NotFound for no such game
         shown = None
         for item in self.store.read(gid, after=game.version - 1, to=game.version):  # the event of that version
             shown = _shown(game, codec.decode(game.module, item.data), item.version, item.at)
@@ -300,7 +300,7 @@ class Hub:
             try:
                 while after + 1 < first_recent:
                     limit = min(1000, first_recent - 1 - after)
-                    events = self.service.events(game.gid, None, after=after, limit=limit)
+                    events = self.games.events(game.gid, None, after=after, limit=limit)
                     if not events:
                         break
                     out += [sse(e["version"], e) for e in events]
@@ -437,4 +437,4 @@ def _shown(game: Game, event, version: int, at: int) -> dict:
 def new_hub(runtime: Any, per_client: int | None = None) -> Hub:
     """The hub of a process's runtime (``per_client`` defaults to ``BURROW_STREAMS_PER_CLIENT``)."""
     cap = runtime.settings.streams_per_client if per_client is None else per_client
-    return Hub(runtime.service, runtime.store.keys, runtime.redis, per_client=cap or None)
+    return Hub(runtime.games, runtime.store.keys, runtime.redis, per_client=cap or None)

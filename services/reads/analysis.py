@@ -34,7 +34,8 @@ from typing import Any
 from domain.ai import analysis as engine
 from domain.base import BadNotation, IllegalMove
 from services import errors
-from services.games.commands import Game, GameService, rng_for
+from services.games.commands import rng_for
+from services.games.states import Game, States
 from services.store import codec
 
 log = logging.getLogger(__name__)
@@ -53,7 +54,7 @@ PLAN_CHUNK = -1
 
 def of(runtime) -> Analyses:
     """The analyses of ``runtime``'s store, queued on its ``analysis`` queue at its budget."""
-    return Analyses(runtime.service, runtime.jobs, runtime.settings.analysis_time)
+    return Analyses(runtime.games, runtime.jobs, runtime.settings.analysis_time)
 
 
 class NotFinished(errors.ServiceError):
@@ -72,12 +73,12 @@ class Move:
 class Analyses:
     """Requests, runs and reads analyses; the store's Redis holds them, the ``analysis`` queue runs them."""
 
-    def __init__(self, service: GameService, jobs, budget: float = 0.25,
+    def __init__(self, games: States, jobs, budget: float = 0.25,
                  clock: Callable[[], float] = time.monotonic):
-        self.service = service
-        self.store = service.store
-        self.redis = service.store.redis
-        self.keys = service.store.keys
+        self.games = games
+        self.store = games.store
+        self.redis = games.store.redis
+        self.keys = games.store.keys
         self.jobs = jobs
         self.budget = budget
         self.clock = clock
@@ -89,7 +90,7 @@ class Analyses:
 
         ``budget`` (seconds per position, default the setting) different from an earlier analysis's starts a new
         one; ``queue=False`` records the request without queueing the plan job (``burrow analyse`` runs it)."""
-        game = self.service.load(gid)
+        game = self.games.load(gid)
         if game.module.status(game.state) != "finished":
             raise NotFinished("the game is still running: only a finished game can be analysed")
         budget = budget or self.budget
@@ -106,7 +107,7 @@ class Analyses:
 
     def auto(self, gid: str) -> bool:
         """Queue the analysis of a game that has just finished with a human seat, unless already requested."""
-        game = self.service.load(gid)
+        game = self.games.load(gid)
         if game.module.status(game.state) != "finished" or self._meta(gid) is not None:
             return False
         if all(player.get("ai") for player in game.meta["players"]):
@@ -123,8 +124,8 @@ class Analyses:
         if meta is None or meta["version"] != version:
             return 0  # superseded or never requested
         if meta.get("plies") is None:
-            game = self.service.at_version(gid, version)
-            found = [[m.version, m.seat, m.move] for m in moves(self.service, game)]
+            game = self.games.at_version(gid, version)
+            found = [[m.version, m.seat, m.move] for m in moves(self.games, game)]
             chunks = max(1, -(-len(found) // CHUNK_PLIES))
             self.redis.hset(self.keys.analysis(gid), mapping={"plies": json.dumps(found), "chunks": chunks,
                                                               "status": "running"})
@@ -152,7 +153,7 @@ class Analyses:
         for index in todo:
             before, seat, move = meta["plies"][index]
             self.redis.set(lease, "running", ex=int(LEASE_SLACK + 4 * budget) + 1)
-            game = self.service.at_version(gid, before)
+            game = self.games.at_version(gid, before)
             rng = random.Random(f"{gid}/{version}/{index}")
             # The engines search the game's own state (domain/table.py wraps it with the table's: seats, clocks).
             evaluation = engine.evaluate(game.module.game, game.state.game, game.seats, seat, budget, rng,
@@ -232,7 +233,7 @@ class Analyses:
         entries = [stored.get(i) for i in range(total)]
         end = None
         if total and entries[-1] is not None:
-            game = self.service.at_version(gid, version)
+            game = self.games.at_version(gid, version)
             end = engine.final(game.module, game.state, game.seats)
         flags = engine.blunders([e or {"seat": 0, "move": "", "win": None, "best": None} for e in entries], end)
         plies = [{**entry, "blunder": flag} for entry, flag in zip(entries, flags) if entry is not None]
@@ -241,14 +242,14 @@ class Analyses:
 
 # -- the moves of a game --------------------------------------------------------------------------------------
 
-def moves(service: GameService, game: Game) -> list[Move]:
+def moves(games: States, game: Game) -> list[Move]:
     """The commands that made ``game``, in order, from its events.
 
     A command's events are those its command id recorded (``Keys.cmds``: seat, first and last version) where it had
     one; else those the rules give for it when they match the stored ones exactly (a seeded game replays its dice
     and draws); else the events appended with its first one (one append: the same ``at``). Its notation is the
     legal command whose events begin like the stored ones (the same first event, or with dice its type)."""
-    store, module = service.store, game.module
+    store, module = games.store, game.module
     ranges = {}
     for key, value in store.redis.hgetall(store.keys.cmds(game.gid)).items():
         seat = key.decode().split(":", 1)[0]

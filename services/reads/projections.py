@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from services.games.commands import Game, GameService
+from services.games.states import Game, States
 from services.reads.views import SPECTATOR, all_documents, lobby_entry
 from services.scripts import lua
 
@@ -37,11 +37,11 @@ PROJECTIONS = ("games", "lobby")
 class Projector:
     """Writes and reads the projections of one store."""
 
-    def __init__(self, service: GameService):
-        self.service = service
-        self.store = service.store
-        self.keys = service.store.keys
-        redis = service.store.redis
+    def __init__(self, games: States):
+        self.games = games
+        self.store = games.store
+        self.keys = games.store.keys
+        redis = games.store.redis
         self._write_view = redis.register_script(WRITE_VIEW)
         self._write_lobby = redis.register_script(WRITE_LOBBY)
         self._switch = redis.register_script(SWITCH)
@@ -51,7 +51,7 @@ class Projector:
     def project_game(self, gid: str, suffix: str = "", game: Game | None = None) -> int:
         """Bring the game's view up to its latest version, or to ``game`` if given (just loaded), in keys ending in
         ``suffix``; returns the version."""
-        game = game or self.service.load(gid)
+        game = game or self.games.load(gid)
         docs = all_documents(game)
         self._write_view(keys=[self.keys.view(gid) + suffix, self.keys.ckpt(gid) + suffix],
                          args=[game.version, json.dumps({"version": game.version, "docs": docs})])
@@ -60,7 +60,7 @@ class Projector:
     def project_lobby(self, gid: str, suffix: str = "", game: Game | None = None) -> int:
         """Bring the game's lobby line up to its latest version, or to ``game`` if given (in the lobby keys ending
         in ``suffix``)."""
-        game = game or self.service.load(gid)
+        game = game or self.games.load(gid)
         last = next(self.store.read(gid, after=game.version - 1, to=game.version), None)
         updated = last.at if last else game.meta["created"]
         entry = lobby_entry(game, updated)
@@ -75,7 +75,7 @@ class Projector:
         more; each game as projected, or the error that stopped it (the others go on)."""
         out: dict[str, Game | Exception] = {}
         writes = []
-        for gid, loaded in self.service.load_many(gids).items():
+        for gid, loaded in self.games.load_many(gids).items():
             if isinstance(loaded, Exception):
                 out[gid] = loaded
                 continue

@@ -11,8 +11,8 @@ from collections.abc import Callable
 
 from domain.registry import GAME_NAMES
 from services.bounds import AI_SUFFIX
-from services.games.commands import Game, GameService
 from services.games.fairness import chosen_by_client
+from services.games.states import Game, States
 from services.scripts import lua
 
 K_FACTOR = 32
@@ -46,10 +46,10 @@ COUNT_GAME = lua("count_game")
 class Ratings:
     """Counts finished games into per-game statistics and Elo ratings by player name."""
 
-    def __init__(self, service: GameService, suffix: str = ""):
-        self.service = service
-        self.redis = service.store.redis
-        self.store_keys = service.store.keys
+    def __init__(self, games: States, suffix: str = ""):
+        self.games = games
+        self.redis = games.store.redis
+        self.store_keys = games.store.keys
         self.suffix = suffix  # a rebuild counts into keys of its own, then switches over
         self.keys = [self.store_keys.stats(name) + suffix for name in ("counted", "stats", "ratings", "played")]
         self._count = self.redis.register_script(COUNT_GAME)
@@ -58,7 +58,7 @@ class Ratings:
     def project(self, gid: str, game: Game | None = None) -> bool:
         """Count the game (at its latest version, or ``game`` if given) if it is finished and not counted yet; True
         if it was counted now."""
-        game = game or self.service.load(gid)
+        game = game or self.games.load(gid)
         result = game.module.result(game.state)
         if game.module.status(game.state) != "finished" or result is None:
             return False
@@ -113,9 +113,9 @@ class Ratings:
         returns the number of games counted. A game that fails is skipped and reported (``self.failures``)."""
         from services.reads.projections import REBUILDING, SWITCH
 
-        fresh = Ratings(self.service, REBUILDING)
+        fresh = Ratings(self.games, REBUILDING)
         self.redis.delete(*fresh.all_keys())
-        store = self.service.store
+        store = self.games.store
         finished = []
         self.failures = []
         for gid in list(store.game_ids()):

@@ -97,9 +97,9 @@ def test_rebuild_switches_only_when_done_and_reports_a_poisoned_game(embedded, c
         rt.projector.project_lobby(gid)
     poisoned = good[1]
     rt.redis.xadd(rt.store.keys.game(poisoned), {"type": b"moved", "data": b"\xc1 garbage"}, id="0-99")
-    fresh = rt.service.__class__(rt.store)  # no cached state: the poisoned stream is read again
-    rt.projector.service = fresh
-    rt.ratings.service = fresh
+    fresh = rt.games.__class__(rt.store)  # no cached state: the poisoned stream is read again
+    rt.projector.games = fresh
+    rt.ratings.games = fresh
     assert rt.projector.rebuild() == 2
     assert [gid for gid, _ in rt.projector.failures] == [poisoned]
     lobby = {line["id"] for line in rt.projector.lobby()}

@@ -28,7 +28,7 @@ def main(argv: list[str]) -> int:
         from services.reads.projections import Projector
 
         def stuck(self, gids: list[str]) -> dict:
-            self.service.load_many(gids)
+            self.games.load_many(gids)
             hang(marker)
             raise SystemExit("unreachable")
 

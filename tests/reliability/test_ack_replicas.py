@@ -12,6 +12,7 @@ import redis
 
 from services import errors
 from services.games.commands import GameService
+from services.games.states import States
 from services.store.streams import EventStore, Keys, NotReplicated
 from tests.conftest import RedisProcess
 from tests.reliability.conftest import require_redis_server
@@ -56,4 +57,4 @@ def test_an_append_no_replica_confirmed_is_refused_and_its_retry_never_appends_t
 def test_the_service_answers_503_with_the_reason(master, prefix):
     store = EventStore(redis.Redis(port=master.port), Keys(prefix), ack_replicas=1, ack_timeout_ms=50)
     with pytest.raises(errors.Unavailable, match="replica"):
-        GameService(store).create("murus", [{"name": "Ana"}, {"name": "Bob"}])
+        GameService(States(store)).create("murus", [{"name": "Ana"}, {"name": "Bob"}])

@@ -10,7 +10,7 @@ from tests.services.test_live import Reader, new_game, play
 
 def test_every_partition_reaches_its_watchers_on_a_cluster(cluster_runtime):  # noqa: F811
     rt = cluster_runtime
-    hub = live.Hub(rt.service, rt.store.keys, rt.redis, per_client=None)
+    hub = live.Hub(rt.games, rt.store.keys, rt.redis, per_client=None)
     try:
         games = [new_game(rt)[0] for _ in range(12)]
         assert len({rt.store.keys.partition(gid) for gid in games}) >= 4

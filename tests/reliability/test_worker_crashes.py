@@ -56,7 +56,7 @@ def play_games(runtime, count: int, plies: int, seed: int) -> list[str]:
     for _ in range(count):
         gid = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Bob"}])["id"]
         for _ in range(plies):
-            game = runtime.service.load(gid)
+            game = runtime.games.load(gid)
             seat = game.module.to_act(game.state)[0]
             runtime.service.command(gid, seat, rng.choice(game.module.legal(game.state, seat)))
         gids.append(gid)

@@ -14,7 +14,7 @@ HOPELESS_FOR_GAULS = {"cells": {c + "1": "RR" for c in "abcdefgh"} | {"h7": "G"}
 def offer_draw(runtime, level, position=None):
     g = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Bot", "ai": level}], position=position)
     runtime.service.command(g["id"], 0, "offer draw")
-    game = runtime.service.load(g["id"])
+    game = runtime.games.load(g["id"])
     assert ai_turns.ai_seats_now(game) == [1]  # not its turn, but an offer to answer
     return g["id"], game.version
 
@@ -22,26 +22,26 @@ def offer_draw(runtime, level, position=None):
 def test_easy_declines_a_draw(runtime):
     gid, version = offer_draw(runtime, "easy", HOPELESS_FOR_GAULS)
     assert ai_turns.play(runtime.service, gid, 1, version, budget=0.05) == "answered"
-    game = runtime.service.load(gid)
+    game = runtime.games.load(gid)
     assert game.state.offer is None and game.module.result(game.state) is None
 
 
 def test_normal_accepts_a_draw_in_a_lost_position_and_declines_at_the_start(runtime):
     gid, version = offer_draw(runtime, "normal", HOPELESS_FOR_GAULS)
     assert ai_turns.play(runtime.service, gid, 1, version, budget=0.1) == "answered"
-    game = runtime.service.load(gid)
+    game = runtime.games.load(gid)
     assert game.module.result(game.state)["termination"] == "draw_agreed"
 
     gid, version = offer_draw(runtime, "normal")
     ai_turns.play(runtime.service, gid, 1, version, budget=0.1)
-    game = runtime.service.load(gid)
+    game = runtime.games.load(gid)
     assert game.module.result(game.state) is None and game.state.offer is None
 
 
 def test_the_dispatcher_asks_the_ai_to_answer(runtime):
     gid, _ = offer_draw(runtime, "normal", HOPELESS_FOR_GAULS)
     run_jobs(runtime)
-    game = runtime.service.load(gid)
+    game = runtime.games.load(gid)
     assert game.module.result(game.state)["termination"] == "draw_agreed"
 
 

@@ -9,18 +9,18 @@ def test_the_history_is_the_seats_view_at_every_version(runtime):
     service = runtime.service
     g = service.create("squirrels", [{"name": "Ana"}, {"name": "Bo"}, {"name": "Cy", "ai": "hard"}], seed=3)
     gid = g["id"]
-    game = service.load(gid)
+    game = runtime.games.load(gid)
     for _ in range(2):  # the humans play until it is the AI's turn
         seat = game.module.to_act(game.state)[0]
         if game.meta["players"][seat].get("ai"):
             break
         service.command(gid, seat, game.module.legal(game.state, seat)[0])
-        game = service.load(gid)
-    history = service.history(gid, 2, game.version)
+        game = runtime.games.load(gid)
+    history = runtime.games.history(gid, 2, game.version)
     assert len(history) == game.version
     for version in (1, game.version // 2, game.version):
-        past = service.at_version(gid, version)
+        past = runtime.games.at_version(gid, version)
         assert history[version - 1] == past.module.view(past.state, 2)
     assert game.module.to_act(game.state) == [2]
     assert ai_turns.play(service, gid, 2, game.version, budget=0.05) == "played"
-    assert service.load(gid).version > game.version
+    assert runtime.games.load(gid).version > game.version

@@ -39,14 +39,14 @@ def test_three_ai_commando_seats_with_late_pokes_play_without_an_rq_error(runtim
     monkeypatch.setattr(runtime.jobs, "ai_done", done_then_late_poke)
     caplog.set_level(logging.ERROR)
     for _ in range(40):
-        game = runtime.service.load(gid)
+        game = runtime.games.load(gid)
         if game.module.status(game.state) == "finished":
             break
         for seat in game.module.to_act(game.state):
             runtime.jobs.ai_turn(gid, seat, game.version, "10.0.0.9")
         ThreadWorker([runtime.jobs.queue("ai")], connection=runtime.rq_redis).work(burst=True,
                                                                                    logging_level="ERROR")
-    game = runtime.service.load(gid)
+    game = runtime.games.load(gid)
     assert game.module.status(game.state) == "finished"
     assert pokes and not any(pokes), "a late poke queued a turn that had just been played"
     assert "InvalidJobOperation" not in caplog.text

@@ -139,7 +139,7 @@ def test_the_moves_of_a_game_are_found_from_its_events(rt, game, seats, seed):
     gid = created["id"]
     rng, sent = random.Random(1), []
     for ply in range(14):
-        state = rt.service.load(gid)
+        state = rt.games.load(gid)
         if state.module.status(state.state) == "finished":
             break
         seat = state.module.to_act(state.state)[0]
@@ -148,7 +148,7 @@ def test_the_moves_of_a_game_are_found_from_its_events(rt, game, seats, seed):
         rt.service.command(gid, seat, move, command_id=f"c{ply}" if ply % 2 else None)
         if seed is None:
             time.sleep(0.003)
-    found = analysis.moves(rt.service, rt.service.load(gid))
+    found = analysis.moves(rt.service, rt.games.load(gid))
     assert [(m.version, m.seat, m.move) for m in found] == sent
 
 
@@ -168,7 +168,7 @@ def test_naming_the_moves_logs_no_traceback_for_a_half_created_game(rt, game, se
     created = rt.service.create(game, [{"name": f"P{i}"} for i in range(seats)])
     gid, rng, sent = created["id"], random.Random(2), 0
     for _ply in range(6):
-        state = rt.service.load(gid)
+        state = rt.games.load(gid)
         if not state.module.to_act(state.state):
             break
         seat = state.module.to_act(state.state)[0]
@@ -177,6 +177,6 @@ def test_naming_the_moves_logs_no_traceback_for_a_half_created_game(rt, game, se
         sent += 1
         time.sleep(0.003)
     with caplog.at_level("WARNING", logger="services.reads.analysis"):
-        found = analysis.moves(rt.service, rt.service.load(gid))
+        found = analysis.moves(rt.service, rt.games.load(gid))
     assert len(found) == sent > 0
     assert not [r for r in caplog.records if r.name == "services.reads.analysis"], caplog.text

@@ -15,7 +15,7 @@ def queued(runtime) -> list[tuple]:
 
 
 def play_one(runtime, gid: str) -> int:
-    game = runtime.service.load(gid)
+    game = runtime.games.load(gid)
     seat = game.module.to_act(game.state)[0]
     return runtime.service.command(gid, seat, game.module.legal(game.state, seat)[0])["version"]
 

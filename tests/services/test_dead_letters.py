@@ -72,7 +72,7 @@ def test_a_failing_entry_waits_out_its_backoff(runtime):
 def test_a_game_that_recovers_forgets_its_failures(quick, monkeypatch):
     rt = quick
     gid = rt.service.create("murus", PLAYERS)["id"]
-    real_load, calls = rt.service.load, []
+    real_load, calls = rt.games.load, []
 
     def flaky(g):
         calls.append(g)
@@ -80,7 +80,7 @@ def test_a_game_that_recovers_forgets_its_failures(quick, monkeypatch):
             raise RuntimeError("a passing fault")
         return real_load(g)
 
-    monkeypatch.setattr(rt.service, "load", flaky)
+    monkeypatch.setattr(rt.games, "load", flaky)
     dispatcher = Dispatcher(rt, consumer="d", claim_idle_ms=0)
     dispatcher.run_once(block_ms=1)
     assert [f.count for f in dispatcher.failures.of(0).values()] == [1]

@@ -13,7 +13,7 @@ import msgspec
 import pytest
 
 from domain.registry import game_module
-from services.games.commands import GameService
+from services.games.states import States
 from services.store import codec
 from services.store.streams import EventStore, Keys
 from services.store.transfer import append_exported, parse_lines
@@ -46,5 +46,5 @@ def test_golden_game_imports_and_replays_through_the_store(path):
     store = EventStore(fakeredis.FakeRedis(), Keys("golden"))
     gid = header["id"]
     assert append_exported(store, gid, header["meta"], events) == len(events)
-    game = GameService(store).load(gid)
+    game = States(store).load(gid)
     assert game.module.result(game.state) == recorded_result(header)

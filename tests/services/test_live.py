@@ -65,7 +65,7 @@ def play(runtime, gid: str, moves: int) -> int:
     """Play ``moves`` legal moves (the first legal one each time); returns the version reached."""
     version = 0
     for _ in range(moves):
-        game = runtime.service.load(gid)
+        game = runtime.games.load(gid)
         seat = game.module.to_act(game.state)[0]
         version = runtime.service.command(gid, seat, game.module.legal(game.state, seat)[0])["version"]
     return version
@@ -73,7 +73,7 @@ def play(runtime, gid: str, moves: int) -> int:
 
 @pytest.fixture
 def hub(runtime):
-    made = live.Hub(runtime.service, runtime.store.keys, runtime.redis, per_client=None)
+    made = live.Hub(runtime.games, runtime.store.keys, runtime.redis, per_client=None)
     yield made
     made.stop()
 
@@ -89,11 +89,11 @@ def test_every_subscriber_receives_every_version_in_order_with_the_spectator_doc
             doc = message["document"]
             assert doc["version"] == message["version"] and doc["you"] is None and doc["legal"] == []
             assert message["text"] and message["type"]
-    assert readers[0].received[-1]["document"] == document(runtime.service.load(gid), None)
+    assert readers[0].received[-1]["document"] == document(runtime.games.load(gid), None)
 
 
 def test_a_stalled_subscriber_is_dropped_without_holding_back_another_and_its_reconnect_misses_nothing(runtime):
-    hub = live.Hub(runtime.service, runtime.store.keys, runtime.redis, buffer=3, per_client=None)
+    hub = live.Hub(runtime.games, runtime.store.keys, runtime.redis, buffer=3, per_client=None)
     try:
         gid, _ = new_game(runtime)
         start = runtime.store.version(gid)
@@ -113,7 +113,7 @@ def test_a_stalled_subscriber_is_dropped_without_holding_back_another_and_its_re
 
 
 def test_a_reconnect_older_than_the_recent_messages_reads_them_from_the_store(runtime):
-    hub = live.Hub(runtime.service, runtime.store.keys, runtime.redis, recent=3, per_client=None)
+    hub = live.Hub(runtime.games, runtime.store.keys, runtime.redis, recent=3, per_client=None)
     try:
         gid, _ = new_game(runtime)
         watcher = Reader(hub, gid, after=runtime.store.version(gid))  # keeps the game watched
@@ -123,7 +123,7 @@ def test_a_reconnect_older_than_the_recent_messages_reads_them_from_the_store(ru
         assert late.until(last) == list(range(2, last + 1))
         with_docs = [m["version"] for m in late.received if "document" in m]
         assert with_docs == [last - 2, last - 1, last]  # the recent ones; the last always has the document
-        feed = runtime.service.events(gid, None, after=1)
+        feed = runtime.games.events(gid, None, after=1)
         assert [{k: v for k, v in m.items() if k != "document"} for m in late.received] == feed
     finally:
         hub.stop()
@@ -134,11 +134,11 @@ def test_a_stream_opened_from_nothing_starts_at_version_one(runtime, hub):
     last = play(runtime, gid, 2)
     reader = Reader(hub, gid, after=0)
     assert reader.until(last) == list(range(1, last + 1))
-    assert [m["type"] for m in reader.received] == [e["type"] for e in runtime.service.events(gid, None)]
+    assert [m["type"] for m in reader.received] == [e["type"] for e in runtime.games.events(gid, None)]
 
 
 def test_the_cap_per_client_counts_open_streams(runtime):
-    hub = live.Hub(runtime.service, runtime.store.keys, runtime.redis, per_client=2)
+    hub = live.Hub(runtime.games, runtime.store.keys, runtime.redis, per_client=2)
     try:
         gid, _ = new_game(runtime)
         first, second = Reader(hub, gid, 0, "10.0.0.1"), Reader(hub, gid, 0, "10.0.0.1")
@@ -171,7 +171,7 @@ def test_readers_run_only_while_somebody_watches(runtime, hub):
 
 
 def test_a_long_catch_up_does_not_count_against_the_buffer_before_it_is_read(runtime):
-    hub = live.Hub(runtime.service, runtime.store.keys, runtime.redis, buffer=2, per_client=None)
+    hub = live.Hub(runtime.games, runtime.store.keys, runtime.redis, buffer=2, per_client=None)
     try:
         gid, _ = new_game(runtime)
         watcher = Reader(hub, gid, after=runtime.store.version(gid))
@@ -186,7 +186,7 @@ def test_a_long_catch_up_does_not_count_against_the_buffer_before_it_is_read(run
 
 def test_the_cap_counts_the_streams_of_every_web_process_and_a_dead_ones_expire(runtime, monkeypatch):
     monkeypatch.setattr(live, "LEASE_MS", 400)
-    one, two = (live.Hub(runtime.service, runtime.store.keys, runtime.redis, per_client=2) for _ in range(2))
+    one, two = (live.Hub(runtime.games, runtime.store.keys, runtime.redis, per_client=2) for _ in range(2))
     try:
         gid, _ = new_game(runtime)
         Reader(one, gid, 0, "10.0.0.7")
@@ -213,7 +213,7 @@ def test_the_cap_counts_the_streams_of_every_web_process_and_a_dead_ones_expire(
 
 
 def test_readers_let_the_requests_of_their_process_finish_before_they_publish(runtime):
-    hub = live.Hub(runtime.service, runtime.store.keys, runtime.redis, per_client=None, patience=60)
+    hub = live.Hub(runtime.games, runtime.store.keys, runtime.redis, per_client=None, patience=60)
     try:
         gid, _ = new_game(runtime)
         reader = Reader(hub, gid, after=runtime.store.version(gid))
@@ -229,7 +229,7 @@ def test_readers_let_the_requests_of_their_process_finish_before_they_publish(ru
 
 
 def test_a_request_that_does_not_finish_delays_the_watchers_by_the_patience_at_most(runtime):
-    hub = live.Hub(runtime.service, runtime.store.keys, runtime.redis, per_client=None, patience=0.05)
+    hub = live.Hub(runtime.games, runtime.store.keys, runtime.redis, per_client=None, patience=0.05)
     try:
         gid, _ = new_game(runtime)
         start = runtime.store.version(gid)

@@ -18,7 +18,7 @@ PLAYERS = [{"name": "Ana"}, {"name": "Bob"}]
 def play(runtime, gid, tokens_by_seat, moves):
     service = runtime.service
     for move in moves:
-        game = service.load(gid)
+        game = runtime.games.load(gid)
         seat = game.module.to_act(game.state)[0]
         service.command(gid, seat, move)
 
@@ -28,7 +28,7 @@ def projected(runtime, gid):
 
 
 def fresh(runtime, gid):
-    return json.loads(json.dumps(all_documents(runtime.service.load(gid))))
+    return json.loads(json.dumps(all_documents(runtime.games.load(gid))))
 
 
 def test_project_twice_changes_nothing(runtime):
@@ -45,7 +45,7 @@ def test_out_of_order_job_never_goes_back(runtime):
     """A slow job that computed an older version cannot overwrite a newer projection."""
     g = runtime.service.create("murus", PLAYERS)
     gid = g["id"]
-    old_game = runtime.service.load(gid)
+    old_game = runtime.games.load(gid)
     play(runtime, gid, None, ["a1-a3"])
     jobs.project(gid)
     projector = runtime.projector
@@ -212,7 +212,7 @@ def test_an_entry_an_ai_must_answer_stays_pending_until_it_has_played(runtime, m
     dispatcher.run_once(block_ms=1)
     assert runtime.redis.xpending(log, "dispatch")["pending"] == 1 and len(ai) == 1  # not queued twice
     ThreadWorker([ai], connection=runtime.rq_redis).work(burst=True, logging_level="ERROR")
-    assert runtime.service.load(g["id"]).version == 2
+    assert runtime.games.load(g["id"]).version == 2
     clock.now += 2 * dispatcher.settle_ms / 1000
     dispatcher.run_once(block_ms=1)  # the creation's entry acknowledged; the AI's move read, its projection poked
     assert runtime.redis.xpending(log, "dispatch")["pending"] == 1
@@ -229,7 +229,7 @@ def test_ai_seat_is_played_by_a_job(runtime):
     runtime.queue.empty()
     Dispatcher(runtime, consumer="d").run_once(block_ms=10)
     run_jobs(runtime)
-    game = runtime.service.load(gid)
+    game = runtime.games.load(gid)
     assert game.version == 2 and game.module.to_act(game.state) == [1]
 
 
@@ -255,15 +255,15 @@ def test_rebuild_restores_dropped_projections(runtime):
 def test_projecting_a_batch_writes_what_one_game_at_a_time_writes(runtime):
     """``project_many`` (a batch's tails in one round trip, its writes in one more) against ``project_game`` and
     ``project_lobby``: the same documents and lobby lines, for games cached or not, with or without new events."""
-    from services.games.commands import GameService
+    from services.games.states import States
     from services.reads.projections import Projector
 
     gids = [runtime.service.create("murus", PLAYERS)["id"] for _ in range(3)]
     play(runtime, gids[0], None, ["a1-a3", "a7-a5"])
     play(runtime, gids[1], None, ["a1-a3"])
-    batch = Projector(GameService(runtime.store))  # its own cache: gids[2] is loaded cold
-    batch.service.load(gids[0])
-    batch.service.load(gids[1])
+    batch = Projector(States(runtime.store))  # its own cache: gids[2] is loaded cold
+    batch.games.load(gids[0])
+    batch.games.load(gids[1])
     play(runtime, gids[0], None, ["b1-b3"])  # a tail to read for a cached game; gids[1] has none
     done = batch.project_many([*gids, "no-such-game"])
     assert {gid: game.version for gid, game in done.items() if gid in gids} == {gids[0]: 4, gids[1]: 2, gids[2]: 1}
@@ -271,7 +271,7 @@ def test_projecting_a_batch_writes_what_one_game_at_a_time_writes(runtime):
     keys = runtime.store.keys
     for gid in gids:
         assert projected(runtime, gid) == {"version": done[gid].version, "docs": fresh(runtime, gid)}
-        Projector(GameService(runtime.store)).project_lobby(gid, suffix=":one")  # one game at a time, cold
+        Projector(States(runtime.store)).project_lobby(gid, suffix=":one")  # one game at a time, cold
         partition = keys.partition(gid)
         line, alone = (runtime.redis.hget(keys.lobby(partition, suffix), gid) for suffix in ("", ":one"))
         assert line is not None and json.loads(line) == json.loads(alone)

@@ -12,7 +12,7 @@ def finish(runtime, players):
     """A game both seats moved in, won by seat 0 (seat 1 resigns)."""
     g = runtime.service.create("murus", players)
     for seat in (0, 1):
-        game = runtime.service.load(g["id"])
+        game = runtime.games.load(g["id"])
         runtime.service.command(g["id"], seat, game.module.legal(game.state, seat)[0])
     runtime.service.command(g["id"], 1, "resign")
     return g["id"]
@@ -32,7 +32,7 @@ def test_a_game_one_side_never_moved_in_is_counted_but_unrated(runtime):
 def test_a_game_nobody_moved_in_would_be_unrated(runtime):
     # A game finished at birth (a position leaving a side no move) has this state: nobody has moved.
     g = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Bob"}])
-    assert rated(runtime.service.load(g["id"])) is False
+    assert rated(runtime.games.load(g["id"])) is False
 
 
 def test_a_person_never_shares_a_rating_with_an_ai(runtime):
@@ -82,7 +82,7 @@ def test_stats_count_finished_games_by_termination(runtime):
     finish(runtime, [{"name": "Ana"}, {"name": "Bob"}])  # Bob resigns
     capped = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Bob"}], options={"max_plies": 2})["id"]
     for seat in (0, 1):
-        game = runtime.service.load(capped)
+        game = runtime.games.load(capped)
         runtime.service.command(capped, seat, game.module.legal(game.state, seat)[0])
     for gid in runtime.store.game_ids():
         runtime.ratings.project(gid)

@@ -62,7 +62,7 @@ def test_a_murus_position_hides_nothing(client):
 def test_games_the_creator_set_up_are_unrated(client, runtime, seed, rated):
     gid = create(client, **({"seed": seed} if seed else {})).get_json()["id"]
     for seat in (0, 1):  # both sides move, then one resigns
-        game = runtime.service.load(gid)
+        game = runtime.games.load(gid)
         runtime.service.command(gid, seat, game.module.legal(game.state, seat)[0])
     runtime.service.command(gid, 1, "resign")
     run_jobs(runtime)

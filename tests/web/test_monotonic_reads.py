@@ -27,6 +27,6 @@ def test_a_get_without_min_version_never_goes_below_this_process_s_own_command(c
 def test_min_version_is_read_your_writes_from_any_process(client, runtime):
     gid, auth = started(client, runtime)
     client.post(f"/api/games/{gid}/commands", json={"move": "a1-a3"}, headers=auth)
-    runtime.service._cache.clear()  # another web process: it has not seen version 2
+    runtime.games._cache.clear()  # another web process: it has not seen version 2
     assert client.get(f"/api/games/{gid}", headers=auth).get_json()["version"] == 1  # the lagging projection
     assert client.get(f"/api/games/{gid}?min_version=2", headers=auth).get_json()["version"] == 2

@@ -66,7 +66,7 @@ def test_thirty_two_racing_claims_give_one_seat(runtime):
         t.join()
     assert len(won) == 1 and lost == ["seat_taken"] * 31
     assert runtime.store.version(g["id"]) == g["version"] + 1  # one seat_taken event
-    assert runtime.service.seat_for(g["id"], won[0]["token"]) == 1
+    assert runtime.seats.seat_for(g["id"], won[0]["token"]) == 1
 
 
 @pytest.mark.parametrize("path, body, status, code", [
@@ -154,7 +154,7 @@ def race_move_and_timeout(runtime, tables: Tables) -> tuple[dict, str, int]:
     """A move and a timeout judged on the same version, sent at the same moment: (who won, game id, version)."""
     g = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 600})
     gid, version = g["id"], g["version"]
-    game = runtime.service.load(gid)
+    game = runtime.games.load(gid)
     late = game.module.deadline(game.state) + 1  # the flag judges as if seat 0's time had run out
     time.sleep(0.005)  # a move now leaves seat 1 more than that: a retried flag finds no timeout
     barrier = threading.Barrier(2)
@@ -186,7 +186,7 @@ def test_a_move_and_a_timeout_racing_for_one_version_exactly_one_wins(runtime):
         result, gid, version = race_move_and_timeout(runtime, tables)
         assert result["move"] != result["flag"], result  # exactly one of the two
         assert runtime.store.version(gid) == version + 1
-        final = runtime.service.load(gid)
+        final = runtime.games.load(gid)
         if result["flag"]:
             assert final.module.result(final.state)["termination"] == "timeout"
         else:
@@ -213,7 +213,7 @@ def test_resigned_and_timed_out_games_are_rated_under_the_players_names(client, 
             client.post(f"/api/games/{g['id']}/commands", headers=auth(ben), json={"move": "resign"})
         else:  # Ana moves once more, and Ben's clock runs out
             client.post(f"/api/games/{g['id']}/commands", headers=auth(ana), json={"move": "b1-b3"})
-            game = runtime.service.load(g["id"])
+            game = runtime.games.load(g["id"])
             assert Tables(runtime.service).flag(g["id"], now=game.module.deadline(game.state)) == "timeout"
     run_jobs(runtime)
     stats = client.get("/api/stats").json
@@ -261,7 +261,7 @@ def test_a_two_second_game_times_out_with_no_client_connected(tmp_path):
         g = rt.service.create("murus", [{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 2})
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline:
-            game = rt.service.load(g["id"])
+            game = rt.games.load(g["id"])
             if game.module.status(game.state) == "finished":
                 break
             time.sleep(0.2)
@@ -281,9 +281,9 @@ def test_a_claimed_seat_survives_a_restart_of_the_embedded_mode(tmp_path):
     g = first.service.create("murus", [{"name": "Ana"}, {"open": True}])
     ben = Tables(first.service).claim(g["id"], 1, "Ben")["token"]
     second = build(Settings(data_dir=str(tmp_path / "data")))  # a new process, filled from the journal
-    assert second.service.seat_for(g["id"], ben) == 1
-    assert second.service.seat_for(g["id"], g["seats"][0]["token"]) == 0
-    assert second.service.load(g["id"]).names == ["Ana", "Ben"]
+    assert second.seats.seat_for(g["id"], ben) == 1
+    assert second.seats.seat_for(g["id"], g["seats"][0]["token"]) == 0
+    assert second.games.load(g["id"]).names == ["Ana", "Ben"]
 
 
 def test_a_clock_check_run_early_is_scheduled_again_and_a_late_one_for_an_old_version_does_nothing(runtime):
@@ -296,7 +296,7 @@ def test_a_clock_check_run_early_is_scheduled_again_and_a_late_one_for_an_old_ve
 
     jobs = Jobs()
     g = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 60})
-    game = runtime.service.load(g["id"])
+    game = runtime.games.load(g["id"])
     deadline = game.module.deadline(game.state)
     tables = Tables(runtime.service, jobs)
     assert tables.flag(g["id"], now=deadline - 500) == "running"  # early: once more, just after the deadline
@@ -340,7 +340,7 @@ def test_a_replayed_journal_restores_a_seat_claimed_just_before_a_crash(tmp_path
     with pytest.raises(Crash):
         Tables(first.service).claim(g["id"], 1, "Ben")
     second = build(Settings(data_dir=str(tmp_path / "data")))  # the embedded mode started again
-    assert second.service.load(g["id"]).names == ["Ana", "Ben"]
+    assert second.games.load(g["id"]).names == ["Ana", "Ben"]
     assert second.store.seat_hashes(g["id"]) == first.store.seat_hashes(g["id"], fresh=True)
     assert set(second.store.seat_hashes(g["id"])) == {0, 1}
 

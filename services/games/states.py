@@ -1,0 +1,184 @@
+"""Games' states: the game at its latest version (a cached state + the events appended since), at any earlier
+version, and its event feed as a viewer sees it. The read side of the event store that commands, projections,
+the live hub and the workers share."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from types import ModuleType
+from typing import Any
+
+import msgspec
+import redis
+
+from domain.base import REVEAL_ALL, BadEvent, Viewer
+from domain.table import table_of
+from services import errors
+from services.store import codec
+from services.store.streams import EventStore, StoreUnavailable
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game's state at ``version``, with its metadata and decider module."""
+
+    gid: str
+    meta: dict
+    module: ModuleType
+    version: int
+    state: Any
+
+    @property
+    def seats(self) -> int:
+        return len(self.meta["players"])
+
+    @property
+    def names(self) -> list[str]:
+        """Each seat's player name ("" for a seat still open)."""
+        taken = dict(getattr(self.state, "names", ()))
+        return [taken.get(i) or p.get("name", "") for i, p in enumerate(self.meta["players"])]
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """Each seat's side (colour) the move list's lines open with, as the state has them (Mouse Guard draws
+        its colours per game)."""
+        sides = getattr(self.module, "sides", None)
+        return tuple(sides(self.state)) if callable(sides) else tuple(getattr(self.module, "SIDES", ()))
+
+    def viewer(self, seat: int | None) -> Viewer:
+        """Who ``seat`` sees as: everything once the game is finished."""
+        return REVEAL_ALL if self.module.status(self.state) == "finished" else seat
+
+
+class States:
+    """Loads games from their streams; keeps an LRU of recent states so a load reads only the stream's tail."""
+
+    def __init__(self, store: EventStore, cache_size: int = 2048):
+        self.store = store
+        self._cache: OrderedDict[str, Game] = OrderedDict()
+        self._cache_size = cache_size
+        self._cache_lock = threading.Lock()
+
+    def load(self, gid: str) -> Game:
+        """The game at its latest version: cached state plus the events appended since."""
+        with self._cache_lock:
+            game = self._cache.get(gid)
+        try:
+            if game is None:
+                game = self._before_first_event(gid)
+            game = self._fold(game, self.store.read(gid, after=game.version))
+        except (redis.ConnectionError, StoreUnavailable) as exc:
+            raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
+        self.remember(game)
+        return game
+
+    def load_many(self, gids: list[str]) -> dict[str, tuple[Game, int] | Exception]:
+        """Each game at its latest version with its latest event's commit time (ms), or the error loading it
+        raised; the tails of the games already cached are read in one round trip (``EventStore.tails``)."""
+        out: dict[str, tuple[Game, int] | Exception] = {}
+        with self._cache_lock:
+            cached = {gid: self._cache.get(gid) for gid in gids}
+        known = [gid for gid in gids if cached[gid] is not None]
+        batch = 1000
+        try:
+            tails = self.store.tails([(gid, cached[gid].version) for gid in known], batch)
+        except (redis.ConnectionError, StoreUnavailable) as exc:
+            raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
+        for gid, (latest, tail) in zip(known, tails, strict=True):
+            try:
+                game = self._fold(cached[gid], tail)
+                if len(tail) == batch:  # a long tail: the rest the usual way
+                    game = self.load(gid)
+                    latest = None
+                else:
+                    self.remember(game)
+                out[gid] = (game, latest.at if latest is not None and latest.version == game.version
+                            else self._commit_time(game))
+            except Exception as exc:  # noqa: BLE001 - this game's error, for its caller
+                out[gid] = exc
+        for gid in gids:
+            if gid not in out:
+                try:
+                    game = self.load(gid)
+                    out[gid] = (game, self._commit_time(game))
+                except Exception as exc:  # noqa: BLE001 - this game's error, for its caller
+                    out[gid] = exc
+        return out
+
+    def _commit_time(self, game: Game) -> int:
+        """When the game's version ``game.version`` was appended (ms; its creation time before any event)."""
+        last = next(self.store.read(game.gid, after=game.version - 1, to=game.version), None)
+        return last.at if last else game.meta["created"]
+
+    def at_version(self, gid: str, version: int) -> Game:
+        """The game replayed from its first event up to ``version`` (time travel)."""
+        game = self._fold(self._before_first_event(gid), self.store.read(gid, to=version))
+        if game.version < version:
+            raise errors.NotFound(f"game {gid} has no version {version} (it is at version {game.version})")
+        return game
+
+    def history(self, gid: str, seat: int, to: int) -> list[dict]:
+        """``seat``'s view of the game at every version up to ``to``, oldest first: what a person at that seat
+        has seen, for an AI that learns from the game so far (``domain.ai.reads_history``)."""
+        game, views = self._before_first_event(gid), []
+        for item in self.store.read(gid, to=to):
+            game = self._fold(game, (item,))
+            views.append(game.module.view(game.state, seat))
+        return views
+
+    def _before_first_event(self, gid: str) -> Game:
+        """The game at version 0, to fold its events into (``NotFound`` for no such game)."""
+        meta = self.store.meta(gid)
+        if meta is None:
+            raise errors.NotFound(f"no game {gid!r}")
+        return Game(gid, meta, table_of(meta["game"]), 0, None)
+
+    def _fold(self, game: Game, stored) -> Game:
+        state, version = game.state, game.version
+        for item in stored:
+            try:
+                state = game.module.evolve(state, codec.decode(game.module, item.data), item.at)
+            except (msgspec.DecodeError, msgspec.ValidationError, BadEvent) as exc:
+                log.error("game %s: the event at version %s cannot be read: %s: %s", game.gid, item.version,
+                          type(exc).__name__, exc)
+                raise errors.Corrupt(f"game {game.gid} cannot be read: its event at version {item.version} is "
+                                     "damaged; the operator sees it in 'burrow doctor'") from exc
+            version = item.version
+        return replace(game, state=state, version=version)
+
+    def cached(self, gid: str) -> Game | None:
+        """The cached state of the game, possibly behind the stream (no Redis read)."""
+        with self._cache_lock:
+            return self._cache.get(gid)
+
+    def seen_version(self, gid: str) -> int:
+        """The newest version of the game this process has loaded or appended (0: none; no Redis read): a read
+        answered here never goes below it."""
+        game = self.cached(gid)
+        return game.version if game is not None else 0
+
+    def remember(self, game: Game) -> None:
+        """Keep ``game`` as the newest known state of its game (unless a newer one is kept)."""
+        with self._cache_lock:
+            cached = self._cache.get(game.gid)
+            if cached is None or cached.version <= game.version:
+                self._cache[game.gid] = game
+            self._cache.move_to_end(game.gid)
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+
+    def events(self, gid: str, seat: int | None, after: int = 0, limit: int = 1000) -> list[dict]:
+        """Events after version ``after`` as ``seat`` may see them (everything once the game is finished)."""
+        game = self.load(gid)
+        viewer = game.viewer(seat)
+        out = []
+        for item in self.store.read(gid, after=after, to=min(game.version, after + limit)):
+            event = codec.decode(game.module, item.data)
+            out.append(codec.to_client(game.module, game.module.redact(event, viewer), item.version, item.at,
+                                       game.names, game.sides))
+        return out
