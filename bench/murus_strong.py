@@ -46,10 +46,10 @@ MAX_PLY = 96
 TIME_CHECK = 511
 
 # -- tuned weights (self-play, see docs/ai.md) ----------------------------------------------------------------
-TOWER_ROW = (0, 10, 30, 60, 100, 50, 0)
+TOWER_ROW = (0, 8, 24, 48, 80, 120, 0)
 """A tower's bonus by rows travelled from its home row (6 = the goal row, never reached in play)."""
 WALL_ROW = (0, 0, 4, 8, 12, 16, 0)
-MOBILITY = 6
+MOBILITY = 10
 THREAT = 120  # one enemy tower breaking through next turn (the side to move must answer it)
 DOUBLE_THREAT = 600  # two or more
 OWN_THREAT = 40  # each own tower that breaks through if left alone

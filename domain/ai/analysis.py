@@ -3,9 +3,10 @@
 Pure like the rest of ``domain/``: the state, the randomness and the clock come from the caller. Positions are
 analysed with everything revealed (finished games only: ``services/analysis.py`` checks):
 
-- **Murus Gallicus**: hard's alpha-beta (``domain.ai.murus.Search``) for the whole budget; its score for the side
-  to move (centi-stones) becomes a probability by a logistic ``1 / (1 + exp(-score / MURUS_SCALE))``, whose
-  scale was fitted by maximum likelihood on the outcomes of selfplay positions (``bench/calibrate.py``,
+- **Murus Gallicus**: hard's alpha-beta (``domain.ai.murus_search.Search`` in the basic game,
+  ``domain.ai.murus.Search`` in the advanced one) for the whole budget; its score for the side to move becomes a
+  probability by a logistic ``1 / (1 + exp(-(score + MURUS_OFFSET) / MURUS_SCALE))``, whose scale and offset
+  were fitted by maximum likelihood on the outcomes of selfplay positions (``bench/calibrate.py``,
   ``docs/ai.md``); a proven win or loss is 1 or 0.
 - **Mouse Guard**: hard's MCTS run on the true hands and deck order (no determinisation: nothing is hidden any
   more); the chance is the mean reward of the most visited move (the search's leaves are its fitted logistic
@@ -30,6 +31,7 @@ from typing import Any
 
 from domain.ai import commando
 from domain.ai import mouseguard as mg
+from domain.ai import murus_search as murus_fast
 from domain.ai import squirrels as sq
 from domain.ai.murus import WON, Search
 from domain.base import REVEAL_ALL
@@ -128,6 +130,10 @@ def murus_search(view: dict, budget: float, rng: random.Random,
     """Hard's search for the whole ``budget``: (score for the side to move, best move, side to move)."""
     advanced = view["options"]["variant"] == "advanced"
     pos = load_position(view["position"], advanced)
+    if not advanced:  # hard's basic-game search
+        fast = murus_fast.Search(clock, clock() + budget)
+        code = fast.best_move(murus_fast.compact(pos), rng)
+        return fast.score, move_text(murus_fast.to_move(code)), pos[SIDE]
     search = Search(advanced, hard=True, clock=clock, deadline=clock() + budget)
     best = search.best_move(pos, generate(pos, advanced), rng)
     return search.score, move_text(best), pos[SIDE]

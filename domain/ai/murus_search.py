@@ -37,6 +37,7 @@ WON = WIN - 1_000
 """Scores beyond ±WON are wins or losses in some number of plies (the same scale as ``domain.ai.murus``)."""
 MAX_PLY = 100
 MAX_EXTENSIONS = 6
+INTERIOR_EXTENSIONS = 0
 TIME_CHECK = 255
 
 # -- evaluation weights (centi-stones) --------------------------------------------------------------------------
@@ -54,6 +55,10 @@ THREAT = 120
 DOUBLE_THREAT = 300
 """The side to move facing two or more towers that break through next turn (one answer rarely stops both)."""
 TEMPO = 10
+
+WEIGHTS = HAND = tuple([STONE + w for w in WALL_ADVANCE[1:]] + [2 * STONE + TOWER + w for w in TOWER_ADVANCE[1:]]
+             + [MOBILITY, -STUCK, THREAT, 0, 0, 0, 0, TEMPO])
+"""The weights above as one vector over ``FEATURES`` (then the side to move's bonus)."""
 
 NULL_DEPTH, NULL_REDUCTION = 3, 2
 FUTILITY = 250
@@ -86,12 +91,9 @@ for _offset, _has1, _has2 in DIRECTIONS:
 Board = tuple[int, int, int, int, int]
 
 
-def _layers(weights: tuple[int, ...], side: int) -> tuple[tuple[int, int], ...]:
-    return tuple((BY_DISTANCE[side][distance], weight) for distance, weight in enumerate(weights) if weight)
-
-
-TOWER_LAYERS = tuple(_layers(tuple(w + TOWER for w in TOWER_ADVANCE), side) for side in (0, 1))
-WALL_LAYERS = tuple(_layers(WALL_ADVANCE, side) for side in (0, 1))
+def _layers(by_distance: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per side, (row mask, weight) for the weights of distances 1…6 from the goal row."""
+    return tuple(tuple((BY_DISTANCE[side][d + 1], w) for d, w in enumerate(by_distance) if w) for side in (0, 1))
 
 
 def compact(position: tuple) -> Board:
@@ -170,6 +172,48 @@ def _mobility(towers: int, landing: int) -> int:
             + (towers & _HAS2[7] & (nw >> 7)).bit_count() + (towers & _HAS2[-7] & (nw << 14)).bit_count())
 
 
+FEATURES = tuple([f"walls at {d}" for d in range(1, 7)] + [f"towers at {d}" for d in range(1, 7)]
+                 + ["mobility", "stuck", "breakers", "raisable", "open cells", "open raisable", "sacrifices"])
+"""What ``side_features`` counts for one side (``at d``: at distance ``d`` from its goal row)."""
+
+
+def side_features(p1: int, p2: int, e1: int, e2: int, side: int) -> list[int]:
+    """One side's counts (``FEATURES``) in a basic position: its stones ``p1`` (towers ``p2``) against the other
+    side's stones ``e1`` (towers ``e2``).
+
+    ``breakers``: towers that break through with their next move; ``raisable``: own walls on the threat row that
+    an own distribution lands on (making a tower there); ``open cells``: threat-row cells from which a tower would
+    break through now (the holes in the other side's defence); ``open raisable``: raisable walls on open cells (a
+    breakthrough threat one move away); ``sacrifices``: (tower, enemy wall) pairs a sacrifice could remove."""
+    walls = p1 & ~p2
+    rows = BY_DISTANCE[side]
+    counts = [(walls & rows[d]).bit_count() for d in range(1, 7)]
+    counts += [(p2 & rows[d]).bit_count() for d in range(1, 7)]
+    landing = FULL & ~(e1 | p2)
+    enemy_walls = e1 & ~e2
+    reach = moves = sacrifices = 0
+    for offset, has1, has2 in DIRECTIONS:
+        if offset > 0:
+            can = p2 & has2 & (landing >> offset) & (landing >> 2 * offset)
+            reach |= (can << offset) | (can << 2 * offset)
+            sacrifices += (p2 & has1 & (enemy_walls >> offset)).bit_count()
+        else:
+            can = p2 & has2 & (landing << -offset) & (landing << -2 * offset)
+            reach |= (can >> -offset) | (can >> -2 * offset)
+            sacrifices += (p2 & has1 & (enemy_walls << -offset)).bit_count()
+        moves += can.bit_count()
+    raisable = reach & walls & THREAT_ROW[side]
+    open_cells = breakers(THREAT_ROW[side], landing, side)
+    return counts + [moves, int(moves == 0), breakers(p2, landing, side).bit_count(), raisable.bit_count(),
+                     open_cells.bit_count(), (raisable & open_cells).bit_count(), sacrifices]
+
+
+def features(board: Board) -> list[int]:
+    """The side to move's ``side_features`` minus the other side's."""
+    m1, m2, t1, t2, side = board
+    return [a - b for a, b in zip(side_features(m1, m2, t1, t2, side), side_features(t1, t2, m1, m2, side ^ 1))]
+
+
 class _NoTable(dict):
     """A transposition table that keeps nothing."""
 
@@ -185,9 +229,14 @@ class Search:
     """One decision of ``hard`` in the basic game: iterative deepening until ``deadline`` of ``clock``."""
 
     def __init__(self, clock: Callable[[], float], deadline: float, *, null_move: bool = True,
-                 futility: bool = True, reductions: bool = True, table: bool = True):
-        """The switches turn a technique off (the tests compare the search with and without each)."""
+                 futility: bool = True, reductions: bool = True, table: bool = True,
+                 weights: tuple[int, ...] | None = None):
+        """The switches turn a technique off (the tests compare the search with and without each); ``weights``:
+        the evaluation's, over ``FEATURES`` then the side to move's bonus (default ``WEIGHTS``)."""
         self.clock, self.deadline = clock, deadline
+        self.weights = weights = weights or WEIGHTS
+        self.wall_layers, self.tower_layers = _layers(weights[0:6]), _layers(weights[6:12])
+        self.bonus = weights[19]
         self.null_move, self.futility, self.reductions = null_move, futility, reductions
         self.checked = clock()
         self.table: dict[Board, tuple[int, int, int, int]] = {} if table else _NoTable()
@@ -195,7 +244,7 @@ class Search:
         self.history: tuple[dict[int, int], dict[int, int]] = ({}, {})
         self.counters: tuple[dict[int, int], dict[int, int]] = ({}, {})
         self.evals: dict[Board, int] = {}
-        self.sides: dict[tuple[int, int, int, int], int] = {}
+        self.sides: dict[tuple[int, int, int, int, int], tuple[int, int]] = {}
         self.nodes = 0
         self.depth_reached = 0
         self.score = 0
@@ -205,36 +254,60 @@ class Search:
     # -- evaluation ----------------------------------------------------------------------------------------------
 
     def evaluate(self, board: Board) -> int:
-        """Score of ``board`` for the side to move: each side's material, advancement, mobility and towers that
-        break through next turn (``_side``), a tempo, and a penalty for facing two such towers at once."""
+        """Score of ``board`` for the side to move: the weights (``self.weights``) of each side's counts
+        (``side_features``: material and advancement, mobility, breakthroughs) mine minus theirs, the side to
+        move's bonus, and a penalty for facing two towers that break through at once."""
         score = self.evals.get(board)
         if score is not None:
             return score
         m1, m2, t1, t2, side = board
-        mine, _ = self._side(m1, m2, t1, side)
-        theirs, threats = self._side(t1, t2, m1, side ^ 1)
-        score = mine - theirs + TEMPO
+        mine, _ = self._side(m1, m2, t1, t2, side)
+        theirs, threats = self._side(t1, t2, m1, m2, side ^ 1)
+        score = mine - theirs + self.bonus
         if threats > 1:
             score -= DOUBLE_THREAT
         self.evals[board] = score
         return score
 
-    def _side(self, p1: int, p2: int, enemy: int, side: int) -> tuple[int, int]:
-        key = (p1, p2, enemy, side)
+    def _side(self, p1: int, p2: int, e1: int, e2: int, side: int) -> tuple[int, int]:
+        """``side_features`` weighted, unrolled; and the side's breakers (remembered: leaves share sides)."""
+        key = (p1, p2, e1, e2, side)
         found = self.sides.get(key)
         if found is not None:
             return found
         walls = p1 & ~p2
-        score = STONE * (p1.bit_count() + p2.bit_count())
-        for mask, weight in TOWER_LAYERS[side]:
-            score += weight * (p2 & mask).bit_count()
-        for mask, weight in WALL_LAYERS[side]:
+        score = 0
+        for mask, weight in self.wall_layers[side]:
             score += weight * (walls & mask).bit_count()
-        landing = FULL & ~(enemy | p2)
-        moves = _mobility(p2, landing)
-        score += MOBILITY * moves if moves else -STUCK
+        for mask, weight in self.tower_layers[side]:
+            score += weight * (p2 & mask).bit_count()
+        landing = FULL & ~(e1 | p2)
+        mobility, stuck, breaking, raising, opening, open_raising, sacrificing = self.weights[12:19]
+        threat_row = THREAT_ROW[side]
+        if raising or open_raising or sacrificing:
+            enemy_walls = e1 & ~e2
+            reach = moves = sacrifices = 0
+            for offset, has1, has2 in DIRECTIONS:
+                if offset > 0:
+                    can = p2 & has2 & (landing >> offset) & (landing >> 2 * offset)
+                    reach |= (can << offset) | (can << 2 * offset)
+                    sacrifices += (p2 & has1 & (enemy_walls >> offset)).bit_count()
+                else:
+                    can = p2 & has2 & (landing << -offset) & (landing << -2 * offset)
+                    reach |= (can >> -offset) | (can >> -2 * offset)
+                    sacrifices += (p2 & has1 & (enemy_walls << -offset)).bit_count()
+                moves += can.bit_count()
+            raisable = reach & walls & threat_row
+            open_cells = breakers(threat_row, landing, side)
+            score += (raising * raisable.bit_count() + opening * open_cells.bit_count()
+                      + open_raising * (raisable & open_cells).bit_count() + sacrificing * sacrifices)
+        else:
+            moves = _mobility(p2, landing)
+            if opening:
+                score += opening * breakers(threat_row, landing, side).bit_count()
+        score += mobility * moves if moves else stuck
         threats = breakers(p2, landing, side).bit_count()
-        score += THREAT * threats
+        score += breaking * threats
         found = self.sides[key] = (score, threats)
         return found
 
@@ -252,8 +325,6 @@ class Search:
                     self.score = WIN - 1
                     return code
         best = moves[0]
-        if len(moves) == 1:
-            return best
         score = 0
         try:
             for depth in range(1, max_depth + 1):
@@ -310,6 +381,8 @@ class Search:
             if not threatened or extended >= MAX_EXTENSIONS:
                 return self._quiesce(board, alpha, beta, ply, extended)
             depth, extended = 1, extended + 1  # a threat to answer: every reply, one ply more
+        elif threatened and extended < INTERIOR_EXTENSIONS:
+            depth, extended = depth + 1, extended + 1  # inside the tree too: a threat costs no depth
         table = self.table
         entry = table.get(board)
         table_move = 0
