@@ -10,4 +10,4 @@ RUN pip install --no-cache-dir .
 RUN useradd --create-home burrow
 USER burrow
 EXPOSE 8000
-CMD ["uvicorn", "burrow.asgi:app", "--host", "0.0.0.0", "--port", "8000", "--workers", "2", "--no-proxy-headers"]
+CMD ["burrow", "serve", "--web-only", "--processes", "2", "--host", "0.0.0.0", "--port", "8000"]

@@ -2,15 +2,14 @@
 
     python bench/clock_precision.py [--games 20] [--quick]
 
-Each mode runs an embedded runtime as ``burrow serve`` wires it (a dispatcher thread, the projection worker thread
-with its scheduler) and creates ``--games`` Murus games with a one-second clock, a random fraction of a second
-apart, that nobody plays. Every game ends by the clock check RQ's scheduler moves to the queue; the lateness is
+Each mode runs a runtime as ``burrow serve`` wires it (a dispatcher thread), embedded (fakeredis) or on a private
+``redis-server``, and creates ``--games`` Murus games with a one-second clock, a random fraction of a second apart,
+that nobody plays. Every game ends by the dispatchers' clock check (``services/games/clocks.py``); the lateness is
 the ``timed_out`` event's commit time minus the deadline. Modes:
 
-* ``RQ whole seconds`` — before: RQ scores a scheduled job in whole seconds (rounded down) and its scheduler
-  compares whole seconds, every second (a check due early runs, finds time left and is scheduled again);
-* ``exact, every 1 s`` — the check scored and moved to the millisecond, the scheduler still polling every second;
-* ``exact, every 0.1 s`` — and polling every ``POLL_SECONDS`` (the default, ``workers/worker.py``).
+* ``deadlines`` — the dispatcher waits for log entries no longer than the earliest deadline (the default);
+* ``once a pass`` — for comparison: it checks the deadlines once per pass of its loop, whose wait for new log
+  entries is one second (what a checker that polls once a second gives).
 """
 
 from __future__ import annotations
@@ -28,33 +27,23 @@ if str(ROOT) not in sys.path:  # run as ``python bench/clock_precision.py`` from
 
 import harness
 
-MODES = {"RQ whole seconds": (False, 1.0), "exact, every 1 s": (True, 1.0), "exact, every 0.1 s": (True, 0.1)}
+MODES = {"deadlines": True, "once a pass": False}
 
 
-def run_mode(exact: bool, poll: float, games: int) -> list[float]:
+def run_mode(bounded: bool, games: int, redis_url: str | None) -> list[float]:
     """Lateness (seconds) of each game's timeout in one mode."""
-    import workers.worker as worker_module
     from burrow.runtime import build, install
     from services.config import Settings
     from workers.dispatcher import Dispatcher
-    from workers.worker import ExactRegistry, ThreadWorker
 
-    exact_due = ExactRegistry.get_jobs_to_schedule
-    if not exact:  # RQ's rule: due once the whole second of the (rounded down) score has come
-        ExactRegistry.get_jobs_to_schedule = (
-            lambda self, timestamp=None, chunk_size=1000: super(ExactRegistry, self).get_jobs_to_schedule(
-                int(time.time()) + 0.999, chunk_size))
-    polled = worker_module.POLL_SECONDS
-    worker_module.POLL_SECONDS = poll
-    rt = build(Settings(data_dir=tempfile.mkdtemp(prefix="burrow-bench-")), journal=False)
+    rt = build(Settings(redis_url=redis_url, prefix=f"clock{random.randrange(10**6)}",
+                        data_dir=tempfile.mkdtemp(prefix="burrow-bench-")), journal=False)
     install(rt)
     dispatcher = Dispatcher(rt, consumer="bench")
-    worker = ThreadWorker([rt.jobs.queue("project")], connection=rt.rq_redis)
-    threads = [threading.Thread(target=dispatcher.run, kwargs={"block_ms": 100}, daemon=True),
-               threading.Thread(target=worker.work, kwargs={"with_scheduler": True, "logging_level": "ERROR",
-                                                            "max_idle_time": 5}, daemon=True)]
-    for thread in threads:
-        thread.start()
+    if not bounded:
+        dispatcher._block_ms = lambda block_ms: block_ms
+    thread = threading.Thread(target=dispatcher.run, kwargs={"block_ms": 1000}, daemon=True)
+    thread.start()
     try:
         deadlines = {}
         for _ in range(games):
@@ -71,14 +60,11 @@ def run_mode(exact: bool, poll: float, games: int) -> list[float]:
                     if game.module.status(game.state) == "finished":
                         last = list(rt.store.read(gid))[-1]
                         late[gid] = (last.at - deadline) / 1000
-            time.sleep(0.05)
+            time.sleep(0.02)
         return list(late.values())
     finally:
         dispatcher.stop()
-        worker._stop_requested = True
-        worker.stop_scheduler()
-        worker_module.POLL_SECONDS = polled
-        ExactRegistry.get_jobs_to_schedule = exact_due
+        thread.join(5)
 
 
 def main() -> None:
@@ -88,11 +74,13 @@ def main() -> None:
     games = 4 if args.quick else args.games
     harness.header("Timeouts with no client connected: lateness after the deadline")
     rows = []
-    for name, (exact, poll) in MODES.items():
-        late = run_mode(exact, poll, games)
-        rows.append([name, f"{len(late)}/{games}", 1000 * min(late), 1000 * harness.median(late),
-                     1000 * harness.percentile(late, 95), 1000 * max(late)])
-    harness.table(["mode", "timed out", "min ms", "median ms", "p95 ms", "max ms"], rows)
+    with harness.RedisServer() as server:
+        for store, url in (("embedded", None), ("redis-server", server.url(0))):
+            for name, bounded in MODES.items():
+                late = run_mode(bounded, games, url)
+                rows.append([store, name, f"{len(late)}/{games}", 1000 * min(late), 1000 * harness.median(late),
+                             1000 * harness.percentile(late, 95), 1000 * max(late)])
+    harness.table(["store", "mode", "timed out", "min ms", "median ms", "p95 ms", "max ms"], rows)
 
 
 if __name__ == "__main__":

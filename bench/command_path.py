@@ -7,13 +7,13 @@
 * **service** — ``GameService.command`` as the web app calls it (``expected_version`` and ``command_id``, as the
   browser sends them), with the production job sink (two RQ jobs per command, queued, not run).
 * **service, no jobs** — the same without the job sink, to show what the RQ poke costs.
-* **http** — ``POST /api/games/<gid>/commands`` to gunicorn (gthread, 2 workers × 16 threads, as in
-  docker-compose) serving ``burrow.wsgi:app``, over keep-alive connections, each game from a loopback address of
-  its own (a client each, for the per-client limit on open games).
+* **http** — ``POST /api/games/<gid>/commands`` to the web front as docker-compose runs it (``burrow serve
+  --web-only --processes 2``: Hypercorn, Starlette, Flask on threads), over keep-alive connections, each game from
+  a loopback address of its own (a client each, for the per-client limit on open games).
 
 The game is Murus from a position where both sides shuffle two towers forever (``harness.MURUS_LOOP``), so one
 game takes any number of commands. Latency: one game of ``--commands`` commands per path, the paths taking turns
-in blocks of a twentieth so background noise hits them alike (command by command, the gunicorn workers' leftover
+in blocks of a twentieth so background noise hits them alike (command by command, the web processes' leftover
 work after each answer would land on the next path's timing). Growth: per path, a game is played to
 ``--commands`` commands, then its last tenth is timed in alternation with the first tenth of a fresh game, so a
 change in the machine's load between the two does not pass for growth; "late/early" is the ratio of their medians
@@ -35,7 +35,6 @@ import harness
 from harness import RedisServer, Timer, median, percentile, ratio, table
 
 PLAYERS = [{"name": "Ana"}, {"name": "Bo"}]
-GUNICORN = ["--worker-class", "gthread", "--workers", "2", "--threads", "16", "--timeout", "120"]
 
 
 class RawPath:
@@ -99,7 +98,7 @@ class ServiceGame:
 
 
 class HttpPath:
-    """The JSON API under gunicorn, over one keep-alive connection per game."""
+    """The JSON API through the web front, over one keep-alive connection per game."""
 
     name = "http"
 
@@ -131,17 +130,19 @@ class HttpGame:
         self.version, self.ply = answer["version"], self.ply + 1
 
 
-def start_gunicorn(server: RedisServer) -> tuple[subprocess.Popen, int]:
+def start_web(server: RedisServer) -> tuple[subprocess.Popen, int]:
+    """The web front as docker-compose runs it (two processes), on a free port."""
     port = harness.free_port()
     env = {**os.environ, "REDIS_URL": server.url(0), "RQ_URL": server.url(1), "BURROW_PREFIX": "bench"}
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", *GUNICORN, "--bind", f"127.0.0.1:{port}",
-                             "burrow.wsgi:app"], cwd=harness.ROOT, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen([sys.executable, "-m", "burrow.cli", "serve", "--web-only", "--processes", "2",
+                             "--host", "127.0.0.1", "--port", str(port)], cwd=harness.ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         harness.wait_http(port)
     except RuntimeError:
         proc.kill()
-        raise RuntimeError("gunicorn did not start: " + proc.communicate(timeout=10)[1].decode()[-2000:]) from None
+        raise RuntimeError("the web front did not start: " + proc.communicate(timeout=10)[1].decode()[-2000:]) \
+            from None
     return proc, port
 
 
@@ -230,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--commands", type=int, default=1000, help="commands in the one-game latency run")
     p.add_argument("--seconds", type=float, default=3.0, help="length of each throughput run")
     p.add_argument("--concurrency", default="1,8,64", help="games at once in the throughput runs")
-    p.add_argument("--no-http", action="store_true", help="skip gunicorn")
+    p.add_argument("--no-http", action="store_true", help="skip the web front")
     args = p.parse_args(argv)
     if args.quick:
         args.commands, args.seconds, args.concurrency = 40, 0.15, "1,8"
@@ -239,9 +240,9 @@ def main(argv: list[str] | None = None) -> int:
     with RedisServer() as server:
         rt = harness.runtime_for(server)
         paths = [RawPath(rt), ServicePath(rt, jobs=True), ServicePath(rt, jobs=False)]
-        gunicorn = None
+        web = None
         if not args.no_http:
-            gunicorn, port = start_gunicorn(server)
+            web, port = start_web(server)
             paths.append(HttpPath(port))
         try:
             times = latency(paths, args.commands)
@@ -273,8 +274,8 @@ def main(argv: list[str] | None = None) -> int:
             table(["games at once", "path", "commands", "commands/s", "vs raw", "median ms", "p99 ms"], rows,
                   title=f"Throughput: N games played at once (one client thread each), {args.seconds:g} s per run")
         finally:
-            if gunicorn is not None:
-                stop(gunicorn)
+            if web is not None:
+                stop(web)
     return 0
 
 

@@ -4,11 +4,11 @@
 
 Two servers, each started here on loopback ports:
 
-* **embedded** — ``burrow serve`` (one process: uvicorn, the Flask API on its thread pool, the dispatcher and
-  the RQ workers as threads, over the in-process store);
-* **redis** — production as ``docker-compose.yml`` runs it: ``python -m web.serving --workers 2`` (uvicorn,
-  two processes, serving ``burrow.asgi:app``), a ``burrow worker --queue project`` and ``burrow dispatch``, on a
-  private redis-server (AOF everysec).
+* **embedded** — ``burrow serve`` (one process: the web front under Hypercorn, the Flask API on its thread pool,
+  the dispatcher and the RQ workers as threads, over the in-process store);
+* **redis** — production as ``docker-compose.yml`` runs it: ``burrow serve --web-only --processes 2`` (two web
+  processes), a ``burrow worker --queue project`` and ``burrow dispatch``, on a private redis-server (AOF
+  everysec).
 
 On each: ``--games`` Murus games (the endless loop position) are created through HTTP, each from a loopback
 address of its own. Then the same command load runs with no watchers and with ``--streams`` streams open, the
@@ -22,10 +22,11 @@ per-client cap is raised for the run: every stream comes from one address.
 
 Reported: ``/api/health`` and command latency without and with watchers (the ratio of the command medians);
 messages expected (every stream, every version from its start to its game's last) and received; gaps, duplicates,
-out-of-order and reconnects; append → receipt latency (from the event's ``at``, stamped by the server just before
-its append, to the moment the client has the whole message; one clock, one machine); Redis connections and
+out-of-order, reconnects and resets (a stream that resumed too far behind gets the current version once: the
+versions it skips are not gaps); append → receipt latency (from the event's ``at``, stamped by the server just
+before its append, to the moment the client has the whole message; one clock, one machine); Redis connections and
 server threads before the streams open and with them; server memory (RSS, every process of the server) per
-watcher.
+watcher. The script exits 1 when a stream has a gap, a duplicate or a message out of order.
 """
 
 from __future__ import annotations
@@ -84,8 +85,8 @@ class Servers:
             self.redis = RedisServer().__enter__()
             env.update(REDIS_URL=self.redis.url(0), RQ_URL=self.redis.url(1))
             self.procs.append(subprocess.Popen(  # as docker-compose.yml runs it
-                [sys.executable, "-m", "web.serving", "--host", "127.0.0.1", "--port", str(self.port),
-                 "--workers", "2"], env=env, **quiet))
+                [sys.executable, "-m", "burrow.cli", "serve", "--web-only", "--processes", "2", "--host",
+                 "127.0.0.1", "--port", str(self.port)], env=env, **quiet))
             for args in (["worker", "--queue", "project"], ["dispatch"]):
                 self.procs.append(subprocess.Popen([sys.executable, "-m", "burrow.cli", *args], env=env, **quiet))
         harness.wait_http(self.port, seconds=60)
@@ -105,7 +106,7 @@ class Servers:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     def pids(self) -> list[int]:
-        """The web server's processes (uvicorn's workers included)."""
+        """The web server's processes (its web processes included)."""
         root = self.procs[0].pid
         out = [root]
         with contextlib.suppress(OSError):
@@ -252,7 +253,7 @@ async def hold(port: int, starts: list[tuple[str, int]]) -> dict:
                 message = await stream.next(parse=False)
                 if message is None:
                     break
-                received[i].append((message.id, message.received))
+                received[i].append((message.id, message.received, message.event))
                 last = max(last, message.id)
             reconnects += 1  # the server ended it (a dropped slow reader): EventSource reconnects from ``last``
 
@@ -311,21 +312,26 @@ def watch(servers: Servers, games: list[Game], streams: int, rate: float, second
     holder.wait(120)
     result = json.loads(out.read_text())
     out.unlink()
-    expected = got = gaps = dups = disorder = 0
+    expected = got = gaps = dups = disorder = resets = 0
     lags: list[float] = []
     for (gid, start), messages in zip(starts, result["received"]):
         ids = [m[0] for m in messages]
         want = set(range(start + 1, final[gid] + 1))
+        covered = set(ids)
+        for version, _, event in messages:
+            if event == "reset":  # the current version once, instead of the ones before it
+                resets += 1
+                covered |= set(range(start + 1, version + 1))
         expected += len(want)
         got += len(ids)
         disorder += sum(1 for a, b in zip(ids, ids[1:]) if b < a)
         dups += len(ids) - len(set(ids))
-        gaps += len(want - set(ids))
+        gaps += len(want - covered)
     appended = {g.gid: g.appended for g in games}
     for (gid, _), messages in zip(starts, result["received"]):
-        lags += [at - appended[gid][version] for version, at in messages if version in appended[gid]]
+        lags += [at - appended[gid][version] for version, at, _ in messages if version in appended[gid]]
     return {"busy": busy, "before": before, "during": during, "expected": expected, "got": got, "gaps": gaps,
-            "dups": dups, "disorder": disorder, "lags": lags, "reconnects": result["reconnects"],
+            "dups": dups, "disorder": disorder, "resets": resets, "lags": lags, "reconnects": result["reconnects"],
             "opened_in": opened_in}
 
 
@@ -352,7 +358,7 @@ def run(kind: str, streams: int, n_games: int, rate: float, seconds: float, roun
                     "health": [h for s in sessions for h in s["busy"]["health"]],
                     "cpu": sum(s["busy"]["cpu"] for s in sessions),
                     "client_cpu": sum(s["busy"]["client_cpu"] for s in sessions)}}
-    for key in ("expected", "got", "gaps", "dups", "disorder", "reconnects"):
+    for key in ("expected", "got", "gaps", "dups", "disorder", "resets", "reconnects"):
         out[key] = sum(s[key] for s in sessions)
     out["lags"] = [lag for s in sessions for lag in s["lags"]]
     return out
@@ -377,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
     harness.header("Watchers: open live streams on one machine", argv)
     results = {kind: run(kind, args.streams, args.games, args.rate, args.seconds, args.rounds)
                for kind in (["embedded", "redis"] if args.only is None else [args.only])}
-    name = {"embedded": "embedded (burrow serve)", "redis": "redis (uvicorn ×2 + worker + dispatcher)"}
+    name = {"embedded": "embedded (burrow serve)", "redis": "redis (web ×2 + worker + dispatcher)"}
     rows = []
     for kind, r in results.items():
         for phase, watchers in (("quiet", 0), ("busy", r["streams"])):
@@ -398,10 +404,10 @@ def main(argv: list[str] | None = None) -> int:
     for kind, r in results.items():
         lags = r["lags"]
         rows.append([name[kind], r["streams"], r["expected"], r["got"], r["gaps"], r["dups"], r["disorder"],
-                     r["reconnects"], median(lags) * 1e3, percentile(lags, 99) * 1e3,
+                     r["reconnects"], r["resets"], median(lags) * 1e3, percentile(lags, 99) * 1e3,
                      max(lags, default=float("nan")) * 1e3])
     table(["server", "streams", "messages expected", "received", "gaps", "duplicates", "out of order",
-           "reconnects", "append→receipt p50 ms", "p99 ms", "max ms"], rows,
+           "reconnects", "resets", "append→receipt p50 ms", "p99 ms", "max ms"], rows,
           title="Every watcher, every version: what the streams received")
     rows = []
     for kind, r in results.items():
@@ -414,6 +420,11 @@ def main(argv: list[str] | None = None) -> int:
            "redis connections, no watchers", f"redis connections, {args.streams:,} watchers", "RSS MB before",
            "RSS MB with watchers", "KB per watcher"], rows,
           title="What the watchers cost the server")
+    broken = {kind: (r["gaps"], r["dups"], r["disorder"]) for kind, r in results.items()
+              if r["gaps"] or r["dups"] or r["disorder"]}
+    if broken:
+        print(f"FAILED: streams lost, repeated or reordered messages (gaps, duplicates, out of order): {broken}")
+        return 1
     return 0
 
 

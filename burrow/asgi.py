@@ -1,12 +1,17 @@
-"""ASGI entry point for production: ``uvicorn burrow.asgi:app --workers 2`` (``docker-compose.yml``).
-
-The web app of ``burrow.wsgi`` (settings from the environment, ``REDIS_URL`` required) behind ``web/asgi.py``: live
-streams on the event loop, the rest of the API on ``BURROW_WEB_THREADS`` (default 32) Flask threads per process.
-"""
+"""The web front of one process of ``burrow serve --web-only --processes N`` (``burrow/serving.py``): each process
+builds its runtime from the environment (``REDIS_URL`` is required: the embedded store lives in one process) and
+serves ``web/front.py`` over it, Flask on ``BURROW_WEB_THREADS`` (default 32) threads."""
 
 import os
 
-from burrow.wsgi import app as flask_app
-from web.asgi import create_asgi
+from burrow.runtime import build, install
+from services.config import Settings
+from web.app import create_app
+from web.front import create_front
 
-app = create_asgi(flask_app, int(os.environ.get("BURROW_WEB_THREADS", "32")))
+_settings = Settings.from_env()
+if _settings.redis_url is None:
+    raise SystemExit("burrow.asgi needs REDIS_URL (use 'burrow serve' for the embedded, single-process mode)")
+runtime = build(_settings, journal=False)
+install(runtime)
+app = create_front(create_app(runtime), int(os.environ.get("BURROW_WEB_THREADS", "32")))

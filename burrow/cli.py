@@ -57,13 +57,20 @@ def _listen(host: str, port: int) -> socket.socket:
 
 
 def cmd_serve(args) -> int:
-    from web.app import create_app
-    from workers.dispatcher import Dispatcher
-    from workers.worker import start_thread_worker
+    from burrow import serving
 
-    if args.threads < 1 or args.workers < 1:
-        raise UserError("--threads and --workers must be at least 1")
+    if args.threads < 1 or args.workers < 1 or args.processes < 1:
+        raise UserError("--threads, --workers and --processes must be at least 1")
+    if args.processes > 1 and not args.web_only:
+        raise UserError("--processes needs --web-only (run the workers and dispatchers as services of their own)")
     sock = _listen(args.host, args.port)
+    if args.processes > 1:
+        settings = Settings.from_env(redis_url=args.redis)
+        if settings.redis_url is None:
+            raise UserError("--processes needs a real Redis: pass --redis URL or set REDIS_URL")
+        print(f"burrow: {args.processes} web processes for {public_url(settings.redis_url)}; "
+              f"open http://{args.host}:{args.port}/", file=sys.stderr)
+        return serving.serve_processes(settings, sock, args.processes)
     runtime = _runtime(args)
     if runtime.embedded:
         print(f"burrow: embedded store (in-process fakeredis) journaled to {runtime.settings.data_dir}/ "
@@ -74,28 +81,30 @@ def cmd_serve(args) -> int:
     else:
         runtime.store.ping()
         print(f"burrow: redis at {public_url(runtime.settings.redis_url)}", file=sys.stderr)
-    dispatcher = Dispatcher(runtime)
+    if not args.web_only:
+        _start_workers(runtime, args.workers)
+    from web.app import create_app
+    from web.front import create_front
+
+    front = create_front(create_app(runtime), args.threads)
+    print(f"burrow: open http://{args.host}:{args.port}/", file=sys.stderr)
+    serving.serve_here(front, runtime.settings, sock, front.state.streams.close)
+    return 0
+
+
+def _start_workers(runtime, ai_workers: int) -> None:
+    """The dispatcher and the RQ workers as threads of this process: one per queue (so no kind of job waits behind
+    another), ``ai_workers`` for AI turns."""
     import threading
 
-    threading.Thread(target=dispatcher.run, name="dispatcher", daemon=True).start()
-    start_thread_worker(runtime, "project")  # one worker thread per queue, so no kind of job waits behind another
-    for _ in range(args.workers):
+    from workers.dispatcher import Dispatcher
+    from workers.worker import start_thread_worker
+
+    threading.Thread(target=Dispatcher(runtime).run, name="dispatcher", daemon=True).start()
+    start_thread_worker(runtime, "project")
+    for _ in range(ai_workers):
         start_thread_worker(runtime, "ai")
     start_thread_worker(runtime, "analysis")
-    app = create_app(runtime)
-    print(f"burrow: open http://{args.host}:{args.port}/", file=sys.stderr)
-    import uvicorn
-
-    from web.asgi import create_asgi, stopping_streams
-    from web.serving import uvicorn_options  # slow heads and bodies dropped, big bodies refused unread
-
-    # Live streams on uvicorn's event loop (no thread each), the rest of the API on ``--threads`` Flask threads.
-    front = create_asgi(app, args.threads)
-    stopping_streams(front, uvicorn.Config(front, host=args.host, port=args.port,
-                                           log_level="warning", access_log=False, backlog=4096,
-                                           proxy_headers=False,  # X-Forwarded-For only as BURROW_TRUSTED_PROXIES
-                                           timeout_graceful_shutdown=2, **uvicorn_options())).run(sockets=[sock])
-    return 0
 
 
 def cmd_worker(args) -> int:
@@ -426,6 +435,10 @@ def parser() -> argparse.ArgumentParser:
                    help="threads running the API's requests (open live streams hold none)")
     s.add_argument("--workers", type=int, default=2,
                    help="AI worker threads (plus one for projections and one for analyses)")
+    s.add_argument("--web-only", action="store_true",
+                   help="the web front alone (run 'burrow worker' and 'burrow dispatch' beside it)")
+    s.add_argument("--processes", type=int, default=1,
+                   help="web processes sharing the port (with --web-only and a real Redis)")
     s.set_defaults(func=cmd_serve)
     s = with_store(sub.add_parser("worker", help="an RQ worker (real Redis)"))
     s.add_argument("--burst", action="store_true", help="quit when the queue is empty")

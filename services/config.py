@@ -23,6 +23,10 @@ class Settings:
     dead_letter_after: int = 5  # failures of a log entry before the dispatcher dead-letters it
     retry_ms: int = 1000  # the dispatcher's first wait before retrying a failed entry (doubles each time)
     trusted_proxies: int = 0  # reverse proxies in front whose X-Forwarded-For is trusted (werkzeug ProxyFix)
+    site_url: str | None = None  # the site's public URL (its host is allowed; passkeys' relying party)
+    allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")  # the Host names served ("*": any)
+    head_seconds: float = 10.0  # a connection's request head must arrive within this (the server's keep-alive)
+    body_seconds: float = 10.0  # a request's body must arrive within this (408 after)
     streams_per_client: int = 20  # open live streams (SSE) per client, over every web process; 0: no cap
     # The command path pokes the projection workers itself (one pipelined round trip: the game joins the games
     # waiting); the dispatcher, reading the log, stays the safety net. Under load it cuts the projection lag from
@@ -45,7 +49,8 @@ class Settings:
         """Settings read from ``REDIS_URL``, ``RQ_URL``, ``BURROW_PREFIX``, ``BURROW_PARTITIONS``,
         ``BURROW_DATA``, ``BURROW_AI_TIME``, ``BURROW_CLAIM_IDLE_MS``, ``BURROW_FAST_PATH``, ``BURROW_QUEUES``,
         ``BURROW_ANALYSIS_TIME``, ``BURROW_AI_PER_CLIENT``, ``BURROW_DEAD_LETTER_AFTER``,
-        ``BURROW_RETRY_MS``, ``BURROW_TRUSTED_PROXIES``, ``BURROW_STREAMS_PER_CLIENT``, ``BURROW_CREATE_RATE``,
+        ``BURROW_RETRY_MS``, ``BURROW_TRUSTED_PROXIES``, ``BURROW_PUBLIC_URL``, ``BURROW_ALLOWED_HOSTS``,
+        ``BURROW_HEAD_SECONDS``, ``BURROW_BODY_SECONDS``, ``BURROW_STREAMS_PER_CLIENT``, ``BURROW_CREATE_RATE``,
         ``BURROW_OPEN_GAMES``, ``BURROW_ACK_REPLICAS``, ``BURROW_ACK_TIMEOUT_MS``; explicit ``overrides``
         (not None) win."""
         env = os.environ
@@ -61,6 +66,9 @@ class Settings:
             "dead_letter_after": int(env.get("BURROW_DEAD_LETTER_AFTER", "5")),
             "retry_ms": int(env.get("BURROW_RETRY_MS", "1000")),
             "trusted_proxies": int(env.get("BURROW_TRUSTED_PROXIES", "0")),
+            "site_url": env.get("BURROW_PUBLIC_URL") or None,
+            "head_seconds": float(env.get("BURROW_HEAD_SECONDS", "10")),
+            "body_seconds": float(env.get("BURROW_BODY_SECONDS", "10")),
             "streams_per_client": int(env.get("BURROW_STREAMS_PER_CLIENT", "20")),
             "fast_path": env.get("BURROW_FAST_PATH", "1").lower() in ("1", "true", "yes"),
             "queue_name": env.get("BURROW_QUEUES", "burrow"),
@@ -68,6 +76,8 @@ class Settings:
             "ack_replicas": int(env.get("BURROW_ACK_REPLICAS", "0")),
             "ack_timeout_ms": int(env.get("BURROW_ACK_TIMEOUT_MS", "1000")),
         }
+        if env.get("BURROW_ALLOWED_HOSTS"):
+            values["allowed_hosts"] = tuple(h.strip() for h in env["BURROW_ALLOWED_HOSTS"].split(",") if h.strip())
         limits = dict(cls.__dataclass_fields__["limits"].default_factory())
         for name, variable in (("games_per_minute_per_client", "BURROW_CREATE_RATE"),
                                ("open_games_per_client", "BURROW_OPEN_GAMES")):

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import re
-import threading
-import time
 from urllib.parse import urlsplit
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, current_app, jsonify, request
 
 from domain import registry
 from domain.catalog import to_builtins
@@ -16,17 +14,14 @@ from services.bounds import is_game_id
 from services.config import public_url
 from services.games.tables import Tables
 from services.jobs import doctor
-from services.live.hub import RETRY_MS
 from services.reads import analysis
 from services.reads.views import document
 from services.store.connection import REDIS_DOWN
 from web import schemas
+from web.errors import flask_response
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
-SSE_SECONDS = 55  # a stream served by Flask itself closes after this; EventSource reconnects with Last-Event-ID
-KEEPALIVE_SECONDS = 15  # a comment line on an idle stream, so proxies and clients see it alive
-SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 LOBBY_PAGE, LOBBY_MAX = 50, 200  # lobby lines per page: default, most
 LOBBY_CURSOR = re.compile(r"\d{1,15}\.[0-9a-z-]{1,40}")
 MAX_VERSION = 2**63 - 1  # stream IDs are 64-bit: a larger number is no version of any game (and Redis refuses it)
@@ -36,9 +31,7 @@ def runtime():
     return current_app.config["RUNTIME"]
 
 
-def error(status: int, code: str, message: str, **details):
-    body = {"error": {"code": code, "message": message, **details}}
-    return jsonify(body), status
+error = flask_response
 
 
 @api.errorhandler(errors.ServiceError)
@@ -240,65 +233,3 @@ def get_analysis(gid: str):
     rt = runtime()
     rt.games.load(gid)  # 404 for no such game first
     return jsonify(analysis.of(rt).read(gid))
-
-
-def last_event_id(header: str | None, after: str | None) -> int:
-    """The version a stream starts after: ``Last-Event-ID`` (a reconnect), else ``?after=``, else 0."""
-    raw = header or after or "0"
-    try:
-        version = int(raw)
-    except ValueError:
-        version = -1
-    if not 0 <= version <= MAX_VERSION:
-        raise errors.BadRequest("Last-Event-ID: must be a version number")
-    return version
-
-
-def live_hub(app=None):
-    """The live-update hub of this app's process (``services/live.py``), made on first use."""
-    from services.live.hub import new_hub
-
-    app = app or current_app._get_current_object()
-    with _hub_lock:
-        if "burrow.live" not in app.extensions:
-            app.extensions["burrow.live"] = new_hub(app.config["RUNTIME"])
-        return app.extensions["burrow.live"]
-
-
-_hub_lock = threading.Lock()
-
-
-@api.get("/games/<gid>/stream")
-def stream(gid: str):
-    """Server-Sent Events: one message per new version, ``id`` = version; data: the event as a spectator sees it
-    and the spectator's document at that version (nothing secret: a seat's page fetches its own document).
-
-    Served here only when Flask serves streams itself (the test client, a plain WSGI server): each stream then
-    holds a thread, and closes after ``SSE_SECONDS``. ``burrow serve`` and the production server serve this path
-    with ``web/asgi.py`` instead, where an open stream costs no thread; both read the same hub.
-    """
-    after = last_event_id(request.headers.get("Last-Event-ID"), request.args.get("after"))
-    hub = live_hub()
-    wakeup = threading.Event()
-    sub = hub.subscribe(gid, after, request.remote_addr, wakeup.set)
-
-    def messages():
-        try:
-            yield f"retry: {RETRY_MS}\n\n".encode()
-            end = time.monotonic() + SSE_SECONDS
-            while True:
-                batch = sub.take()
-                if batch is None:
-                    return  # fell too far behind: the client reconnects from the last id it received
-                if batch:
-                    yield b"".join(batch)
-                left = end - time.monotonic()
-                if left <= 0:
-                    return
-                if not wakeup.wait(min(KEEPALIVE_SECONDS, left)):
-                    yield b": keep-alive\n\n"
-                wakeup.clear()
-        finally:
-            hub.unsubscribe(sub)
-
-    return Response(messages(), mimetype="text/event-stream", headers=SSE_HEADERS)

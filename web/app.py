@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, request
-from werkzeug.middleware.proxy_fix import ProxyFix
+from flask import Flask, request
 
 from services.context import Runtime
+from web.errors import flask_response
 
 
 def create_app(runtime: Runtime) -> Flask:
@@ -18,34 +18,30 @@ def create_app(runtime: Runtime) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = runtime.settings.limits["body_bytes"]
     app.register_blueprint(api)
     app.register_blueprint(pages)
-    proxies = runtime.settings.trusted_proxies
-    if proxies:
-        # Behind ``proxies`` reverse proxies, each appending to X-Forwarded-For: the client is the address the
-        # outermost one saw. Untrusted (the default), the header is ignored, so a client cannot pick its address.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
+    # The client's address (behind trusted proxies too) and the scheme are decided once, by the front
+    # (``web/front.py``, ``Guard``): Flask's ``request.remote_addr`` and ``request.is_secure`` are those.
 
     @app.errorhandler(404)
     def not_found(exc):
         if request.path.startswith("/api/"):
-            return jsonify({"error": {"code": "not_found", "message": f"no such endpoint {request.path}"}}), 404
+            return flask_response(404, "not_found", f"no such endpoint {request.path}")
         return exc
 
     @app.errorhandler(405)
     def method_not_allowed(exc):
         if request.path.startswith("/api/"):
-            return jsonify({"error": {"code": "method_not_allowed",
-                                      "message": f"{request.method} is not allowed on {request.path}"}}), 405
+            return flask_response(405, "method_not_allowed", f"{request.method} is not allowed on {request.path}")
         return exc
 
     @app.errorhandler(413)
     def too_large(exc):
         limit = runtime.settings.limits["body_bytes"]
-        return jsonify({"error": {"code": "too_large", "message": f"the body is over {limit} bytes"}}), 413
+        return flask_response(413, "too_large", f"the body is over {limit} bytes")
 
     @app.errorhandler(500)
     def internal(exc):
         if request.path.startswith("/api/"):
-            return jsonify({"error": {"code": "internal", "message": "internal error"}}), 500
+            return flask_response(500, "internal", "internal error")
         return exc
 
     @app.after_request

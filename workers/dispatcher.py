@@ -1,4 +1,5 @@
-"""The dispatcher: reads every partition log with a consumer group and enqueues the jobs each event calls for.
+"""The dispatcher: reads every partition log with a consumer group and enqueues the jobs each event calls for,
+and ends the games whose clock has run out.
 
 For each batch: a projection job per game touched, and an AI turn when an AI seat must act. An entry is
 acknowledged only once its effect is visible (the game's projections have reached its version and no AI seat is
@@ -15,8 +16,12 @@ entry left pending until the claim, 30 s of them at a few hundred commands a sec
 
 Failures stay with their game: when a game's log cannot be handled (an event that does not decode or fold), only
 its entries fail; they are retried with a doubling backoff and, after ``dead_letter_after`` failures, moved to the
-partition's dead letters and acknowledged (``services/failures.py``). Every other game's entries are projected and
-acknowledged as usual. Redis being unreachable is nobody's failure: the batch is simply tried again.
+partition's dead letters and acknowledged (``services/jobs/failures.py``). Every other game's entries are projected
+and acknowledged as usual. Redis being unreachable is nobody's failure: the batch is simply tried again.
+
+Clocks: every game read gets its next deadline in its partition's deadlines (``services/games/clocks.py``), and the
+loop, which waits on the logs, waits at most until the earliest deadline: a seat whose time runs out loses a few
+milliseconds after its deadline, whether or not a client is connected.
 """
 
 from __future__ import annotations
@@ -29,21 +34,18 @@ import time
 
 from services import errors
 from services.context import Runtime
+from services.games.clocks import RECHECK_MS, Clocks
+from services.games.tables import Tables
 from services.jobs.ai_turns import ai_seats_now
 from services.jobs.doctor import Heartbeats, now_ms
-from services.jobs.failures import LOG_GROUP, Failure, Failures
+from services.jobs.failures import Failure, Failures
 from services.store.connection import REDIS_DOWN
-from services.store.log import LogGroup
+from services.store.log import Follower, Group, LogEntry
 
 log = logging.getLogger(__name__)
 
-GROUP = LOG_GROUP
 # Not the entry's fault: the whole batch waits and is retried (``run``), nothing is counted against an entry.
 UNREACHABLE = (*REDIS_DOWN, errors.Unavailable)
-
-
-def _text(eid: bytes | str) -> str:
-    return eid.decode() if isinstance(eid, bytes) else eid
 
 
 def _why(exc: Exception) -> str:
@@ -67,88 +69,133 @@ class Dispatcher:
         self.claim_idle_ms = runtime.settings.claim_idle_ms if claim_idle_ms is None else claim_idle_ms
         self.batch = batch
         settings = runtime.settings
-        self.failures = Failures(self.redis, self.keys, GROUP, settings.dead_letter_after, settings.retry_ms)
+        self.group = Group(self.redis, self.keys, self.consumer)
+        self.failures = Failures(self.redis, self.keys, self.group.group, settings.dead_letter_after,
+                                 settings.retry_ms)
         self.heartbeats = Heartbeats(self.redis, self.keys)
-        self.group = LogGroup(self.redis, self.keys, GROUP)
+        self.clocks = Clocks(self.redis, self.keys)
+        self.tables = Tables(runtime.service)
         self.stopping = threading.Event()
         self.group.ensure()
+        self._failing: dict[str, Failure] = {}  # the partition being handled's failing entries (``run_once``)
+        self.follower = Follower(self.group, batch, lambda p, entries: self._counted(p, entries))
         # Per partition: the entries this dispatcher handled whose effect was not visible yet, to look at again
-        # (entry id → (when, seconds waited, fields, (gid, version) if only its projection is awaited)), oldest
+        # (entry id → (when, seconds waited, entry, (gid, version) if only its projection is awaited)), oldest
         # first; and when XAUTOCLAIM is due next.
-        self._unsettled: dict[int, dict[str, tuple[float, float, dict, tuple[str, int] | None]]] = {}
+        self._unsettled: dict[int, dict[str, tuple[float, float, LogEntry, tuple[str, int] | None]]] = {}
         self._claim_at: dict[int, float] = {}
         self._claim_every = self.claim_idle_ms / 4000  # seconds; also the longest wait before another look
         self._beat_at = 0.0
+        self._handled = 0
 
     def run_once(self, block_ms: int = 1000) -> int:
-        """Handle what is pending in every partition (failed entries due again, claimed, then new); returns the
-        number of log entries handled."""
+        """End the games whose clock ran out, then handle what is pending in every partition (failed entries due
+        again, claimed, then new, waiting for new ones at most ``block_ms`` and never past the next deadline);
+        returns the number of log entries handled."""
         handled = 0
-        per_partition_block = max(1, block_ms // self.keys.partitions)
         if time.monotonic() >= self._beat_at:
             self.heartbeats.beat(self.consumer)
             self._beat_at = time.monotonic() + self.beat_ms / 1000
+        self.check_clocks()
+        per_partition_block = max(1, self._block_ms(block_ms) // self.keys.partitions)
         for p in range(self.keys.partitions):
             failing = self.failures.of(p)
             now = now_ms()
             due = [eid for eid, failure in failing.items() if failure.next_at <= now]
-            retried = self.group.claim(p, self.consumer, due)
-            gone = set(due) - {_text(eid) for eid, _ in retried}
+            retried = self.group.claim(p, due)
+            gone = set(due) - {entry.id for entry in retried}
             self.failures.recovered(p, sorted(gone))  # acknowledged meanwhile, or deleted
             claimed = self._autoclaim(p)
             waiting = {eid for eid, failure in failing.items() if failure.next_at > now}  # backing off
-            again = {_text(eid): fields for eid, fields in [*retried, *claimed] if _text(eid) not in waiting}
-            handled += self._handle(p, list(again.items()), failing)
+            again = {entry.id: entry for entry in [*retried, *claimed] if entry.id not in waiting}
+            handled += self._handle(p, list(again.values()), failing)
             full, light = self._unsettled_due(p, again)  # not counted below: nothing new, no reason to spin
             self._handle(p, full, failing)
             self._settle(p, light)
-            block = per_partition_block if handled == 0 else None
-            handled += self._handle(p, self.group.read(p, self.consumer, self.batch, block), failing)
+            self._failing, self._handled = failing, 0
+            self.follower.step(p, per_partition_block if handled == 0 else None)
+            handled += self._handled
         return handled
 
-    def _autoclaim(self, partition: int) -> list:
+    def _counted(self, partition: int, entries: list[LogEntry]) -> None:
+        self._handled += self._handle(partition, entries, self._failing)
+
+    def _block_ms(self, block_ms: int) -> int:
+        """How long the loop may wait for new entries: ``block_ms``, or less when a clock runs out sooner."""
+        deadline = self.clocks.next_deadline()
+        if deadline is None:
+            return block_ms
+        return max(1, min(block_ms, deadline - now_ms()))
+
+    def check_clocks(self) -> int:
+        """End the games whose deadline has come and whose clock has run out; returns how many ended. A game
+        whose clock has not run out after all (a move came first, or the deadline was set by a slower look) gets
+        its current deadline back."""
+        ended, now = 0, now_ms()
+        for p in range(self.keys.partitions):
+            due = self.clocks.due(p, now)
+            if not due:
+                continue
+            deadlines: dict[str, int | None] = {}
+            for gid in due:
+                try:
+                    if self.tables.flag(gid) == "timeout":
+                        ended += 1
+                    game = self.runtime.games.load(gid)
+                except UNREACHABLE:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - this game's error; its log entries fail on their own
+                    log.warning("dispatcher: clock of %s not checked: %s", gid, _why(exc))
+                    deadlines[gid] = None
+                    continue
+                deadline = game.module.deadline(game.state)
+                deadlines[gid] = None if deadline is None else max(deadline, now_ms() + RECHECK_MS)
+            self.clocks.set(deadlines)
+        return ended
+
+    def _autoclaim(self, partition: int) -> list[LogEntry]:
         """Entries pending for ``claim_idle_ms`` (a dead consumer's, or forgotten), now this consumer's; looked for
         at most every quarter of ``claim_idle_ms``."""
         now = time.monotonic()
         if now < self._claim_at.get(partition, 0.0):
             return []
         self._claim_at[partition] = now + self._claim_every
-        return self.group.autoclaim(partition, self.consumer, self.claim_idle_ms, self.batch)
+        return self.group.autoclaim(partition, self.claim_idle_ms, self.batch)
 
-    def _unsettled_due(self, partition: int, handled: dict) -> tuple[list, list]:
+    def _unsettled_due(self, partition: int, handled: dict) -> tuple[list[LogEntry], list]:
         """The entries left pending that are due for another look (``settle_ms`` after the last), oldest first,
         ``batch`` at most, not those being handled already: those to handle again (an AI was to act at them), and
-        those that only wait for their projection, as (entry id, fields, gid, version)."""
+        those that only wait for their projection, as (entry, gid, version)."""
         unsettled = self._unsettled.get(partition)
         if not unsettled:
             return [], []
         now, full, light = time.monotonic(), [], []
-        for eid, (at, _, fields, projection) in unsettled.items():
+        for eid, (at, _, entry, projection) in unsettled.items():
             if len(full) + len(light) >= self.batch:
                 break
             if at <= now and eid not in handled:
                 if projection is None:
-                    full.append((eid, fields))
+                    full.append(entry)
                 else:
-                    light.append((eid, fields, *projection))
+                    light.append((entry, *projection))
         return full, light
 
-    def _settle(self, partition: int, entries: list[tuple[str, dict, str, int]]) -> None:
+    def _settle(self, partition: int, entries: list[tuple[LogEntry, str, int]]) -> None:
         """Entries that only waited for their game's projection: acknowledge those now visible, poke the games
         still behind (their job may have been lost) and look again later. One read of the checkpoints: the games
         themselves are not loaded again."""
         if not entries:
             return
         versions: dict[str, int] = {}
-        for _, _, gid, version in entries:
+        for _, gid, version in entries:
             versions[gid] = max(version, versions.get(gid, 0))
         projected = self._poke_behind(versions)
-        done = {eid for eid, _, gid, version in entries if version <= projected[gid]}
+        done = {entry.id for entry, gid, version in entries if version <= projected[gid]}
         self.group.ack(partition, sorted(done))
-        self._remember(partition, [(eid, fields) for eid, fields, _, _ in entries], done,
-                       {eid: (gid, version) for eid, _, gid, version in entries})
+        self._remember(partition, [entry for entry, _, _ in entries], done,
+                       {entry.id: (gid, version) for entry, gid, version in entries})
 
-    def _remember(self, partition: int, entries: list[tuple[str, dict]], settled: set[str],
+    def _remember(self, partition: int, entries: list[LogEntry], settled: set[str],
                   projections: dict[str, tuple[str, int]]) -> None:
         """Forget the entries ``settled`` (acknowledged, or failing: their backoff takes them), and remember the
         others of ``entries`` to look at again: ``settle_ms`` from now, or twice as long as they waited last time
@@ -156,65 +203,61 @@ class Dispatcher:
         for their projection."""
         unsettled = self._unsettled.setdefault(partition, {})
         now, longest = time.monotonic(), max(self.settle_ms / 1000, self._claim_every)
-        for eid, fields in entries:
-            _, waited, _, _ = unsettled.pop(eid, (0.0, 0.0, None, None))
-            if eid not in settled and len(unsettled) < self.unsettled_max:
+        for entry in entries:
+            _, waited, _, _ = unsettled.pop(entry.id, (0.0, 0.0, None, None))
+            if entry.id not in settled and len(unsettled) < self.unsettled_max:
                 wait = min(longest, 2 * waited) if waited else self.settle_ms / 1000
-                unsettled[eid] = (now + wait, wait, fields, projections.get(eid))
+                unsettled[entry.id] = (now + wait, wait, entry, projections.get(entry.id))
 
-    def _handle(self, partition: int, entries, failing: dict[str, Failure]) -> int:
+    def _handle(self, partition: int, entries: list[LogEntry], failing: dict[str, Failure]) -> int:
         """Enqueue what the entries call for, game by game; acknowledge those whose effect is visible.
 
         A game whose log cannot be handled (an event that does not decode or fold, say) fails alone: its entries
         are counted as failures and retried with backoff, then dead-lettered; every other game goes on.
         """
-        by_game: dict[str, list[tuple[str, int]]] = {}
+        by_game: dict[str, list[LogEntry]] = {}
         count = 0
-        fields_of: dict[str, dict] = {}
-        for eid, fields in entries:
-            if not fields:  # deleted entries come back empty
+        for entry in entries:
+            if not entry.fields:  # deleted entries come back empty
                 continue
             count += 1
-            eid = _text(eid)
-            try:
-                gid, version = fields[b"gid"].decode(), int(fields[b"v"])
-            except (KeyError, ValueError, UnicodeDecodeError):
-                self._failed(partition, eid, fields, "a log entry without a game id and version", failing)
+            if entry.gid is None:
+                self._failed(partition, entry, "a log entry without a game id and version", failing)
                 continue
-            by_game.setdefault(gid, []).append((eid, version))
-            fields_of[eid] = fields
+            by_game.setdefault(entry.gid, []).append(entry)
         done, recovered, gave_up, projections = [], [], [], {}
         dispatched = self._dispatch(list(by_game)) if by_game else {}
         for gid, items in by_game.items():
             outcome = dispatched[gid]
             if isinstance(outcome, Exception):  # this game's entries fail; the others go on
-                exc = outcome
-                why = _why(exc)
-                log.warning("dispatcher: game %s failed at %s: %s", gid, [v for _, v in items], why)
-                for eid, _ in items:
-                    self._failed(partition, eid, fields_of[eid], why, failing)
-                    gave_up.append(eid)  # the backoff retries it, or it is dead-lettered
+                why = _why(outcome)
+                log.warning("dispatcher: game %s failed at %s: %s", gid, [e.version for e in items], why)
+                for entry in items:
+                    self._failed(partition, entry, why, failing)
+                    gave_up.append(entry.id)  # the backoff retries it, or it is dead-lettered
                 continue
             projected, ai_waits_at = outcome
-            for eid, version in items:
-                if eid in failing:
-                    recovered.append(eid)
-                if version != ai_waits_at:
-                    if version <= projected:
-                        done.append(eid)
+            for entry in items:
+                if entry.id in failing:
+                    recovered.append(entry.id)
+                if entry.version != ai_waits_at:
+                    if entry.version <= projected:
+                        done.append(entry.id)
                     else:
-                        projections[eid] = (gid, version)  # only its projection is still to come
+                        projections[entry.id] = (gid, entry.version)  # only its projection is still to come
         self.failures.recovered(partition, recovered)
         for eid in recovered:
             failing.pop(eid, None)
         self.group.ack(partition, done)
-        self._remember(partition, list(fields_of.items()), {*done, *gave_up}, projections)
+        self._remember(partition, [e for e in entries if e.gid is not None and e.fields],
+                       {*done, *gave_up}, projections)
         return count
 
     def _dispatch(self, gids: list[str]) -> dict[str, tuple[int, int | None] | Exception]:
-        """Enqueue the projections and AI turns the games of a batch need; for each game (projected version,
-        version an AI must act at), or the error that stopped it (the others go on). The games' tails are read in
-        one round trip, their projections checked in one and poked in one."""
+        """Enqueue the projections and AI turns the games of a batch need and note their clocks' deadlines; for
+        each game (projected version, version an AI must act at), or the error that stopped it (the others go
+        on). The games' tails are read in one round trip, their projections checked in one and poked in one,
+        their deadlines written in one."""
         runtime = self.runtime
         out: dict[str, tuple[int, int | None] | Exception] = {}
         games = {}
@@ -226,20 +269,20 @@ class Dispatcher:
             else:
                 games[gid] = loaded[0]
         projected = self._poke_behind({gid: game.version for gid, game in games.items()}) if games else {}
+        deadlines: dict[str, int | None] = {}
         for gid, game in games.items():
             try:
                 ai_seats = ai_seats_now(game)  # their turn, or a draw offer to answer
                 for seat in ai_seats:
                     runtime.jobs.ai_turn(gid, seat, game.version, game.meta.get("client"))
-                deadline = game.module.deadline(game.state)
-                if deadline is not None:  # a clock runs: check it at its deadline (a scheduled job, no client)
-                    runtime.jobs.clock(gid, game.version, deadline)
+                deadlines[gid] = game.module.deadline(game.state)
             except UNREACHABLE:
                 raise
             except Exception as exc:  # noqa: BLE001 - this game's error; the others go on
                 out[gid] = exc
                 continue
             out[gid] = (projected[gid], game.version if ai_seats else None)
+        self.clocks.set(deadlines)
         return out
 
     def _poke_behind(self, versions: dict[str, int]) -> dict[str, int]:
@@ -251,17 +294,17 @@ class Dispatcher:
             self.runtime.jobs.project_many(behind)
         return projected
 
-    def _failed(self, partition: int, eid: str, fields: dict, error: str, failing: dict[str, Failure]) -> None:
-        text = {k.decode(): v.decode(errors="replace") for k, v in fields.items()}
+    def _failed(self, partition: int, entry: LogEntry, error: str, failing: dict[str, Failure]) -> None:
+        text = {k.decode(): v.decode(errors="replace") for k, v in entry.fields.items()}
         text.setdefault("gid", "")
         text.setdefault("v", "0")
-        failure = self.failures.failed(partition, eid, text, error, now_ms(), failing.get(eid))
+        failure = self.failures.failed(partition, entry.id, text, error, now_ms(), failing.get(entry.id))
         if failure is None:
             log.error("dispatcher: log entry %s (game %s, version %s) dead-lettered after %d failures: %s",
-                      eid, text["gid"], text["v"], self.failures.limit, error)
-            failing.pop(eid, None)
+                      entry.id, text["gid"], text["v"], self.failures.limit, error)
+            failing.pop(entry.id, None)
         else:
-            failing[eid] = failure
+            failing[entry.id] = failure
 
     def run(self, block_ms: int = 1000) -> None:
         """Loop until ``stop()``; a Redis outage is logged and retried."""

@@ -7,7 +7,6 @@ import time
 
 from services import errors
 from services.context import current
-from services.games.tables import Tables
 from services.jobs import ai_turns
 from services.reads import analysis
 from services.store.connection import REDIS_DOWN
@@ -24,7 +23,7 @@ DRAIN_SECONDS = 0.1
 """A projection job goes on taking the games waiting, and waiting for more (a blocking pop), this long: games poked
 while it runs are taken at once, not after RQ has started another job (RQ's own cost per job, a dozen round trips,
 not the projection, was most of the lag at high command rates: on a busy machine 60 ms between two jobs of a
-worker), and it still ends soon enough for the queue's other jobs (clock checks)."""
+worker), and it still ends soon enough for another worker of the queue to take a share."""
 
 
 def project_pending() -> int:
@@ -89,14 +88,6 @@ def ai_turn(gid: str, seat: int, version: int, client: str | None = None) -> str
     finally:
         runtime.jobs.ai_done(gid, seat, version, client)
     log.info("ai_turn %s seat %s v%s: %s in %.3fs", gid, seat, version, outcome, time.monotonic() - started)
-    return outcome
-
-
-def check_clock(gid: str) -> str:
-    """End the game if a running clock has run out (a job scheduled at the deadline); else nothing."""
-    runtime = current()
-    outcome = Tables(runtime.service, runtime.jobs).flag(gid)
-    log.info("check_clock %s: %s", gid, outcome)
     return outcome
 
 

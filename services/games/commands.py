@@ -115,9 +115,6 @@ class GameService:
                 raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
             raise
         self.poke(gid)
-        if clock and not open_seats:  # the clock of the first seat to act runs from now
-            started = self.states.load(gid)
-            self._schedule_clock(gid, started.module, started.state, started.version)
         seats = []
         for i, p in enumerate(players):
             if p.get("open"):
@@ -231,7 +228,7 @@ class GameService:
         raise errors.Conflict("the game is too busy right now; try again", version=self.store.version(gid))
 
     def _time_ran_out(self, game: Game, at: int) -> bool:
-        """If a clock ran out before this command, end the game by it first: the timeout was due (the scheduled
+        """If a clock ran out before this command, end the game by it first: the timeout was due (the dispatchers'
         clock check appends it moments later), so no command — a late move, a resign, accepting a draw — is
         judged on a game whose time is up. Appended with the version it was judged on, like the clock check's;
         True when the game changed (here, or by another writer meanwhile)."""
@@ -294,13 +291,6 @@ class GameService:
         except IllegalMove as exc:
             raise errors.IllegalMoveError(str(exc)) from exc
 
-    def _schedule_clock(self, gid: str, module: Any, state: Any, version: int) -> None:
-        """Ask the workers to check the game's clocks at the first deadline (timeouts with no client connected)."""
-        deadline = module.deadline(state)
-        if deadline is not None and self.jobs is not None and hasattr(self.jobs, "clock"):
-            with contextlib.suppress(redis.RedisError):  # the next append schedules it again
-                self.jobs.clock(gid, version, deadline)
-
     def _answer(self, game: Game, seat: int, events: list, at: int) -> tuple[dict, Any]:
         """The answer to the command (its events as ``seat`` sees them) and the state after them."""
         state = game.state
@@ -314,11 +304,9 @@ class GameService:
         return {"version": game.version + len(events), "events": shown}, state
 
     def appended(self, game: Game) -> None:
-        """An append of this process brought the game to ``game``: keep its state, poke its projection and
-        schedule its clock check."""
+        """An append of this process brought the game to ``game``: keep its state, poke its projection."""
         self.states.remember(game)
         self.poke(game.gid)
-        self._schedule_clock(game.gid, game.module, game.state, game.version)
 
     def poke(self, gid: str) -> None:
         if self.jobs is not None:

@@ -19,7 +19,6 @@ from services.store import codec
 from services.store.streams import ConcurrencyError
 
 RETRIES = 64
-EARLY_MS = 2000
 
 
 class SeatTakenError(errors.Conflict):
@@ -29,10 +28,9 @@ class SeatTakenError(errors.Conflict):
 class Tables:
     """Open seats, rematches and timeouts over one ``GameService``."""
 
-    def __init__(self, service: GameService, jobs=None):
+    def __init__(self, service: GameService):
         self.service = service
         self.store = service.store
-        self.jobs = jobs or service.jobs  # where a clock check run early is scheduled again
 
     def claim(self, gid: str, seat: int, name: str) -> dict:
         """Take open ``seat`` under ``name``; returns ``{"seat", "name", "token"}`` (the token shown once).
@@ -142,22 +140,14 @@ class Tables:
     def flag(self, gid: str, now: int | None = None) -> str:
         """End the game if a running clock has run out at ``now`` (ms; default the current time).
 
-        Returns "timeout", "running" (not yet: checked again at the next deadline) or "none" (no clock runs).
-        Appended with the version it was judged on: a move that wins that version wins, and the clock is judged
-        again on the new state."""
+        Returns "timeout", "running" (not yet) or "none" (no clock runs). Appended with the version it was judged
+        on: a move that wins that version wins, and the clock is judged again on the new state."""
         for _ in range(RETRIES):
             game = self.service.states.load(gid)
             at = now if now is not None else int(time.time() * 1000)
             events = game.module.expired(game.state, at)
             if not events:
-                deadline = game.module.deadline(game.state)
-                if deadline is None:
-                    return "none"
-                if self.jobs is not None and deadline - at < EARLY_MS:
-                    # Run early (the clocks of two machines differ): once more, just after. (A check left from
-                    # an earlier version finds the deadline further off: the new version's check is scheduled.)
-                    self.jobs.clock(gid, game.version, deadline + 1)
-                return "running"
+                return "none" if game.module.deadline(game.state) is None else "running"
             try:
                 result = self.store.append(gid, [codec.encode(e) for e in events], expected_version=game.version,
                                            at=at)

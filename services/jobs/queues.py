@@ -25,7 +25,6 @@ again while its first run is still ending (``InvalidJobOperation: Failed to retr
 
 from __future__ import annotations
 
-import datetime
 import json
 import logging
 import threading
@@ -40,7 +39,6 @@ from services.store.streams import QueueKeys
 PROJECT = "workers.jobs.project"  # one game (tools and benches)
 PROJECT_PENDING = "workers.jobs.project_pending"  # the games waiting (``RQJobs.project``)
 AI_TURN = "workers.jobs.ai_turn"
-CHECK_CLOCK = "workers.jobs.check_clock"
 
 log = logging.getLogger(__name__)
 
@@ -155,18 +153,6 @@ class RQJobs:
             raise
         return True
 
-    def clock(self, gid: str, version: int, deadline_ms: int) -> None:
-        """Check the game's clocks just after ``deadline_ms``: a job scheduled on RQ's scheduler (the workers run
-        ``with_scheduler``), so a seat whose time runs out loses with no client connected."""
-        due = deadline_ms / 1000 + 0.05
-        queue = self.queues["project"]
-        # One job per (version, deadline): the command path and the dispatcher scheduling the same check agree.
-        job = queue.enqueue_at(datetime.datetime.fromtimestamp(due, datetime.UTC), CHECK_CLOCK, gid,
-                               job_id=f"clock-{gid}-{version}-{deadline_ms}", result_ttl=0, failure_ttl=3600)
-        # RQ scores a scheduled job in whole seconds (rounded down: due up to a second early); the workers'
-        # schedulers (workers/worker.py) read the score to the millisecond, so it is set to the exact time.
-        queue.connection.zadd(queue.scheduled_job_registry.key, {job.id: due}, xx=True)
-
     # -- AI turns, fair between clients -------------------------------------------------------------------
 
     def _keys(self, client: str | None) -> list[str]:
@@ -203,15 +189,14 @@ class RQJobs:
     def _enqueue_ai(self, gid: str, seat: int, version: int, client: str | None) -> None:
         # The job id makes a re-enqueue of the same turn visible; the job itself is idempotent.
         self.enqueue("ai", AI_TURN, gid, seat, version, client, job_id=ai_job_id(gid, seat, version),
-                     retry=rq.Retry(max=3, interval=[1, 2, 5]), job_timeout=120)
+                     retry=rq.Retry(max=3), job_timeout=120)
 
 
 class BatchedPokes:
     """The command path's job sink (``BURROW_FAST_PATH``): ``project(gid)`` notes the game and returns at once; a
     thread of this process sends the games noted in one round trip (``RQJobs.project_many``) as soon as it runs,
     so a command pays no round trip for its projection and, at high rates, many commands share one. A poke lost
-    with its process costs nothing but time: the dispatcher pokes every game it reads in the log. Everything else
-    (clock checks) goes straight to ``jobs``."""
+    with its process costs nothing but time: the dispatcher pokes every game it reads in the log."""
 
     def __init__(self, jobs: RQJobs):
         self.jobs = jobs
@@ -220,9 +205,6 @@ class BatchedPokes:
         self._sending = threading.Lock()  # a flush returns once every game noted before it has been sent
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
-
-    def __getattr__(self, name: str):
-        return getattr(self.jobs, name)
 
     def project(self, gid: str) -> None:
         with self._lock:

@@ -1,17 +1,25 @@
 """Live updates: one reader per process tails the partition logs and fans each new version out to subscribers.
 
 A web process holds thousands of open streams without a thread or a Redis connection each: one reader thread per
-partition log waits in ``XREAD BLOCK`` (the embedded fakeredis blocks and wakes the same way), and for every game
-somebody watches it reads the new events once, folds them into the game's state, and encodes one Server-Sent
-Events message per version, carrying the event and the spectator's document at that version (nothing secret). The
-message is handed to every subscriber of the game: a bounded buffer each. A subscriber that falls ``buffer``
-messages behind (a stalled reader) is dropped: its stream ends and its client reconnects with ``Last-Event-ID``,
-and the reconnect replays what it missed (from the game's recent messages, or from the store for older versions).
-So a slow client never holds back another, and none misses a version.
+partition log follows it (``services/store/log.py``, a ``Tail``: ``XREAD BLOCK``; the embedded fakeredis blocks and
+wakes the same way), and for every game somebody watches it reads the new events once, folds them into the game's
+state, and encodes one Server-Sent Events message per version, carrying the event and the spectator's document at
+that version (nothing secret). The message is handed to every subscriber of the game: a buffer each, bounded in
+bytes. A subscriber that falls that far behind (a stalled reader) is dropped: its stream ends and its client
+reconnects with ``Last-Event-ID``.
 
-The hub knows nothing of how its subscribers are served: ``wake`` is called (from the reader's thread) whenever
-a subscription has something new or was dropped; the web layer turns that into an asyncio wake-up (or a
-``threading.Event`` for a plain WSGI server) and calls ``take()``.
+**Catch-up costs a bounded amount of work, under no shared lock.** A stream that starts or resumes at most
+``catch_up`` versions behind gets those versions from the game's recent messages, kept in memory (those older than
+the process's first look at the game carry their event only; every later one also the spectator's document); one
+further behind gets a single ``reset`` message — the current version and the spectator's document — instead of
+every version in between (CONTRACT.md, "Live updates"), and its page fetches what it needs. No subscriber reads the
+store: a game is loaded once per process while somebody watches it (its state and its last ``catch_up`` events),
+before any lock is taken, and each new version is read, folded and encoded by the reader outside the lock that
+subscribers take, which only guards the list of subscribers and the recent messages.
+
+The hub knows nothing of how its subscribers are served: ``wake`` is called (from the reader's thread) whenever a
+subscription has something new or was dropped; the web layer turns that into an asyncio wake-up and calls
+``take()``.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ from services.games.states import Game, States
 from services.reads.views import document
 from services.scripts import lua
 from services.store import codec
+from services.store.log import Follower, LogEntry, Tail
 from services.store.streams import Keys
 
 log = logging.getLogger(__name__)
@@ -43,32 +52,40 @@ RETRY_MS = 1000  # EventSource's reconnection delay, sent first on every stream
 LEASE_MS = 60_000  # a stream's place under its client's cap, renewed while it is open (a dead process's expire)
 BLOCK_MS = 1000  # one XREAD BLOCK of a reader: an idle reader notices within this that nobody watches
 PATIENCE = 0.02  # seconds a reader lets this process's requests finish before it fans new versions out
+CATCH_UP = 32  # versions a stream may start behind and still get each one; further behind: one reset message
+BUFFER_BYTES = 1 << 20  # what a subscriber may fall behind by, in bytes, before it is dropped
 
 
-def sse(version: int, payload: dict) -> bytes:
-    """One Server-Sent Events message: ``id`` = version, event ``version``, the payload as JSON (one line)."""
+_encoder = msgspec.json.Encoder()
+
+
+def _encode(value: Any) -> bytes:
+    """``value`` as compact JSON (a type msgspec does not know: the standard library's way)."""
     try:
-        data = _encode(payload)
-    except (TypeError, ValueError):  # a type msgspec does not know: the standard library's way
-        data = json.dumps(payload, separators=(",", ":"), default=str).encode()
-    return b"id: %d\nevent: version\ndata: %s\n\n" % (version, data)
+        return _encoder.encode(value)
+    except (TypeError, ValueError):
+        return json.dumps(value, separators=(",", ":"), default=str).encode()
 
 
-_encode = msgspec.json.Encoder().encode
+def sse(version: int, payload: dict, event: str = "version") -> bytes:
+    """One Server-Sent Events message: ``id`` = version, the event name, the payload as JSON (one line)."""
+    return b"id: %d\nevent: %b\ndata: %b\n\n" % (version, event.encode(), _encode(payload))
 
 
 class Subscription:
     """One open stream of one game. Thread-safe: the hub adds messages, the stream's server takes them."""
 
-    def __init__(self, gid: str, client: str | None, wake: Callable[[], None], backlog: list[bytes]):
+    def __init__(self, gid: str, client: str | None, wake: Callable[[], None], seen: int):
         self.gid = gid
         self.client = client  # the client's id (a hashed address), None for no cap
         self.id = secrets.token_hex(8)  # its place under the client's cap
         self.counted = False  # counted in the hub's open streams
         self.wake = wake
         self.dropped = False
-        self._pending: deque[bytes] = deque(backlog)
-        self._allowance = len(backlog)  # the catch-up does not count against the buffer before it is taken
+        self.seen = seen  # the newest version queued (or known to the client): never sent again
+        self._pending: deque[bytes] = deque()
+        self._bytes = 0
+        self._allowance = 0  # the catch-up does not count against the buffer before it is taken
         self._lock = threading.Lock()
 
     def take(self) -> list[bytes] | None:
@@ -78,19 +95,33 @@ class Subscription:
                 return None
             out = list(self._pending)
             self._pending.clear()
-            self._allowance = 0
+            self._bytes = self._allowance = 0
             return out
 
-    def _offer(self, message: bytes, limit: int) -> bool:
-        """Queue ``message``; False (and dropped) when the subscriber is already ``limit`` messages behind."""
+    def _start(self, messages: list[tuple[int, bytes]]) -> None:
+        """The catch-up, queued before the subscriber is published to (hold the game's lock)."""
+        for version, message in messages:
+            self._pending.append(message)
+            self._bytes += len(message)
+            self.seen = max(self.seen, version)
+        self._allowance = self._bytes
+
+    def _offer(self, version: int, message: bytes, limit: int) -> bool:
+        """Queue the message of ``version`` unless already sent; False (and dropped) when the subscriber is
+        ``limit`` bytes behind already."""
         with self._lock:
             if self.dropped:
                 return False
-            if len(self._pending) >= limit + self._allowance:
+            if version <= self.seen:
+                return True
+            if self._bytes + len(message) > limit + self._allowance:
                 self.dropped = True
                 self._pending.clear()
+                self._bytes = 0
                 return False
             self._pending.append(message)
+            self._bytes += len(message)
+            self.seen = version
             return True
 
 
@@ -122,61 +153,65 @@ class Answering:
 
 @dataclass
 class _Watched:
-    """A game somebody watches: its state at the last version published, its recent messages, its subscribers."""
+    """A game somebody watches: its state at the last version published, its recent messages (version, bytes)
+    and the spectator's document of its last version, its subscribers."""
 
     game: Game
-    recent: deque  # (version, message), the last ``Hub.recent`` versions
+    recent: deque
+    document: bytes
     subscribers: set = field(default_factory=set)
-    joining: int = 0  # subscriptions being opened (the game is not forgotten meanwhile)
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    lock: threading.Lock = field(default_factory=threading.Lock)  # subscribers and recent: held briefly
+    advancing: threading.Lock = field(default_factory=threading.Lock)  # one reader folds new versions at a time
 
 
 class Hub:
     """The live-update hub of one process (see the module docstring).
 
-    ``buffer``: messages a subscriber may fall behind before it is dropped; ``recent``: messages kept per watched
-    game for reconnects; ``per_client``: open streams per client address (``None``: no cap); ``patience``:
-    seconds the readers let this process's requests (``answering``) finish before they publish.
+    ``buffer_bytes``: what a subscriber may fall behind by before it is dropped; ``catch_up``: versions a stream
+    may start behind and still get each one (and the recent messages kept per watched game); ``per_client``: open
+    streams per client address (``None``: no cap); ``patience``: seconds the readers let this process's requests
+    (``answering``) finish before they publish.
     """
 
-    def __init__(self, games: States, keys: Keys, reader: redis.Redis, *, buffer: int = 64,
-                 recent: int = 128, per_client: int | None = 20, patience: float = PATIENCE):
+    def __init__(self, games: States, keys: Keys, reader: redis.Redis, *, buffer_bytes: int = BUFFER_BYTES,
+                 catch_up: int = CATCH_UP, per_client: int | None = 20, patience: float = PATIENCE):
         self.games = games
         self.store = games.store
         self.keys = keys
         self.reader = reader
-        self.buffer = buffer
-        self.recent = recent
+        self.buffer_bytes = buffer_bytes
+        self.catch_up = catch_up
         self.per_client = per_client
         self._games: dict[str, _Watched] = {}
+        self._joining = 0  # subscriptions being opened: the readers keep running meanwhile
         self._clients: Counter = Counter()  # open streams of this process, per client id
         self._leases: dict[str, str] = {}  # open stream id → its client id (renewed by the first reader)
         self._renewed = 0.0
         self._take = reader.register_script(lua("stream_lease"))
         self._lock = threading.Lock()
-        self._threads: dict[str, threading.Thread] = {}  # partition log → its reader
+        self._threads: dict[int, threading.Thread] = {}  # partition → its reader
         self._stopping = threading.Event()
         self.drops = 0  # subscribers dropped for falling behind (for tests and benchmarks)
+        self.resets = 0  # streams that started with a reset message
         self.answering = Answering()  # the web layer counts its requests here; the readers let them finish
         self.patience = patience
 
     # -- subscribing ---------------------------------------------------------------------------------------
 
     def subscribe(self, gid: str, after: int, address: str | None, wake: Callable[[], None]) -> Subscription:
-        """Open a stream of ``gid`` for a client (its address) that has seen version ``after``; it starts with
-        every version since. Blocking (reads the store): call it from a thread. Raises ``NotFound``, ``TooMany``
-        (the client's cap, over every web process), ``Unavailable`` (Redis)."""
-        client = client_id(address)
-        sub = Subscription(gid, client, wake, [])
-        watched = None
+        """Open a stream of ``gid`` for a client (its address) that has seen version ``after``: it starts with
+        the versions since (a reset message when more than ``catch_up`` of them). Blocking (the first stream of a
+        game in this process loads it): call it from a thread. Raises ``NotFound``, ``TooMany`` (the client's
+        cap, over every web process), ``Unavailable`` (Redis)."""
+        sub = Subscription(gid, client_id(address), wake, after)
+        with self._lock:
+            self._joining += 1
         try:
             self._lease(sub)
+            self.start()  # before the game is read: an entry appended after the read is seen by a reader
             watched = self._watch(gid)
-            self.start()  # after the game is watched (a reader with nothing to watch stops), before reading it
             with watched.lock:
-                self._advance(watched)
-                sub._pending.extend(self._backlog(watched, after))
-                sub._allowance = len(sub._pending)
+                sub._start(self._backlog(watched, after))
                 watched.subscribers.add(sub)
             return sub
         except redis.RedisError as exc:
@@ -186,13 +221,12 @@ class Hub:
             self._release(sub)
             raise
         finally:
-            if watched is not None:
-                with self._lock:
-                    watched.joining -= 1
-                self._forget_if_idle(gid)
+            with self._lock:
+                self._joining -= 1
+            self._forget_if_idle(gid)
 
     def unsubscribe(self, sub: Subscription) -> None:
-        """Close ``sub`` (its stream ended); a game nobody watches any more is forgotten."""
+        """Close ``sub`` (its stream ended; twice is harmless); a game nobody watches any more is forgotten."""
         watched = self._games.get(sub.gid)
         if watched is not None:
             with watched.lock:
@@ -265,95 +299,95 @@ class Hub:
         pipe.execute()
 
     def _watch(self, gid: str) -> _Watched:
-        """The watched game ``gid`` (loaded if nobody watches it yet), counted as being joined."""
+        """The watched game ``gid``: loaded, outside every lock, if nobody here watches it yet (``NotFound`` for
+        no such game), then brought up to date (an entry its reader saw before the game was watched)."""
         with self._lock:
             watched = self._games.get(gid)
-            if watched is not None:
-                watched.joining += 1
-                return watched
-        game = self.games.load(gid)  # NotFound for no such game
-        shown = None
-        for item in self.store.read(gid, after=game.version - 1, to=game.version):  # the event of that version
+        if watched is not None:
+            return watched
+        game = self.games.load(gid)
+        doc = _encode(document(game, None))
+        # An in-memory buffer of the last messages (the event streams themselves are never trimmed): the last
+        # ``catch_up`` events, the last one with the current document (older ones carry their event only).
+        recent: deque = deque(maxlen=self.catch_up)
+        for item in self.store.read(gid, after=max(0, game.version - self.catch_up), to=game.version):
             shown = _shown(game, codec.decode(game.module, item.data), item.version, item.at)
-        # an in-memory buffer of the last `recent` messages (the event streams themselves are never trimmed)
-        fresh = _Watched(game, deque([(game.version, self._message(game, shown))], self.recent))
+            last = item.version == game.version
+            recent.append((item.version, _message(item.version, shown, doc) if last else sse(item.version, shown)))
+        if not recent or recent[-1][0] != game.version:
+            recent.append((game.version, _message(game.version, None, doc)))
+        fresh = _Watched(game, recent, doc)
         with self._lock:
             watched = self._games.setdefault(gid, fresh)
-            watched.joining += 1
-            return watched
+        if watched is fresh:
+            self.publish(gid)
+        return watched
 
     def _forget_if_idle(self, gid: str) -> None:
         with self._lock:
             watched = self._games.get(gid)
-            if watched is not None and not watched.subscribers and not watched.joining:
+            if watched is not None and not watched.subscribers and not self._joining:
                 del self._games[gid]
 
-    def _backlog(self, watched: _Watched, after: int) -> list[bytes]:
-        """The messages of the versions after ``after``: recent ones as published (with their document), older
-        ones read from the store (their event only; the last message always carries the current document)."""
-        game = watched.game
-        if after >= game.version:
+    def _backlog(self, watched: _Watched, after: int) -> list[tuple[int, bytes]]:
+        """What a stream that has seen ``after`` starts with: the recent messages after it, or, when it is further
+        behind than they reach, one reset message (hold ``watched.lock``)."""
+        version = watched.game.version
+        if after >= version:
             return []
-        first_recent = watched.recent[0][0]
-        out = []
-        if after + 1 < first_recent:
-            try:
-                while after + 1 < first_recent:
-                    limit = min(1000, first_recent - 1 - after)
-                    events = self.games.events(game.gid, None, after=after, limit=limit)
-                    if not events:
-                        break
-                    out += [sse(e["version"], e) for e in events]
-                    after = events[-1]["version"]
-            except redis.RedisError as exc:
-                raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
-        out += [message for version, message in watched.recent if version > after]
-        return out
+        if after + 1 >= watched.recent[0][0]:
+            return [(v, message) for v, message in watched.recent if v > after]
+        self.resets += 1
+        return [(version, b"id: %d\nevent: reset\ndata: {\"version\":%d,\"document\":%b}\n\n"
+                 % (version, version, watched.document))]
 
     # -- publishing ----------------------------------------------------------------------------------------
 
-    def _message(self, game: Game, shown: dict | None) -> bytes:
-        """The message of ``game``'s version: its event as a spectator sees it and the spectator's document."""
-        payload = dict(shown) if shown is not None else {"version": game.version}
-        payload["document"] = document(game, None)
-        return sse(game.version, payload)
-
-    def _advance(self, watched: _Watched) -> list[bytes]:
-        """Fold the events appended since the last published version; returns their messages. Hold its lock."""
-        game = watched.game
-        module = game.module
-        out = []
-        state, version = game.state, game.version
-        for item in self.store.read(game.gid, after=version):
-            event = codec.decode(module, item.data)
-            state = module.evolve(state, event)
-            version = item.version
-            game = Game(game.gid, game.meta, module, version, state)
-            message = self._message(game, _shown(game, event, version, item.at))
-            watched.recent.append((version, message))
-            out.append(message)
-        watched.game = game
-        return out
-
-    def publish(self, gid: str, version: int) -> None:
-        """The game ``gid`` has reached ``version`` (a log entry): send the new versions to its subscribers."""
+    def publish(self, gid: str, version: int | None = None) -> None:
+        """The game ``gid`` has reached ``version`` (a log entry; None: look): send the new versions to its
+        subscribers. They are read and folded outside the subscribers' lock; more than ``catch_up`` new versions
+        at once become one reset message."""
         with self._lock:
             watched = self._games.get(gid)
         if watched is None:
             return
-        with watched.lock:
-            if version <= watched.game.version:
+        with watched.advancing:
+            old = watched.game.version
+            if version is not None and version <= old:
                 return
-            messages = self._advance(watched)
-            subscribers = list(watched.subscribers)
-            for sub in subscribers:
-                for message in messages:
-                    if not sub._offer(message, self.buffer):
-                        watched.subscribers.discard(sub)
-                        self.drops += 1
-                        break
+            game, messages, doc = self._fold_new(watched.game, watched.document)
+            if not messages:
+                return
+            with watched.lock:
+                watched.game, watched.document = game, doc
+                watched.recent.extend(messages)
+                subscribers = list(watched.subscribers)
+                if messages[0][0] != old + 1:  # more new versions than the recent messages hold: a reset
+                    messages = self._backlog(watched, old)
+                for sub in subscribers:
+                    for v, message in messages:
+                        if not sub._offer(v, message, self.buffer_bytes):
+                            watched.subscribers.discard(sub)
+                            self.drops += 1
+                            break
         for sub in subscribers:
             sub.wake()
+
+    def _fold_new(self, game: Game, doc: bytes) -> tuple[Game, list[tuple[int, bytes]], bytes]:
+        """The events appended after ``game``'s version, folded; the game after them, the messages of their
+        versions (the last ``catch_up`` only) and the spectator's document of the last."""
+        module, state, version = game.module, game.state, game.version
+        items = list(self.store.read(game.gid, after=version))
+        out = []
+        for i, item in enumerate(items):
+            event = codec.decode(module, item.data)
+            state = module.evolve(state, event, item.at)
+            version = item.version
+            if len(items) - i <= self.catch_up:  # older ones would be replaced by a reset anyway
+                game = Game(game.gid, game.meta, module, version, state)
+                doc = _encode(document(game, None))
+                out.append((version, _message(version, _shown(game, event, version, item.at), doc)))
+        return Game(game.gid, game.meta, module, version, state), out, doc
 
     # -- the readers ---------------------------------------------------------------------------------------
 
@@ -361,15 +395,14 @@ class Hub:
         """Start the readers (one thread per partition log) that do not run. Each starts at its log's end as it
         is now, read here: an entry appended after this call is seen by the reader."""
         with self._lock:
-            logs = [self.keys.log(p) for p in range(self.keys.partitions)]
-            starts = {}
-            for log_key in (k for k in logs if k not in self._threads):
-                newest = self.reader.xrevrange(log_key, count=1)
-                starts[log_key] = newest[0][0] if newest else b"0-0"
-            for log_key, last in starts.items():
-                thread = threading.Thread(target=self._read, args=(log_key, last), name=f"live {log_key}",
+            for p in range(self.keys.partitions):
+                if p in self._threads:
+                    continue
+                tail = Tail(self.reader, self.keys)
+                tail.start(p)
+                thread = threading.Thread(target=self._read, args=(p, tail), name=f"live {self.keys.log(p)}",
                                           daemon=True)
-                self._threads[log_key] = thread
+                self._threads[p] = thread
                 thread.start()
 
     def stop(self) -> None:
@@ -380,56 +413,68 @@ class Hub:
         with self._lock:
             return len(self._threads)
 
-    def _idle(self, log_key: str) -> bool:
+    def _idle(self, partition: int) -> bool:
         """True (and this reader forgotten) when nobody watches any game: the reader then stops."""
         with self._lock:
-            if self._games:
+            if self._games or self._joining:
                 return False
-            self._threads.pop(log_key, None)
+            self._threads.pop(partition, None)
             return True
 
-    def _read(self, log_key: str, last: bytes) -> None:
-        """Tail ``log_key`` from ``last``; a Redis outage is retried from the last entry seen."""
+    def _read(self, partition: int, tail: Tail) -> None:
+        """Follow the partition's log; a Redis outage is retried from the last entry seen."""
         behind: set[str] = set()  # games whose publishing failed: tried again on the next round
+
+        def handle(_: int, entries: list[LogEntry]) -> None:
+            touched: dict[str, int] = {}
+            for entry in entries:
+                if entry.gid is not None:
+                    touched[entry.gid] = max(touched.get(entry.gid, 0), entry.version)
+            self._publish_all(touched, behind)
+
+        follower = Follower(tail, 1000, handle)
         while not self._stopping.is_set():
             try:
-                block = 100 if behind else BLOCK_MS
-                answer = self.reader.xread({log_key: last}, count=1000, block=block)
-                touched: dict[str, int] = dict.fromkeys(behind, 0)
-                for _, entries in answer or []:
-                    for entry_id, fields in entries:
-                        last = entry_id
-                        if fields:
-                            gid = fields[b"gid"].decode()
-                            touched[gid] = max(touched.get(gid, 0), int(fields[b"v"]))
-                behind = set()
-                if touched:
-                    self.answering.wait_idle(self.patience)
-                for gid, version in touched.items():
-                    try:
-                        self.publish(gid, version or 2**63 - 1)
-                    except (redis.RedisError, errors.ServiceError) as exc:
-                        log.warning("live: could not publish %s (%s); retrying", gid, exc)
-                        behind.add(gid)
-                if log_key == self.keys.log(0):
+                if not follower.step(partition, 100 if behind else BLOCK_MS) and behind:
+                    self._publish_all({}, behind)
+                if partition == 0:
                     self._renew()
-                if not behind and self._idle(log_key):
+                if not behind and self._idle(partition):
                     return
             except redis.RedisError as exc:
-                log.warning("live: reading %s failed (%s); retrying", log_key, exc)
+                log.warning("live: reading %s failed (%s); retrying", self.keys.log(partition), exc)
                 self._stopping.wait(1.0)
             except Exception:
-                log.exception("live: reader of %s failed; retrying", log_key)
+                log.exception("live: reader of %s failed; retrying", self.keys.log(partition))
                 self._stopping.wait(1.0)
+
+    def _publish_all(self, touched: dict[str, int], behind: set[str]) -> None:
+        """Publish the games touched and those left behind by a failure (retried next round)."""
+        todo = {**dict.fromkeys(behind), **touched}
+        behind.clear()
+        if touched:
+            self.answering.wait_idle(self.patience)
+        for gid, version in todo.items():
+            try:
+                self.publish(gid, version)
+            except (redis.RedisError, errors.ServiceError) as exc:
+                log.warning("live: could not publish %s (%s); retrying", gid, exc)
+                behind.add(gid)
 
 
 def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
+def _message(version: int, shown: dict | None, doc: bytes) -> bytes:
+    """The message of a version: its event as a spectator sees it, and the spectator's document (encoded)."""
+    payload = _encode(shown if shown is not None else {"version": version})
+    return b"id: %d\nevent: version\ndata: %b,\"document\":%b}\n\n" % (version, payload[:-1], doc)
+
+
 def _shown(game: Game, event, version: int, at: int) -> dict:
     """``event`` (of ``version``) as a spectator sees it once ``game`` is at that version: redacted (unless the
-    game is finished), with the players' names; as ``GameService.events`` shows it."""
+    game is finished), with the players' names; as ``States.events`` shows it."""
     return codec.to_client(game.module, game.module.redact(event, game.viewer(None)), version, at, game.names,
                            game.sides)
 

@@ -1,12 +1,24 @@
-"""The dispatchers' consumer group on the partition logs: the only place its Redis commands are issued.
+"""The partition logs, followed: the only place their Redis read commands are issued.
 
-Every partition log ``P:{pN}:log`` has one consumer group; each dispatcher is a consumer of it. An entry read is
-pending for its consumer until acknowledged; one left pending ``idle_ms`` (its dispatcher died, or has not seen
-its effect yet) is claimed back by whoever asks. Entries are ``(id, fields)`` pairs as redis-py returns them;
-a deleted entry comes back with empty fields.
+Every append also adds one entry per event to its partition's log ``P:{pN}:log`` (``gid``, ``v``, ``type``). Two
+kinds of readers follow the logs, from two kinds of *position*, through one ``Follower`` (a position, a batch
+size, a handler):
+
+* ``Group`` — the dispatchers' consumer group: each entry goes to one dispatcher, stays pending until that one
+  acknowledges it (its effect is visible), and is claimed back by another if its dispatcher dies. Work that must
+  happen once per entry, whoever does it.
+* ``Tail`` — a web process's live hub: every entry, from the log's end as it was when the tail started, nothing
+  acknowledged. Every process must see every entry (its own watchers), and an entry missed while nobody watched
+  is of no interest to anyone.
+
+Entries are ``LogEntry``s; a deleted or malformed entry comes back with ``gid`` None.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
 
 import redis
 
@@ -14,15 +26,46 @@ from services.store.streams import Keys
 
 LOG_GROUP = "dispatch"  # the dispatchers' consumer group on every partition log
 
-Entry = tuple[bytes | str, dict]
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One log entry: the game and the version it records (``gid`` None: deleted or malformed)."""
+
+    id: str
+    gid: str | None
+    version: int
+    fields: dict
 
 
-class LogGroup:
-    """The consumer group ``group`` on every partition log of ``keys``."""
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
 
-    def __init__(self, client: redis.Redis, keys: Keys, group: str = LOG_GROUP):
+
+def parse(raw: list) -> list[LogEntry]:
+    """``(id, fields)`` pairs as redis-py returns them, as ``LogEntry``s."""
+    out = []
+    for entry_id, fields in raw:
+        try:
+            gid, version = _text(fields[b"gid"]), int(fields[b"v"])
+        except (KeyError, ValueError, TypeError, UnicodeDecodeError):
+            gid, version = None, 0
+        out.append(LogEntry(_text(entry_id), gid, version, fields or {}))
+    return out
+
+
+class Position(Protocol):
+    """Where a follower reads next in each partition log."""
+
+    def read(self, partition: int, count: int, block_ms: int | None) -> list[LogEntry]: ...
+
+
+class Group:
+    """The consumer group ``group`` on every partition log, read as ``consumer``."""
+
+    def __init__(self, client: redis.Redis, keys: Keys, consumer: str, group: str = LOG_GROUP):
         self.redis = client
         self.keys = keys
+        self.consumer = consumer
         self.group = group
 
     def ensure(self) -> None:
@@ -34,24 +77,61 @@ class LogGroup:
                 if "BUSYGROUP" not in str(exc):
                     raise
 
-    def read(self, partition: int, consumer: str, count: int, block_ms: int | None = None) -> list[Entry]:
-        """Entries never delivered to the group, now pending for ``consumer``; waits up to ``block_ms`` if none."""
-        answer = self.redis.xreadgroup(self.group, consumer, {self.keys.log(partition): ">"}, count=count,
+    def read(self, partition: int, count: int, block_ms: int | None = None) -> list[LogEntry]:
+        """Entries never delivered to the group, now pending for this consumer; waits up to ``block_ms``."""
+        answer = self.redis.xreadgroup(self.group, self.consumer, {self.keys.log(partition): ">"}, count=count,
                                        block=block_ms)
-        return [entry for _, entries in answer or [] for entry in entries]
+        return parse([entry for _, entries in answer or [] for entry in entries])
 
-    def autoclaim(self, partition: int, consumer: str, idle_ms: int, count: int) -> list[Entry]:
-        """Entries pending for at least ``idle_ms`` (of any consumer), now pending for ``consumer``."""
-        return self.redis.xautoclaim(self.keys.log(partition), self.group, consumer, idle_ms, "0-0",
-                                     count=count)[1]
+    def autoclaim(self, partition: int, idle_ms: int, count: int) -> list[LogEntry]:
+        """Entries pending for at least ``idle_ms`` (of any consumer), now pending for this one."""
+        return parse(self.redis.xautoclaim(self.keys.log(partition), self.group, self.consumer, idle_ms, "0-0",
+                                           count=count)[1])
 
-    def claim(self, partition: int, consumer: str, ids: list[str]) -> list[Entry]:
-        """The pending entries ``ids``, whatever their idle time, now pending for ``consumer``."""
+    def claim(self, partition: int, ids: list[str]) -> list[LogEntry]:
+        """The pending entries ``ids``, whatever their idle time, now pending for this consumer."""
         if not ids:
             return []
-        return self.redis.xclaim(self.keys.log(partition), self.group, consumer, 0, ids)
+        return parse(self.redis.xclaim(self.keys.log(partition), self.group, self.consumer, 0, ids))
 
     def ack(self, partition: int, ids: list[str]) -> None:
         """Acknowledge ``ids``: their effect is visible, nobody needs to see them again."""
         if ids:
             self.redis.xack(self.keys.log(partition), self.group, *ids)
+
+
+class Tail:
+    """Every new entry of every partition log, from each log's end as it was at ``start``."""
+
+    def __init__(self, client: redis.Redis, keys: Keys):
+        self.redis = client
+        self.keys = keys
+        self.last: dict[int, str] = {}
+
+    def start(self, partition: int) -> None:
+        """Read ``partition`` from its newest entry now on: an entry appended after this call is read."""
+        newest = self.redis.xrevrange(self.keys.log(partition), count=1)
+        self.last[partition] = _text(newest[0][0]) if newest else "0-0"
+
+    def read(self, partition: int, count: int, block_ms: int | None = None) -> list[LogEntry]:
+        answer = self.redis.xread({self.keys.log(partition): self.last[partition]}, count=count, block=block_ms)
+        entries = parse([entry for _, entries in answer or [] for entry in entries])
+        if entries:
+            self.last[partition] = entries[-1].id
+        return entries
+
+
+class Follower:
+    """Reads a partition log from ``position`` in batches of ``batch`` and hands each batch to ``handler``."""
+
+    def __init__(self, position: Position, batch: int, handler: Callable[[int, list[LogEntry]], None]):
+        self.position = position
+        self.batch = batch
+        self.handler = handler
+
+    def step(self, partition: int, block_ms: int | None = None) -> int:
+        """One batch of ``partition`` (waiting up to ``block_ms`` for one), handled; returns its size."""
+        entries = self.position.read(partition, self.batch, block_ms)
+        if entries:
+            self.handler(partition, entries)
+        return len(entries)

@@ -124,6 +124,11 @@ class Keys:
         """Stream: the partition's dead letters, log entries the dispatcher gave up on."""
         return f"{self._p(partition)}:dead"
 
+    def deadlines(self, partition: int) -> str:
+        """Sorted set: the partition's games whose clock runs → the deadline of their next timeout (ms), checked
+        by the dispatchers (``services/games/clocks.py``)."""
+        return f"{self._p(partition)}:deadlines"
+
     def dispatchers(self) -> str:
         """Hash: dispatcher consumer name → when it last read the logs (ms)."""
         return f"{self.prefix}:{{ops}}:dispatchers"

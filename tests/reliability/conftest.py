@@ -58,7 +58,10 @@ def rt(private_redis, prefix, tmp_path):
 
 @pytest.fixture
 def api(rt):
-    """The Flask test client over ``rt``."""
-    from web.app import create_app
+    """The whole site over ``rt`` (``tests/web/site.py``: the front, its streams, Flask behind), answering as
+    Flask's test client does; a stream is read for 0.05 s."""
+    from tests.web.site import Site
 
-    return create_app(rt).test_client()
+    site = Site(rt, stream_seconds=0.05)
+    yield site
+    site.close()

@@ -1,5 +1,5 @@
 """A whole deployment started by a test: a Redis Cluster with replicas, RQ on a plain redis-server, web processes
-(uvicorn ``burrow.asgi:app``), workers and dispatchers, each a process of its own on loopback ports.
+(``burrow serve --web-only``), workers and dispatchers, each a process of its own on loopback ports.
 
 Every process is in its own process group and is killed by whoever started it (``Deployment.stop``,
 ``Cluster.stop``); Redis data lives in private temp dirs. ``bench/cluster.py`` uses the same pieces.
@@ -128,12 +128,11 @@ class Cluster:
 
 
 class Web(Burrow):
-    """One production web process: ``uvicorn burrow.asgi:app`` on a free loopback port."""
+    """One production web process: ``burrow serve --web-only`` on a free loopback port."""
 
     def __init__(self, log_path: Path, env: dict[str, str]):
         self.port = free_port()
-        super().__init__(["burrow.asgi:app", "--host", "127.0.0.1", "--port", str(self.port), "--no-proxy-headers",
-                          "--log-level", "warning", "--no-access-log"], log_path, env, module="uvicorn")
+        super().__init__(["serve", "--web-only", "--host", "127.0.0.1", "--port", str(self.port)], log_path, env)
 
     def http(self) -> Http:
         return Http(self.port)

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-import web.api
 from services import tokens as seat_tokens
 
 WEB = Path(__file__).resolve().parents[2] / "web"
@@ -98,7 +97,6 @@ def test_a_token_is_bound_to_its_game_and_seat_and_spectators_cannot_act(rt, api
 
 
 def test_no_answer_reveals_a_token_after_creation(rt, api, monkeypatch):
-    monkeypatch.setattr(web.api, "SSE_SECONDS", 0.05)
     games = [create(api), create(api, game="squirrels", players=[{"name": "Ana"}, {"name": "Bot", "ai": "easy"}]),
              create(api, game="mouseguard"), create(api, game="commando")]
     secrets = [s["token"] for g in games for s in g["seats"] if "token" in s]

@@ -17,7 +17,6 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-import web.api
 from domain.registry import GAME_NAMES
 from services.clients import client_id
 from web import openapi, schemas
@@ -81,10 +80,13 @@ def test_openapi_document_lists_the_contract_and_its_refs_resolve(api):
 def test_every_api_route_is_documented(api):
     """So that no endpoint escapes the fuzzing below, which walks the document."""
     documented = {(method, path) for path, item in openapi.document()["paths"].items() for method in item}
-    for rule in api.application.url_map.iter_rules():
-        if rule.rule.startswith("/api/"):
-            path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)  # <gid>, <int:seat>: {gid}, {seat}
-            for method in rule.methods - {"HEAD", "OPTIONS"}:
+    routes = [(re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule), rule.methods)  # <int:seat>: {seat}
+              for rule in api.flask.url_map.iter_rules()]
+    routes += [(route.path, route.methods) for route in api.front.routes if hasattr(route, "methods")]
+    assert ("/api/games/{gid}/stream", {"GET", "HEAD"}) in routes
+    for path, methods in routes:
+        if path.startswith("/api/"):
+            for method in methods - {"HEAD", "OPTIONS"}:
                 assert (method.lower(), path) in documented, (method, path)
 
 
@@ -157,7 +159,6 @@ def queries(operation: dict) -> st.SearchStrategy:
 
 
 def fuzz_world(rt, api, monkeypatch):
-    monkeypatch.setattr(web.api, "SSE_SECONDS", 0.05)
     rt.service.open_games.limit = None  # the fuzzer creates many games from one address
 
     class Inline:  # projections written at once, so that reads go through them too
@@ -226,7 +227,6 @@ def test_fuzz_never_5xx_and_a_rejection_appends_nothing(rt, api, monkeypatch, me
     ("/api/games/{gid}/events?after=18446744073709551616", {}),
 ])
 def test_out_of_range_versions_are_400(api, monkeypatch, url, headers):
-    monkeypatch.setattr(web.api, "SSE_SECONDS", 0.05)
     g = create(api)
     r = api.get(url.format(gid=g["id"]), headers=headers)
     assert r.status_code == 400 and r.json["error"]["message"], r.get_data(as_text=True)[:200]

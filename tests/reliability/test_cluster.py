@@ -17,12 +17,13 @@ from redis.cluster import RedisCluster
 
 from burrow.runtime import build, install
 from services.config import Settings
+from services.store.log import LOG_GROUP as GROUP
 from services.store.streams import EventStore, Keys, StoreUnavailable
 from tests.conftest import RedisProcess, run_jobs
 from tests.reliability.conftest import require_redis_server
 from tests.reliability.deployment import cluster_ports
 from tests.store import test_store_contract as contract
-from workers.dispatcher import GROUP, Dispatcher
+from workers.dispatcher import Dispatcher
 
 NODES = 3
 

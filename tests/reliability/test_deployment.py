@@ -1,5 +1,5 @@
 """The whole service as it is deployed past one Redis, started here: a Redis Cluster of 3 masters + 3 replicas, RQ
-on a plain redis-server, two web processes (uvicorn ``burrow.asgi:app``), two workers (every queue) and two
+on a plain redis-server, two web processes (``burrow serve --web-only``), two workers (every queue) and two
 dispatchers sharing 8 partitions — all separate processes on loopback ports, killed by this module when it ends.
 
 Commands are acknowledged only once a replica has them (``BURROW_ACK_REPLICAS=1``). The tests play every game with

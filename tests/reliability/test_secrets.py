@@ -13,8 +13,6 @@ import random
 
 import pytest
 
-import web.api
-
 VOLATILE = {"at", "updated", "created"}  # wall-clock times: not hidden information
 DISCLOSED = "setup"  # the client's seed and position, shown to every seat on purpose (CONTRACT.md, fairness)
 
@@ -89,7 +87,6 @@ def assert_alike(worlds: list[World], me: int, probes: list[str]) -> None:
 
 @pytest.fixture
 def apis(rt, api, monkeypatch):
-    monkeypatch.setattr(web.api, "SSE_SECONDS", 0.05)
     rt.service.open_games.limit = None
 
     class Inline:  # reads go through the projections, as in production

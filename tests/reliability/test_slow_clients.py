@@ -1,5 +1,5 @@
-"""Request hardening of ``burrow serve`` (web/serving.py): oversized bodies refused unread, slow and idle
-connections dropped, and neither starves anyone else."""
+"""Request hardening of ``burrow serve`` (burrow/serving.py, web/front.py): oversized bodies refused unread, slow
+and idle connections dropped, and neither starves anyone else."""
 
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ def closed_by_server(sock: socket.socket) -> bool:
 def test_a_huge_content_length_is_refused_before_the_body_is_read(server):
     with connect(server) as sock:
         started = time.monotonic()
-        sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                      b"Content-Length: 209715200\r\n\r\n{")
         head = answer(sock)
         assert head.startswith(b"HTTP/1.1 413") and time.monotonic() - started < HEAD_SECONDS
@@ -57,7 +57,7 @@ def test_a_huge_content_length_is_refused_before_the_body_is_read(server):
 
 def test_a_chunked_body_past_the_limit_is_cut_off(server):
     with connect(server) as sock:
-        sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                      b"Transfer-Encoding: chunked\r\n\r\n")
         chunk = b"x" * 16384
         sent = 0
@@ -72,7 +72,7 @@ def test_a_chunked_body_past_the_limit_is_cut_off(server):
 
 def test_a_slow_body_gets_408(server):
     with connect(server) as sock:
-        sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                      b"Content-Length: 100\r\n\r\n{\"game\"")
         assert answer(sock).startswith(b"HTTP/1.1 408")
 
@@ -81,7 +81,7 @@ def test_slow_and_idle_connections_are_dropped_and_starve_nobody(server):
     idle = [connect(server) for _ in range(150)]  # never send a byte
     slow = [connect(server) for _ in range(150)]  # a request head that never ends
     for sock in slow:
-        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
     http = server.http()
     started = time.monotonic()
     assert http.get("/api/health")[0] == 200  # 300 stalled connections do not hold anyone else back
@@ -94,11 +94,16 @@ def test_slow_and_idle_connections_are_dropped_and_starve_nobody(server):
 
 def test_an_endless_request_head_is_cut_off(server):
     with connect(server) as sock:
-        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+        sock.sendall(b"GET /api/health HTTP/1.1\r\nHost: localhost\r\n")
         try:
             for _ in range(64):  # 1 MiB of headers, far past the 16 KiB a head may have
                 sock.sendall(b"X-Pad: " + b"a" * 16000 + b"\r\n")
         except OSError:
             pass  # closed by the server
-        assert closed_by_server(sock) or answer(sock).startswith(b"HTTP/1.1 4")
+        sock.settimeout(5)
+        try:
+            head = answer(sock)
+        except OSError:
+            head = b""  # reset
+        assert head == b"" or head.startswith(b"HTTP/1.1 4"), head  # closed, or refused (431) and closed
     assert server.http().get("/api/health")[0] == 200

@@ -15,8 +15,8 @@ import pytest
 from burrow.cli import main as burrow
 from burrow.runtime import build, install
 from services.config import Settings
+from services.store.log import LOG_GROUP as GROUP
 from tests.reliability.live import Burrow, wait_until
-from workers.dispatcher import GROUP
 
 PREFIX = "crash"
 CLAIM_IDLE_MS = "300"

@@ -44,8 +44,8 @@ def test_three_ai_commando_seats_with_late_pokes_play_without_an_rq_error(runtim
             break
         for seat in game.module.to_act(game.state):
             runtime.jobs.ai_turn(gid, seat, game.version, "10.0.0.9")
-        ThreadWorker([runtime.jobs.queue("ai")], connection=runtime.rq_redis).work(burst=True,
-                                                                                   logging_level="ERROR")
+        ThreadWorker([runtime.jobs.queue("ai")], connection=runtime.rq_redis).run(burst=True,
+                                                                                  logging_level="ERROR")
     game = runtime.games.load(gid)
     assert game.module.status(game.state) == "finished"
     assert pokes and not any(pokes), "a late poke queued a turn that had just been played"

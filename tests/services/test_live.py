@@ -1,5 +1,5 @@
-"""The live-update hub (services/live.py): one reader per partition log fanning versions out to subscribers, on
-fakeredis and a real redis-server. Behaviour only: who receives what, in which order; never how fast."""
+"""The live-update hub (services/live/hub.py): one reader per partition log fanning versions out to subscribers,
+on fakeredis and a real redis-server. Behaviour only: who receives what, in which order; never how fast."""
 
 from __future__ import annotations
 
@@ -20,12 +20,13 @@ def short_blocks(monkeypatch):
 
 
 def parse(messages: list[bytes]) -> list[dict]:
+    """The messages' data, each with its ``event`` name (``version`` or ``reset``)."""
     out = []
-    for raw in messages:
-        fields = dict(line.split(": ", 1) for line in raw.decode().strip().split("\n"))
+    for raw in b"".join(messages).decode().strip().split("\n\n") if messages else []:
+        fields = dict(line.split(": ", 1) for line in raw.strip().split("\n"))
         data = json.loads(fields["data"])
-        assert fields["event"] == "version" and int(fields["id"]) == data["version"]
-        out.append(data)
+        assert fields["event"] in ("version", "reset") and int(fields["id"]) == data["version"]
+        out.append({**data, "event": fields["event"]})
     return out
 
 
@@ -93,7 +94,7 @@ def test_every_subscriber_receives_every_version_in_order_with_the_spectator_doc
 
 
 def test_a_stalled_subscriber_is_dropped_without_holding_back_another_and_its_reconnect_misses_nothing(runtime):
-    hub = live.Hub(runtime.games, runtime.store.keys, runtime.redis, buffer=3, per_client=None)
+    hub = live.Hub(runtime.games, runtime.store.keys, runtime.redis, buffer_bytes=6000, per_client=None)
     try:
         gid, _ = new_game(runtime)
         start = runtime.store.version(gid)
@@ -112,21 +113,45 @@ def test_a_stalled_subscriber_is_dropped_without_holding_back_another_and_its_re
         hub.stop()
 
 
-def test_a_reconnect_older_than_the_recent_messages_reads_them_from_the_store(runtime):
-    hub = live.Hub(runtime.games, runtime.store.keys, runtime.redis, recent=3, per_client=None)
+def test_a_stream_further_behind_than_the_recent_messages_starts_with_one_reset_message(runtime):
+    """CONTRACT.md "Live updates": the current version and the spectator's document once, instead of every version
+    in between; nothing is read from the store for it."""
+    hub = live.Hub(runtime.games, runtime.store.keys, runtime.redis, catch_up=3, per_client=None)
     try:
         gid, _ = new_game(runtime)
         watcher = Reader(hub, gid, after=runtime.store.version(gid))  # keeps the game watched
         last = play(runtime, gid, 10)
         watcher.until(last)
+        reads = []
+        real = runtime.store.read
+        runtime.store.read = lambda *a, **k: reads.append(a) or real(*a, **k)
         late = Reader(hub, gid, after=1)
-        assert late.until(last) == list(range(2, last + 1))
-        with_docs = [m["version"] for m in late.received if "document" in m]
-        assert with_docs == [last - 2, last - 1, last]  # the recent ones; the last always has the document
-        feed = runtime.games.events(gid, None, after=1)
-        assert [{k: v for k, v in m.items() if k != "document"} for m in late.received] == feed
+        assert reads == [] and [m["event"] for m in late.received] == []  # queued, not yet taken
+        late.read()
+        assert [(m["event"], m["version"]) for m in late.received] == [("reset", last)]
+        assert late.received[0]["document"] == document(runtime.games.load(gid), None)
+        recent = Reader(hub, gid, after=last - 2)  # within the recent messages: each version
+        recent.read()
+        assert [(m["event"], m["version"]) for m in recent.received] == [("version", last - 1), ("version", last)]
+        more = play(runtime, gid, 1)
+        assert late.until(more)[-1] == more and late.received[-1]["event"] == "version"  # then goes on from there
     finally:
         hub.stop()
+
+
+def test_a_subscriber_joins_while_a_reader_is_busy_with_the_game(runtime, hub):
+    """The catch-up is built under no lock a reader holds while it reads and folds new versions."""
+    gid, _ = new_game(runtime)
+    first = Reader(hub, gid, after=runtime.store.version(gid))
+    watched = hub._games[gid]
+    with watched.advancing:  # a reader in the middle of a slow fold of this game
+        joined = []
+        opener = threading.Thread(target=lambda: joined.append(Reader(hub, gid, after=0)))
+        opener.start()
+        opener.join(20)
+        assert joined, "a new stream waited for the reader"
+    last = play(runtime, gid, 2)
+    assert first.until(last)[-1] == last and joined[0].until(last)[-1] == last
 
 
 def test_a_stream_opened_from_nothing_starts_at_version_one(runtime, hub):
@@ -171,7 +196,7 @@ def test_readers_run_only_while_somebody_watches(runtime, hub):
 
 
 def test_a_long_catch_up_does_not_count_against_the_buffer_before_it_is_read(runtime):
-    hub = live.Hub(runtime.games, runtime.store.keys, runtime.redis, buffer=2, per_client=None)
+    hub = live.Hub(runtime.games, runtime.store.keys, runtime.redis, buffer_bytes=3000, per_client=None)
     try:
         gid, _ = new_game(runtime)
         watcher = Reader(hub, gid, after=runtime.store.version(gid))

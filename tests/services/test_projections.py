@@ -91,7 +91,7 @@ def test_the_command_path_pokes_the_projection_of_each_command(runtime):
     pokes.flush()
     assert runtime.jobs.pending() == 1 and runtime.queue.count == 1  # coalesced: the game waits once
     queues = list(runtime.jobs.queues.values())
-    ThreadWorker(queues, connection=runtime.rq_redis).work(burst=True, logging_level="ERROR")  # no dispatcher
+    ThreadWorker(queues, connection=runtime.rq_redis).run(burst=True, logging_level="ERROR")  # no dispatcher
     assert runtime.projector.checkpoint(g["id"]) == 2
     assert [e["id"] for e in runtime.projector.lobby()] == [g["id"]]
 
@@ -132,8 +132,8 @@ class StepTime:
 
 def burst(runtime) -> None:
     """Run the queued RQ jobs (no dispatcher)."""
-    ThreadWorker(list(runtime.jobs.queues.values()), connection=runtime.rq_redis).work(burst=True,
-                                                                                       logging_level="ERROR")
+    ThreadWorker(list(runtime.jobs.queues.values()), connection=runtime.rq_redis).run(burst=True,
+                                                                                      logging_level="ERROR")
 
 
 def test_the_dispatcher_looks_again_at_its_entries_left_pending_without_waiting_for_the_claim(runtime,
@@ -206,12 +206,12 @@ def test_an_entry_an_ai_must_answer_stays_pending_until_it_has_played(runtime, m
     dispatcher.run_once(block_ms=1)  # the AI's turn queued, the projection poked
     ai, project = runtime.jobs.queue("ai"), runtime.jobs.queue("project")
     assert len(ai) == 1
-    ThreadWorker([project], connection=runtime.rq_redis).work(burst=True, logging_level="ERROR")
+    ThreadWorker([project], connection=runtime.rq_redis).run(burst=True, logging_level="ERROR")
     assert runtime.projector.checkpoint(g["id"]) == 1  # projected, but the AI has not played
     clock.now += dispatcher.settle_ms / 1000
     dispatcher.run_once(block_ms=1)
     assert runtime.redis.xpending(log, "dispatch")["pending"] == 1 and len(ai) == 1  # not queued twice
-    ThreadWorker([ai], connection=runtime.rq_redis).work(burst=True, logging_level="ERROR")
+    ThreadWorker([ai], connection=runtime.rq_redis).run(burst=True, logging_level="ERROR")
     assert runtime.games.load(g["id"]).version == 2
     clock.now += 2 * dispatcher.settle_ms / 1000
     dispatcher.run_once(block_ms=1)  # the creation's entry acknowledged; the AI's move read, its projection poked

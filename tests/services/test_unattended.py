@@ -26,7 +26,7 @@ def live(tmp_path):
     def work() -> None:
         while not stop.is_set():
             queues = list(runtime.jobs.queues.values())
-            ThreadWorker(queues, connection=runtime.rq_redis).work(burst=True, logging_level="ERROR")
+            ThreadWorker(queues, connection=runtime.rq_redis).run(burst=True, logging_level="ERROR")
             stop.wait(0.02)
 
     threads = [threading.Thread(target=dispatcher.run, kwargs={"block_ms": 50}, daemon=True),

@@ -171,13 +171,16 @@ def test_full_random_games_through_http(client, runtime):
         assert r.status_code == 403 and "over" in r.json["error"]["message"]
 
 
-def test_sse_stream_ids_are_versions(client, runtime, monkeypatch):
-    import web.api
+def test_sse_stream_ids_are_versions(client, runtime):
+    from tests.web.site import Site
 
-    monkeypatch.setattr(web.api, "SSE_SECONDS", 0.3)
     g = create(client)
     client.post(f"/api/games/{g['id']}/commands", json={"move": "a1-a3"}, headers=auth(g["seats"][0]["token"]))
-    r = client.get(f"/api/games/{g['id']}/stream", headers={"Last-Event-ID": "1"})
+    site = Site(runtime)
+    try:
+        r = site.get(f"/api/games/{g['id']}/stream", headers={"Last-Event-ID": "1"})
+    finally:
+        site.close()
     assert r.mimetype == "text/event-stream"
     text = r.get_data(as_text=True)
     assert "id: 2\n" in text and "id: 1\n" not in text

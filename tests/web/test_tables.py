@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+import services.games.tables
 from services import errors
 from services.games.tables import Tables
 from tests.conftest import run_jobs
@@ -26,6 +27,11 @@ def auth(token):
 
 def doc(client, gid, token=None):
     return client.get(f"/api/games/{gid}?min_version=1000000", headers=auth(token) if token else {}).json
+
+
+def move(client, g, seat, text):
+    r = client.post(f"/api/games/{g['id']}/commands", headers=auth(g["seats"][seat]["token"]), json={"move": text})
+    assert r.status_code == 200, r.json
 
 
 def test_an_open_seat_is_taken_by_a_claim_and_the_game_starts(client, runtime):
@@ -242,35 +248,33 @@ def test_rematch_rotates_seats_and_the_other_player_joins_it(client, runtime):
 
 
 def test_a_two_second_game_times_out_with_no_client_connected(tmp_path):
-    """Real time: the scheduler of an embedded worker thread ends the game after its 2 seconds."""
+    """Real time: the dispatcher, with nothing else running and no client connected, ends the game after its 2
+    seconds, within a fraction of a second of the deadline."""
     from burrow.runtime import build, install
     from services.config import Settings
     from workers.dispatcher import Dispatcher
-    from workers.worker import ThreadWorker
 
     rt = build(Settings(data_dir=str(tmp_path)), journal=False)
     install(rt)
     dispatcher = Dispatcher(rt, consumer="clock-test")
-    worker = ThreadWorker([rt.jobs.queue("project")], connection=rt.rq_redis)
-    threads = [threading.Thread(target=dispatcher.run, kwargs={"block_ms": 100}, daemon=True),
-               threading.Thread(target=worker.work, kwargs={"with_scheduler": True, "logging_level": "ERROR",
-                                                            "max_idle_time": 10}, daemon=True)]
-    for thread in threads:
-        thread.start()
+    thread = threading.Thread(target=dispatcher.run, kwargs={"block_ms": 1000}, daemon=True)
+    thread.start()
     try:
         g = rt.service.create("murus", [{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 2})
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
+        deadline = rt.games.load(g["id"]).module.deadline(rt.games.load(g["id"]).state)
+        stop = time.monotonic() + 15
+        while time.monotonic() < stop:
             game = rt.games.load(g["id"])
             if game.module.status(game.state) == "finished":
                 break
-            time.sleep(0.2)
+            time.sleep(0.02)
         result = game.module.result(game.state)
         assert result is not None and result["termination"] == "timeout" and result["winners"] == [1]
+        ended = next(rt.store.read(g["id"], after=game.version - 1)).at
+        assert deadline <= ended < deadline + 1000  # waits on the logs, and never past the next deadline
     finally:
         dispatcher.stop()
-        worker._stop_requested = True  # the worker ends after its current wait (10 s idle at most)
-        worker.stop_scheduler()
+        thread.join(5)
 
 
 def test_a_claimed_seat_survives_a_restart_of_the_embedded_mode(tmp_path):
@@ -286,24 +290,28 @@ def test_a_claimed_seat_survives_a_restart_of_the_embedded_mode(tmp_path):
     assert second.games.load(g["id"]).names == ["Ana", "Ben"]
 
 
-def test_a_clock_check_run_early_is_scheduled_again_and_a_late_one_for_an_old_version_does_nothing(runtime):
-    class Jobs:
-        def __init__(self):
-            self.scheduled = []
+def test_a_deadline_looked_at_early_or_for_an_old_version_ends_nothing_and_gets_the_real_deadline_back(runtime,
+                                                                                                monkeypatch):
+    """The clocks of two machines differ, and a slower dispatcher may write a deadline a move made stale: such a
+    look ends nothing, and the game gets its current deadline back."""
+    import workers.dispatcher
+    from services.games.clocks import Clocks
+    from workers.dispatcher import Dispatcher
 
-        def clock(self, gid, version, deadline):
-            self.scheduled.append((gid, version, deadline))
-
-    jobs = Jobs()
     g = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 60})
     game = runtime.games.load(g["id"])
     deadline = game.module.deadline(game.state)
-    tables = Tables(runtime.service, jobs)
-    assert tables.flag(g["id"], now=deadline - 500) == "running"  # early: once more, just after the deadline
-    assert jobs.scheduled == [(g["id"], g["version"], deadline + 1)]
-    runtime.service.command(g["id"], 0, "a1-a3")
-    assert tables.flag(g["id"]) == "running"  # the old version's check: seat 1's clock runs, a minute to go
-    assert len(jobs.scheduled) == 1 and runtime.store.version(g["id"]) == g["version"] + 1
+    key = runtime.store.keys.deadlines(runtime.store.keys.partition(g["id"]))
+    clocks, dispatcher = Clocks(runtime.redis, runtime.store.keys), Dispatcher(runtime, consumer="tests")
+    assert Tables(runtime.service).flag(g["id"], now=deadline - 500) == "running"
+    clocks.set({g["id"]: deadline - 500})
+    monkeypatch.setattr(workers.dispatcher, "now_ms", lambda: deadline - 400)
+    assert dispatcher.check_clocks() == 0 and runtime.redis.zscore(key, g["id"]) == deadline
+    runtime.service.command(g["id"], 0, "a1-a3")  # Ben's clock runs now: Ana's old deadline is stale
+    clocks.set({g["id"]: deadline})
+    monkeypatch.setattr(workers.dispatcher, "now_ms", lambda: deadline + 1)
+    assert dispatcher.check_clocks() == 0 and runtime.store.version(g["id"]) == g["version"] + 1
+    assert runtime.redis.zscore(key, g["id"]) > deadline
 
 
 class Crash(BaseException):
@@ -346,7 +354,7 @@ def test_a_replayed_journal_restores_a_seat_claimed_just_before_a_crash(tmp_path
 
 
 class Later:
-    """``time`` as seen by services/games.py, ``seconds`` ahead (a command arriving after a deadline)."""
+    """``time`` as a module sees it, ``seconds`` ahead (a command arriving after a deadline)."""
 
     def __init__(self, seconds: float):
         self.seconds = seconds
@@ -369,26 +377,48 @@ def test_a_command_after_the_deadline_ends_the_game_by_the_timeout_first(client,
     assert result["termination"] == "timeout" and result["winners"] == [1]
 
 
-def test_clock_checks_are_scheduled_and_moved_to_their_queue_to_the_millisecond(runtime, monkeypatch):
-    """RQ scores scheduled jobs in whole seconds (a check due at 12:00:05.65 moved at 12:00:05.0, or at :06 by a
-    scheduler comparing whole seconds); ours are scored and moved to the millisecond."""
-    import workers.worker
-    from workers.worker import ExactScheduler
+def test_the_dispatcher_keeps_each_running_clocks_deadline_and_ends_the_game_when_it_is_due(client, runtime,
+                                                                                          monkeypatch):
+    """Every game the dispatcher reads gets its next deadline in its partition's deadlines; the dispatcher waits
+    for new log entries no longer than the earliest one, and ends the game once its time is up (and only then)."""
+    import workers.dispatcher
+    from services.games.clocks import Clocks
+    from workers.dispatcher import Dispatcher
 
-    second = int(time.time()) + 100  # a whole second, in the future
-    runtime.jobs.clock("g1", 3, second * 1000 + 600)
-    queue = runtime.jobs.queues["project"]
-    score = runtime.rq_redis.zscore(queue.scheduled_job_registry.key, f"clock-g1-3-{second * 1000 + 600}")
-    assert score == pytest.approx(second + 0.65)
-    scheduler = ExactScheduler([queue], connection=runtime.rq_redis, logging_level="ERROR")
-    scheduler.acquire_locks()
-    try:
-        for now, moved in [(second + 0.6, False), (second + 0.7, True)]:
-            monkeypatch.setattr(workers.worker, "time", Later(now - time.time()))
-            scheduler.enqueue_scheduled_jobs()
-            assert (f"clock-g1-3-{second * 1000 + 600}" in queue.job_ids) == moved, now - second
-    finally:
-        scheduler.release_locks()
+    g = create(client, players=[{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 60})
+    dispatcher = Dispatcher(runtime, consumer="tests")
+    dispatcher.run_once(block_ms=1)
+    game = runtime.games.load(g["id"])
+    deadline = game.module.deadline(game.state)
+    key = runtime.store.keys.deadlines(runtime.store.keys.partition(g["id"]))
+    assert runtime.redis.zscore(key, g["id"]) == deadline
+    assert Clocks(runtime.redis, runtime.store.keys).next_deadline() == deadline
+    assert dispatcher._block_ms(3_600_000) <= deadline - int(time.time() * 1000) + 5
+    monkeypatch.setattr(workers.dispatcher, "now_ms", lambda: deadline - 1)
+    assert dispatcher.check_clocks() == 0  # not yet
+    monkeypatch.setattr(workers.dispatcher, "now_ms", lambda: deadline + 5)
+    monkeypatch.setattr(services.games.tables, "time", Later(deadline / 1000 + 0.005 - time.time()))
+    assert dispatcher.check_clocks() == 1
+    result = doc(client, g["id"])["result"]
+    assert result["termination"] == "timeout" and result["winners"] == [1]
+    assert runtime.redis.zscore(key, g["id"]) is None  # no clock runs any more
+
+
+def test_a_game_that_finishes_leaves_the_deadlines_and_a_move_moves_its_deadline(client, runtime):
+    from workers.dispatcher import Dispatcher
+
+    g = create(client, players=[{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 60, "increment": 5})
+    key = runtime.store.keys.deadlines(runtime.store.keys.partition(g["id"]))
+    dispatcher = Dispatcher(runtime, consumer="tests")
+    dispatcher.run_once(block_ms=1)
+    first = runtime.redis.zscore(key, g["id"])
+    move(client, g, 0, "a1-a3")
+    dispatcher.run_once(block_ms=1)
+    second = runtime.redis.zscore(key, g["id"])
+    assert second is not None and second != first  # Ben's clock now runs
+    move(client, g, 1, "resign")
+    dispatcher.run_once(block_ms=1)
+    assert runtime.redis.zscore(key, g["id"]) is None
 
 
 def test_mouse_guard_moves_in_the_feed_name_the_player_of_the_drawn_colour(client):
@@ -411,26 +441,24 @@ def test_mouse_guard_moves_in_the_feed_name_the_player_of_the_drawn_colour(clien
                                        f"{white}'s white")) for t in moves), moves
 
 
-def test_the_clock_scheduler_outlives_a_redis_outage(runtime, monkeypatch):
-    """A Redis outage is logged and waited out: the scheduler that moves clock checks to their queue keeps running
-    (it used to die with the first ConnectionError, and no game timed out after the outage)."""
+def test_clock_checks_outlive_a_redis_outage(runtime, monkeypatch):
+    """A Redis outage is logged and waited out: the dispatcher's loop, which checks the clocks, keeps running (and
+    checks them again once Redis is back)."""
     import redis
 
-    import workers.worker
-    from workers.worker import ExactScheduler
+    from workers.dispatcher import Dispatcher
 
-    monkeypatch.setattr(workers.worker, "RESTART_SECONDS", 0.01)
-    queue = runtime.jobs.queues["project"]
-    scheduler = ExactScheduler([queue], connection=runtime.rq_redis, logging_level="ERROR")
+    dispatcher = Dispatcher(runtime, consumer="tests")
+    monkeypatch.setattr(dispatcher.stopping, "wait", lambda seconds: None)
     calls = []
 
-    def enqueue_scheduled_jobs():
+    def check_clocks():
         calls.append(len(calls))
         if len(calls) <= 2:
             raise redis.ConnectionError("Connection refused")
-        scheduler._stop_requested = True
+        dispatcher.stop()
+        return 0
 
-    monkeypatch.setattr(scheduler, "enqueue_scheduled_jobs", enqueue_scheduled_jobs)
-    monkeypatch.setattr(scheduler, "_install_signal_handlers", lambda: None)
-    scheduler.work()
+    monkeypatch.setattr(dispatcher, "check_clocks", check_clocks)
+    dispatcher.run(block_ms=1)
     assert calls == [0, 1, 2]

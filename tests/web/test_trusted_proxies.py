@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from services.clients import client_id
-from web.app import create_app
+from tests.web.site import Site
 
 BODY = {"game": "murus", "players": [{"name": "Ana"}, {"name": "Bob"}]}
 PROXY = "10.0.0.2"  # the peer the server sees: the (innermost) proxy
@@ -16,11 +16,11 @@ PROXY = "10.0.0.2"  # the peer the server sees: the (innermost) proxy
 
 def created_by(runtime, proxies: int, forwarded: str | None) -> str:
     runtime.settings = replace(runtime.settings, trusted_proxies=proxies)
-    client = create_app(runtime).test_client()
+    client = Site(runtime)
     headers = {"X-Forwarded-For": forwarded} if forwarded else {}
     answer = client.post("/api/games", json=BODY, headers=headers, environ_base={"REMOTE_ADDR": PROXY})
-    assert answer.status_code == 201, answer.get_json()
-    return runtime.store.meta(answer.get_json()["id"])["client"]
+    assert answer.status_code == 201, answer.json
+    return runtime.store.meta(answer.json["id"])["client"]
 
 
 @pytest.mark.parametrize("proxies, forwarded, counted_as", [
@@ -38,7 +38,7 @@ def test_limits_see_the_address_the_trusted_proxies_report(runtime, proxies, for
 def test_open_game_quota_counts_clients_behind_one_proxy_apart(runtime):
     runtime.settings = replace(runtime.settings, trusted_proxies=1)
     runtime.service.open_games.limit = 1
-    client = create_app(runtime).test_client()
+    client = Site(runtime)
 
     def create(address: str) -> int:
         return client.post("/api/games", json=BODY, headers={"X-Forwarded-For": address},

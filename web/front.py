@@ -1,0 +1,306 @@
+"""The web front: one ASGI application (Starlette) serving the live streams itself and everything else by Flask.
+
+Why (``docs/architecture.md``, "The front"): an open Server-Sent Events stream is idle nearly all its life, so it
+must cost neither a thread nor a Redis connection. Here a stream is a coroutine on the event loop (sse-starlette's
+``EventSourceResponse``), fed by the process's live hub (``services/live/hub.py``), whose reader threads alone read
+new versions from Redis. The JSON API and the pages stay plain Flask (``web/app.py``), mounted through ``a2wsgi``
+on a bounded pool of threads, so a slow or CPU-heavy request never blocks the loop.
+
+Before any of them, ``Guard`` (a small ASGI middleware) decides once, for every request:
+
+* **the client's address**: the peer's, or the one ``BURROW_TRUSTED_PROXIES`` proxies name in ``X-Forwarded-For``
+  (``services/clients.py``), written into the request so that Flask and the streams see the same;
+* **the host**: a request naming a host this site does not serve is refused (a DNS-rebinding page cannot borrow a
+  visitor's browser to reach it; ``BURROW_ALLOWED_HOSTS``, by default the loopback names and the public URL's);
+* **the body**: refused unread when ``Content-Length`` is over the limit (413), cut off when a chunked one passes
+  it, and given ``BURROW_BODY_SECONDS`` to arrive (408); only then does a Flask thread see the request, its body
+  in memory. (Request heads are bounded by the server: Hypercorn's keep-alive timeout, which runs from a
+  connection's start until its request head has arrived, and its head size limit; ``burrow/serving.py``.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager, suppress
+from urllib.parse import urlsplit
+
+from a2wsgi import WSGIMiddleware
+from flask import Flask
+from sse_starlette import EventSourceResponse
+from sse_starlette.sse import SendTimeoutError
+from starlette.applications import Starlette
+from starlette.background import BackgroundTask
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route
+
+from services import errors as service_errors
+from services.bounds import is_game_id
+from services.clients import address_of
+from services.config import Settings
+from services.live.hub import RETRY_MS, Hub, Subscription, new_hub
+from web import errors
+
+KEEPALIVE_SECONDS = 15  # a comment line on an idle stream, so proxies and clients see it alive
+SEND_SECONDS = 10  # a stream whose client takes longer to accept one message is ended (it reconnects)
+SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+SETUP_THREADS = 4  # threads that open streams (the first stream of a game loads it); never more
+BODY_METHODS = (b"POST", b"PUT", b"PATCH", b"DELETE")
+
+
+class Waker:
+    """Wakes stream coroutines from the hub's reader threads: one wake-up of the loop per batch (a new version
+    watched by 2,000 pages is one write to the loop's self-pipe, not 2,000)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop):
+        self.loop = loop
+        self._lock = threading.Lock()
+        self._pending: list = []
+        self._scheduled = False
+
+    def wake(self, callback) -> None:
+        """Run ``callback`` on the loop soon; from any thread."""
+        with self._lock:
+            self._pending.append(callback)
+            if self._scheduled:
+                return
+            self._scheduled = True
+        self.loop.call_soon_threadsafe(self._run)
+
+    def _run(self) -> None:
+        with self._lock:
+            pending, self._pending, self._scheduled = self._pending, [], False
+        for callback in pending:
+            callback()
+
+
+class Guard:
+    """ASGI middleware: the client's address, the allowed hosts, and bounded request bodies (module docstring)."""
+
+    def __init__(self, app, settings: Settings):
+        self.app = app
+        self.settings = settings
+        self.hosts = allowed_hosts(settings)
+        self.body_bytes = settings.limits["body_bytes"]
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        forwarded = headers.get(b"x-forwarded-for")
+        peer = scope["client"][0] if scope.get("client") else None
+        address = address_of(peer, forwarded.decode("latin-1") if forwarded else None,
+                             self.settings.trusted_proxies)
+        scope = {**scope, "client": (address, 0) if address else None}
+        if self.settings.trusted_proxies and headers.get(b"x-forwarded-proto") in (b"http", b"https"):
+            scope["scheme"] = headers[b"x-forwarded-proto"].decode()
+        host = host_name(headers.get(b"host", b"").decode("latin-1"))
+        if self.hosts is not None and host not in self.hosts:
+            await errors.send(send, 400, "bad_host", f"this site is not served as {host[:100]!r}", close=True)
+            return
+        if scope["method"].encode() in BODY_METHODS or b"content-length" in headers \
+                or b"transfer-encoding" in headers:
+            receive = await self._read_body(headers, receive, send)
+            if receive is None:
+                return
+        await self.app(scope, receive, send)
+
+    async def _read_body(self, headers: dict, receive, send):
+        """The request's ``receive`` with its body read already, or None once answered (413, 408, 400)."""
+        limit = self.body_bytes
+        length = headers.get(b"content-length")
+        if length is not None:
+            try:
+                declared = int(length)
+            except ValueError:
+                await errors.send(send, 400, "bad_request", "Content-Length is not a number", close=True)
+                return None
+            if declared > limit:
+                await errors.send(send, 413, "too_large", f"the body is over {limit} bytes", close=True)
+                return None
+        chunks, size = [], 0
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.settings.body_seconds
+        while True:
+            try:
+                message = await asyncio.wait_for(receive(), max(deadline - loop.time(), 0.001))
+            except TimeoutError:
+                await errors.send(send, 408, "timeout", "the request body did not arrive within "
+                                  f"{self.settings.body_seconds:g} s", close=True)
+                return None
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                await errors.send(send, 413, "too_large", f"the body is over {limit} bytes", close=True)
+                return None
+            chunks.append(chunk)
+            if not message.get("more_body"):
+                break
+        body = b"".join(chunks)
+        given = False
+
+        async def replay():
+            nonlocal given
+            if not given:
+                given = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        return replay
+
+
+def host_name(host: str) -> str:
+    """The name in a ``Host`` header, without its port, lower case (``[::1]:8000`` → ``::1``)."""
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:host.find("]")] if "]" in host else host
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def allowed_hosts(settings: Settings) -> frozenset[str] | None:
+    """The host names this site answers to (None: any); ``BURROW_ALLOWED_HOSTS`` or the loopback names and the
+    public URL's host."""
+    if "*" in settings.allowed_hosts:
+        return None
+    names = {host_name(h) for h in settings.allowed_hosts}
+    if settings.site_url:
+        names.add((urlsplit(settings.site_url).hostname or "").lower())
+    return frozenset(names - {""})
+
+
+class Counted:
+    """The Flask app behind ``a2wsgi``, each request counted as being answered (the hub's readers let it finish
+    before they fan a new version out: ``services/live/hub.py``, ``Answering``)."""
+
+    def __init__(self, wsgi, hub: Hub):
+        self.wsgi = wsgi
+        self.hub = hub
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.wsgi(scope, receive, send)
+            return
+        self.hub.answering.begin()
+        try:
+            await self.wsgi(scope, receive, send)
+        finally:
+            self.hub.answering.end()
+
+
+class EventStream(EventSourceResponse):
+    """sse-starlette's response, for a client that may stop reading: a message it has not taken within
+    ``send_timeout`` ends the response, quietly (the server closes the connection; the client reconnects with
+    ``Last-Event-ID``)."""
+
+    async def __call__(self, scope, receive, send) -> None:
+        with suppress(SendTimeoutError):
+            await super().__call__(scope, receive, send)
+
+
+class Streams:
+    """``GET /api/games/<gid>/stream``: the one route that serves a game's live stream."""
+
+    def __init__(self, hub: Hub):
+        self.hub = hub
+        self.setup = ThreadPoolExecutor(max_workers=SETUP_THREADS, thread_name_prefix="stream-open")
+        self._wakers: dict[asyncio.AbstractEventLoop, Waker] = {}
+        self._open: set[asyncio.Event] = set()  # the wake-ups of every open stream
+        self._lock = threading.Lock()
+        self.closing = False
+
+    def close(self) -> None:
+        """The server is stopping: every open stream ends now (its client reconnects elsewhere or later)."""
+        self.closing = True
+        for loop in list(self._wakers):
+            loop.call_soon_threadsafe(lambda: [wakeup.set() for wakeup in list(self._open)])
+
+    def _waker(self, loop: asyncio.AbstractEventLoop) -> Waker:
+        with self._lock:
+            if loop not in self._wakers:
+                self._wakers[loop] = Waker(loop)
+            return self._wakers[loop]
+
+    async def game(self, request: Request) -> Response:
+        """The versions after ``Last-Event-ID`` (or ``?after=``), then each new one as it comes."""
+        gid = request.path_params["gid"]
+        if not is_game_id(gid):
+            return error_response(service_errors.NotFound(f"no game {gid[:40]!r}"))
+        try:
+            after = last_event_id(request.headers.get("last-event-id"), request.query_params.get("after"))
+        except service_errors.ServiceError as exc:
+            return error_response(exc)
+        loop = asyncio.get_running_loop()
+        wakeup, waker = asyncio.Event(), self._waker(loop)
+        address = request.client.host if request.client else None
+        try:
+            sub = await loop.run_in_executor(self.setup, self.hub.subscribe, gid, after, address,
+                                             lambda: waker.wake(wakeup.set))
+        except service_errors.ServiceError as exc:
+            return error_response(exc)
+        if request.method == "HEAD":
+            self.hub.unsubscribe(sub)
+            return Response(media_type="text/event-stream", headers=SSE_HEADERS)
+        return EventStream(self._messages(sub, wakeup), headers=SSE_HEADERS, ping=KEEPALIVE_SECONDS,
+                                   send_timeout=SEND_SECONDS, background=BackgroundTask(self.hub.unsubscribe, sub))
+
+    async def _messages(self, sub: Subscription, wakeup: asyncio.Event):
+        self._open.add(wakeup)
+        try:
+            yield b"retry: %d\n\n" % RETRY_MS
+            while not self.closing:
+                batch = sub.take()
+                if batch is None:
+                    return  # fell too far behind: the client reconnects from the last id it received
+                if batch:
+                    yield b"".join(batch)
+                    continue
+                await wakeup.wait()
+                wakeup.clear()
+        finally:
+            self._open.discard(wakeup)
+            self.hub.unsubscribe(sub)
+
+
+MAX_VERSION = 2**63 - 1  # stream IDs are 64-bit: a larger number is no version of any game
+
+
+def last_event_id(header: str | None, after: str | None) -> int:
+    """The version a stream starts after: ``Last-Event-ID`` (a reconnect), else ``?after=``, else 0."""
+    raw = header or after or "0"
+    try:
+        version = int(raw)
+    except ValueError:
+        version = -1
+    if not 0 <= version <= MAX_VERSION:
+        raise service_errors.BadRequest("Last-Event-ID: must be a version number")
+    return version
+
+
+def error_response(exc: service_errors.ServiceError) -> JSONResponse:
+    status, document = errors.of(exc)
+    return JSONResponse(document, status_code=status)
+
+
+def create_front(flask_app: Flask, threads: int = 32) -> Starlette:
+    """The ASGI application over ``flask_app`` (its runtime's settings and hub), Flask on ``threads`` threads."""
+    runtime = flask_app.config["RUNTIME"]
+    hub = new_hub(runtime)
+    streams = Streams(hub)
+
+    @asynccontextmanager
+    async def lifespan(app):
+        yield
+        streams.close()
+        hub.stop()
+
+    routes = [Route("/api/games/{gid}/stream", streams.game, methods=["GET", "HEAD"]),
+              Mount("/", app=Counted(WSGIMiddleware(flask_app, workers=threads), hub))]
+    front = Starlette(routes=routes, lifespan=lifespan)
+    front.add_middleware(Guard, settings=runtime.settings)
+    front.state.hub, front.state.streams = hub, streams
+    return front
