@@ -7,6 +7,7 @@ logs (about once a second); one seen within ``ALIVE_MS`` counts as alive. RQ wor
 
 from __future__ import annotations
 
+import datetime
 import time
 from typing import Any
 
@@ -18,6 +19,7 @@ from services.jobs.failures import Failures
 from services.store.log import LOG_GROUP as GROUP
 from services.store.streams import Keys
 
+WORKER_ALIVE_MS = 30_000  # an RQ worker that has not beaten this long is dead
 ALIVE_MS = 15_000  # a dispatcher silent for longer is taken for dead
 LAG_LIMIT_MS = 60_000  # an entry whose effect is not visible after this long means something is stuck
 FORGET_MS = 24 * 3600 * 1000  # dispatchers silent for a day are dropped from the list
@@ -93,6 +95,20 @@ def partition_summary(client: redis.Redis, keys: Keys, failures: Failures, parti
     }
 
 
+def live_workers(connection, now: int) -> list[rq.Worker]:
+    """The RQ workers that said they were alive in the last ``WORKER_ALIVE_MS``: a worker beats at least every
+    few seconds while it waits for a job and at the start of each (``workers/worker.py``), and our jobs last
+    seconds, so a worker killed without a word (SIGKILL) drops out within that, long before RQ forgets its key."""
+    out = []
+    for worker in rq.Worker.all(connection=connection):
+        beat = worker.last_heartbeat
+        if beat is not None and beat.tzinfo is None:  # RQ stores UTC
+            beat = beat.replace(tzinfo=datetime.UTC)
+        if beat is not None and now - beat.timestamp() * 1000 <= WORKER_ALIVE_MS:
+            out.append(worker)
+    return out
+
+
 def summary(runtime: Runtime, lag_limit_ms: int = LAG_LIMIT_MS) -> dict[str, Any]:
     """The whole pipeline, and ``problems``: a sentence for each thing that is wrong (empty when healthy)."""
     client, keys = runtime.redis, runtime.store.keys
@@ -102,7 +118,7 @@ def summary(runtime: Runtime, lag_limit_ms: int = LAG_LIMIT_MS) -> dict[str, Any
     seen = Heartbeats(client, keys).seen()
     alive = sorted(name for name, at in seen.items() if now - at <= ALIVE_MS)
     queues = list(runtime.jobs.queues.values())
-    workers = rq.Worker.all(connection=runtime.rq_redis)
+    workers = live_workers(runtime.rq_redis, now)
     serving = {q.name: sum(q.name in w.queue_names() for w in workers) for q in queues}
     problems = []
     for p in partitions:

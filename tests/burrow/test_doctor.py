@@ -77,3 +77,18 @@ def test_stats_carry_the_doctor_summary(runtime, client):
     runtime.jobs.project("g1")
     runtime.jobs.project("g1")
     assert client.get("/api/stats").get_json()["doctor"]["games_waiting"] == 2
+
+
+def test_a_worker_silent_for_30_seconds_counts_as_dead(env, capsys, monkeypatch):
+    """A SIGKILLed worker says nothing more: doctor stops counting it 30 s after its last heartbeat, long before
+    RQ's own registry forgets it (#31)."""
+    import services.jobs.doctor as doctor
+
+    real_now = doctor.now_ms
+    with workers_alive(env):
+        Dispatcher(env, consumer="d").run_once(block_ms=1)
+        assert cli.main(["doctor"]) == 0
+        monkeypatch.setattr(doctor, "now_ms", lambda: real_now() + 31_000)
+        Dispatcher(env, consumer="d").heartbeats.beat("d", real_now() + 31_000)
+        assert cli.main(["doctor"]) == 1
+        assert "no RQ worker serves the queue" in capsys.readouterr().out

@@ -9,6 +9,8 @@ when the web process dies right after an append: the dispatcher alone must then 
 from __future__ import annotations
 
 import random
+import time
+from pathlib import Path
 
 import pytest
 
@@ -106,3 +108,19 @@ def test_dispatcher_killed_mid_batch_converges(setup, capsys):
     wait_until(lambda: runtime.redis.xpending(log, GROUP)["pending"] == 0, CONVERGE_SECONDS,
                what="every log entry to be acknowledged")
     assert_replay_verifies(server, gids, capsys)
+
+
+def test_a_killed_worker_leaves_no_process_behind_and_doctor_sees_it_dead_within_30_s(setup):
+    """``burrow worker`` forks nothing (no scheduler process: clocks are the dispatchers'), so a SIGKILL leaves no
+    orphan; and ``burrow doctor`` stops counting it within 30 s of its last word (#31)."""
+    import services.jobs.doctor as doctor
+
+    server, runtime, launch, _ = setup
+    worker = launch("worker")
+    wait_until(lambda: doctor.live_workers(runtime.rq_redis, doctor.now_ms()), 30, what="the worker to start")
+    assert Path(f"/proc/{worker.proc.pid}/task/{worker.proc.pid}/children").read_text().split() == []
+    worker.kill()
+    killed = time.monotonic()
+    wait_until(lambda: not doctor.live_workers(runtime.rq_redis, doctor.now_ms()), 40,
+               what="doctor to see the worker dead")
+    assert time.monotonic() - killed <= 31
