@@ -3,8 +3,8 @@
 Why (``docs/architecture.md``, "The front"): an open Server-Sent Events stream is idle nearly all its life, so it
 must cost neither a thread nor a Redis connection. Here a stream is a coroutine on the event loop (sse-starlette's
 ``EventSourceResponse``), fed by the process's live hub (``services/live/hub.py``), whose reader threads alone read
-new versions from Redis. The JSON API and the pages stay plain Flask (``web/app.py``), mounted through ``a2wsgi``
-on a bounded pool of threads, so a slow or CPU-heavy request never blocks the loop.
+new versions from Redis. The JSON API and the pages stay plain Flask (``web/app.py``), run on a bounded pool of
+threads (``web/bridge.py``), so a slow or CPU-heavy request never blocks the loop.
 
 Before any of them, ``Guard`` (a small ASGI middleware) decides once, for every request:
 
@@ -26,7 +26,6 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
 from urllib.parse import urlsplit
 
-from a2wsgi import WSGIMiddleware
 from flask import Flask
 from sse_starlette import EventSourceResponse
 from sse_starlette.sse import SendTimeoutError
@@ -42,6 +41,7 @@ from services.clients import address_of
 from services.config import Settings
 from services.live.hub import RETRY_MS, Hub, Subscription, new_hub
 from web import errors
+from web.bridge import Bridge
 
 KEEPALIVE_SECONDS = 15  # a comment line on an idle stream, so proxies and clients see it alive
 SEND_SECONDS = 10  # a stream whose client takes longer to accept one message is ended (it reconnects)
@@ -174,7 +174,7 @@ def allowed_hosts(settings: Settings) -> frozenset[str] | None:
 
 
 class Counted:
-    """The Flask app behind ``a2wsgi``, each request counted as being answered (the hub's readers let it finish
+    """The Flask app behind its bridge, each request counted as being answered (the hub's readers let it finish
     before they fan a new version out: ``services/live/hub.py``, ``Answering``)."""
 
     def __init__(self, wsgi, hub: Hub):
@@ -299,7 +299,7 @@ def create_front(flask_app: Flask, threads: int = 32) -> Starlette:
         hub.stop()
 
     routes = [Route("/api/games/{gid}/stream", streams.game, methods=["GET", "HEAD"]),
-              Mount("/", app=Counted(WSGIMiddleware(flask_app, workers=threads), hub))]
+              Mount("/", app=Counted(Bridge(flask_app, threads), hub))]
     front = Starlette(routes=routes, lifespan=lifespan)
     front.add_middleware(Guard, settings=runtime.settings)
     front.state.hub, front.state.streams = hub, streams

@@ -298,7 +298,7 @@ class GameService:
         for i, event in enumerate(events):
             state = game.module.evolve(state, event, at)
             viewer = REVEAL_ALL if game.module.status(state) == "finished" else seat
-            after = replace(game, state=state)
+            after = Game(game.gid, game.meta, game.module, game.version, state)  # (``replace`` costs 10x more)
             shown.append(codec.to_client(game.module, game.module.redact(event, viewer), game.version + 1 + i, at,
                                          after.names, after.sides))
         return {"version": game.version + len(events), "events": shown}, state

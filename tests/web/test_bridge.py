@@ -1,0 +1,81 @@
+"""The bridge from the ASGI front to Flask (web/bridge.py): the request as WSGI sees it, the whole answer back."""
+
+from __future__ import annotations
+
+import asyncio
+
+from flask import Flask, Response, request
+
+from web.bridge import Bridge, environ_of
+
+
+def call(app, scope: dict, body: bytes = b"") -> list[dict]:
+    sent: list[dict] = []
+
+    async def main():
+        parts = [body[:3], body[3:]]
+
+        async def receive():
+            chunk = parts.pop(0) if parts else b""
+            return {"type": "http.request", "body": chunk, "more_body": bool(parts)}
+
+        async def send(message):
+            sent.append(message)
+
+        await Bridge(app, threads=2)(scope, receive, send)
+
+    asyncio.run(main())
+    return sent
+
+
+def scope(method="GET", path="/", query=b"", headers=()) -> dict:
+    return {"type": "http", "method": method, "path": path, "query_string": query, "headers": list(headers),
+            "client": ("203.0.113.9", 4000), "server": ("localhost", 8000), "scheme": "https",
+            "http_version": "1.1", "root_path": ""}
+
+
+def test_the_request_reaches_flask_as_wsgi_describes_it():
+    app = Flask(__name__)
+
+    @app.post("/échos")
+    def echo():
+        return {"path": request.path, "args": request.args.to_dict(), "json": request.get_json(),
+                "remote": request.remote_addr, "secure": request.is_secure, "host": request.host,
+                "accept": request.headers.get("Accept"), "length": request.content_length}
+
+    body = b'{"move": "a1-a3"}'
+    sent = call(app, scope("POST", "/échos", b"x=1&y=%C3%A9", [
+        (b"host", b"localhost:8000"), (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()), (b"accept", b"text/html"), (b"accept", b"*/*")]), body)
+    assert sent[0]["status"] == 200 and (b"content-type", b"application/json") in sent[0]["headers"]
+    import json
+
+    answer = json.loads(sent[1]["body"])
+    assert answer == {"path": "/échos", "args": {"x": "1", "y": "é"}, "json": {"move": "a1-a3"},
+                      "remote": "203.0.113.9", "secure": True, "host": "localhost:8000",
+                      "accept": "text/html,*/*", "length": len(body)}
+
+
+def test_a_streamed_answer_is_sent_whole_and_closed():
+    app = Flask(__name__)
+    closed = []
+
+    @app.get("/parts")
+    def parts():
+        def chunks():
+            try:
+                yield b"one,"
+                yield b"two"
+            finally:
+                closed.append(True)
+
+        return Response(chunks(), status=201, mimetype="text/plain")
+
+    sent = call(app, scope(path="/parts"))
+    assert sent[0]["status"] == 201 and sent[1]["body"] == b"one,two" and closed == [True]
+
+
+def test_environ_of_names_every_header_once():
+    environ = environ_of(scope(headers=[(b"x-forwarded-for", b"a"), (b"x-forwarded-for", b"b")]), b"")
+    assert environ["HTTP_X_FORWARDED_FOR"] == "a,b" and environ["REMOTE_ADDR"] == "203.0.113.9"
+    assert environ["wsgi.url_scheme"] == "https" and environ["SERVER_PORT"] == "8000"

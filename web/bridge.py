@@ -1,0 +1,95 @@
+"""Flask (WSGI) under the ASGI front, one hop to a thread and back per request.
+
+The API's answers are small and whole (the one streaming route, the live stream, is the front's own), and the
+guard has read the request's body before (``web/front.py``). So a request is run to completion on a pool thread
+— environ in, status, headers and body out — and sent from the event loop in one go. a2wsgi, the general adapter,
+passes every message of the answer from the thread to the loop and waits for each (four round trips between the
+threads for one JSON answer); measured in ``docs/benchmarks.md`` ("The front"), that was most of the front's own
+cost per command.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+
+def environ_of(scope: dict, body: bytes) -> dict[str, Any]:
+    """The WSGI environ (PEP 3333) of an ASGI HTTP request whose body is ``body``."""
+    server = scope.get("server") or ("localhost", 80)
+    client = scope.get("client")
+    environ = {
+        "REQUEST_METHOD": scope["method"],
+        "SCRIPT_NAME": scope.get("root_path", "").encode("utf8").decode("latin1"),
+        "PATH_INFO": scope["path"].encode("utf8").decode("latin1"),
+        "QUERY_STRING": scope.get("query_string", b"").decode("latin1"),
+        "SERVER_NAME": server[0] if server else "localhost",
+        "SERVER_PORT": str(server[1]) if server and server[1] is not None else "80",
+        "SERVER_PROTOCOL": f"HTTP/{scope.get('http_version', '1.1')}",
+        "REMOTE_ADDR": client[0] if client else "",
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": scope.get("scheme", "http"),
+        "wsgi.input": io.BytesIO(body),
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+    for name, value in scope.get("headers", []):
+        key = name.decode("latin1").upper().replace("-", "_")
+        if key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
+            environ[key] = value.decode("latin1")
+            continue
+        key = f"HTTP_{key}"
+        text = value.decode("latin1")
+        environ[key] = f"{environ[key]},{text}" if key in environ else text
+    return environ
+
+
+class Bridge:
+    """ASGI app running the WSGI app ``app`` on ``threads`` pool threads, one request at a time per thread."""
+
+    def __init__(self, app, threads: int = 32):
+        self.app = app
+        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="flask")
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "lifespan":
+            return
+        chunks = []
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body"):
+                break
+        environ = environ_of(scope, b"".join(chunks))
+        status, headers, body = await asyncio.get_running_loop().run_in_executor(self.pool, self._answer, environ)
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+    def _answer(self, environ: dict) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        """The WSGI app's whole answer to ``environ`` (on a pool thread)."""
+        started: list = []
+
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info=None):
+            if exc_info is not None and started:
+                raise exc_info[1].with_traceback(exc_info[2])
+            started[:] = [status, headers]
+            return lambda data: parts.append(data)
+
+        parts: list[bytes] = []
+        result = self.app(environ, start_response)
+        try:
+            parts.extend(result)
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()
+        status, headers = started
+        return (int(status.split(" ", 1)[0]),
+                [(k.lower().encode("latin1"), v.encode("latin1")) for k, v in headers], b"".join(parts))
