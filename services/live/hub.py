@@ -40,6 +40,8 @@ import redis
 from services import errors
 from services.clients import client_id
 from services.games.states import Game, States
+from services.people.notifications import Notifications
+from services.people.presence import Presence
 from services.reads.views import document
 from services.scripts import lua
 from services.store import codec
@@ -54,6 +56,7 @@ BLOCK_MS = 1000  # one XREAD BLOCK of a reader: an idle reader notices within th
 PATIENCE = 0.02  # seconds a reader lets this process's requests finish before it fans new versions out
 CATCH_UP = 32  # versions a stream may start behind and still get each one; further behind: one reset message
 BUFFER_BYTES = 1 << 20  # what a subscriber may fall behind by, in bytes, before it is dropped
+NOTICES = "notices"  # the reader of the notifications log, beside one per partition log
 
 
 _encoder = msgspec.json.Encoder()
@@ -83,6 +86,9 @@ class Subscription:
         self.wake = wake
         self.dropped = False
         self.seen = seen  # the newest version queued (or known to the client): never sent again
+        self.account: str | None = None  # an account's stream: the account
+        self.last_note: tuple[int, int] = (0, 0)  # its newest notification queued (or known to the client)
+        self._holding: list | None = None  # notifications offered while its catch-up is read
         self._pending: deque[bytes] = deque()
         self._bytes = 0
         self._allowance = 0  # the catch-up does not count against the buffer before it is taken
@@ -106,6 +112,34 @@ class Subscription:
             self.seen = max(self.seen, version)
         self._allowance = self._bytes
 
+    def _offer_note(self, note_id: tuple[int, int], message: bytes, limit: int) -> bool:
+        """Queue a notification of an account's stream unless already sent (or hold it during the catch-up)."""
+        with self._lock:
+            if self._holding is not None:
+                self._holding.append((note_id, message))
+                return True
+            if note_id <= self.last_note:
+                return True
+            self.last_note = note_id
+            return self._queue(message, limit)
+
+    def _offer_extra(self, message: bytes, limit: int) -> bool:
+        """Queue a message that is no version of the game (a chat notice: no ``id``)."""
+        with self._lock:
+            return self._queue(message, limit)
+
+    def _queue(self, message: bytes, limit: int) -> bool:
+        if self.dropped:
+            return False
+        if self._bytes + len(message) > limit + self._allowance:
+            self.dropped = True
+            self._pending.clear()
+            self._bytes = 0
+            return False
+        self._pending.append(message)
+        self._bytes += len(message)
+        return True
+
     def _offer(self, version: int, message: bytes, limit: int) -> bool:
         """Queue the message of ``version`` unless already sent; False (and dropped) when the subscriber is
         ``limit`` bytes behind already."""
@@ -114,15 +148,8 @@ class Subscription:
                 return False
             if version <= self.seen:
                 return True
-            if self._bytes + len(message) > limit + self._allowance:
-                self.dropped = True
-                self._pending.clear()
-                self._bytes = 0
-                return False
-            self._pending.append(message)
-            self._bytes += len(message)
             self.seen = version
-            return True
+            return self._queue(message, limit)
 
 
 class Answering:
@@ -189,12 +216,15 @@ class Hub:
         self._renewed = 0.0
         self._take = reader.register_script(lua("stream_lease"))
         self._lock = threading.Lock()
-        self._threads: dict[int, threading.Thread] = {}  # partition → its reader
+        self._threads: dict[int | str, threading.Thread] = {}  # partition → its reader; NOTICES → that one
         self._stopping = threading.Event()
         self.drops = 0  # subscribers dropped for falling behind (for tests and benchmarks)
         self.resets = 0  # streams that started with a reset message
         self.answering = Answering()  # the web layer counts its requests here; the readers let them finish
         self.patience = patience
+        self.notifications = Notifications(reader, keys)
+        self.presence = Presence(reader, keys)
+        self._accounts: dict[str, set[Subscription]] = {}  # account → its open streams here
 
     # -- subscribing ---------------------------------------------------------------------------------------
 
@@ -209,6 +239,7 @@ class Hub:
         try:
             self._lease(sub)
             self.start()  # before the game is read: an entry appended after the read is seen by a reader
+            self._start_notices()  # its chat notices
             watched = self._watch(gid)
             with watched.lock:
                 sub._start(self._backlog(watched, after))
@@ -227,6 +258,15 @@ class Hub:
 
     def unsubscribe(self, sub: Subscription) -> None:
         """Close ``sub`` (its stream ended; twice is harmless); a game nobody watches any more is forgotten."""
+        if sub.account is not None:
+            with self._lock:
+                subs = self._accounts.get(sub.account)
+                if subs is not None:
+                    subs.discard(sub)
+                    if not subs:
+                        del self._accounts[sub.account]
+            self._release(sub)
+            return
         watched = self._games.get(sub.gid)
         if watched is not None:
             with watched.lock:
@@ -288,8 +328,10 @@ class Hub:
         self._renewed = now
         with self._lock:
             leases = list(self._leases.items())
+            accounts = list(self._accounts)
         if not leases:
             return
+        self.presence.accounts_seen(accounts)  # their streams are open: their players are here
         expiry = _now_ms() + LEASE_MS
         pipe = self.reader.pipeline(transaction=False)
         for stream, client in leases:
@@ -340,6 +382,95 @@ class Hub:
         self.resets += 1
         return [(version, b"id: %d\nevent: reset\ndata: {\"version\":%d,\"document\":%b}\n\n"
                  % (version, version, watched.document))]
+
+    # -- an account's stream: its notifications ------------------------------------------------------------
+
+    def subscribe_account(self, account: str, after: str | None, address: str | None,
+                          wake: Callable[[], None]) -> Subscription:
+        """Open a stream of ``account``'s notifications for a client that has seen the one with id ``after``
+        (None: from now on). Blocking (reads its last notifications): call it from a thread. ``TooMany`` at the
+        client's cap of streams."""
+        sub = Subscription(f"account:{account}", client_id(address), wake, 0)
+        sub.account, sub._holding = account, []
+        if after is not None:
+            sub.last_note = _note_id(after)
+        try:
+            self._lease(sub)
+            with self._lock:
+                self._accounts.setdefault(account, set()).add(sub)
+            self._start_notices()  # offers from now on are held until the catch-up is queued
+            backlog = self.notifications.since(account, after)
+            self.presence.accounts_seen([account])
+        except redis.RedisError as exc:
+            self.unsubscribe(sub)
+            raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
+        except BaseException:
+            self.unsubscribe(sub)
+            raise
+        with sub._lock:
+            held, sub._holding = sub._holding, None
+        messages = [(_note_id(n.id), _note(n.id, _encode(n.data))) for n in backlog] + held
+        for note_id, message in sorted(messages, key=lambda m: m[0]):
+            sub._offer_note(note_id, message, self.buffer_bytes)
+        with sub._lock:
+            sub._allowance = sub._bytes  # the catch-up does not count against the buffer
+        return sub
+
+    def _start_notices(self) -> None:
+        """Start the reader of the notifications log unless it runs."""
+        with self._lock:
+            if NOTICES in self._threads:
+                return
+            tail = Tail(self.reader, self.keys, lambda _: self.keys.notifications_log())
+            tail.start(0)
+            thread = threading.Thread(target=self._read_notices, args=(tail,), name="live notifications",
+                                      daemon=True)
+            self._threads[NOTICES] = thread
+            thread.start()
+
+    def _read_notices(self, tail: Tail) -> None:
+        """Follow the notifications log: an account's to its streams here, a game's (chat) to its watchers."""
+
+        def handle(_: int, entries: list[LogEntry]) -> None:
+            woken = set()
+            for entry in entries:
+                target = entry.fields.get(b"to", b"").decode()
+                data = entry.fields.get(b"data", b"{}")
+                kind, _, name = target.partition(":")
+                if kind == "account":
+                    with self._lock:
+                        subs = list(self._accounts.get(name, ()))
+                    note = entry.fields.get(b"id", b"0-0").decode()
+                    for sub in subs:
+                        if not sub._offer_note(_note_id(note), _note(note, data), self.buffer_bytes):
+                            self.drops += 1
+                        woken.add(sub)
+                elif kind == "game":
+                    watched = self._games.get(name)
+                    if watched is None:
+                        continue
+                    with watched.lock:
+                        subs = list(watched.subscribers)
+                    for sub in subs:
+                        sub._offer_extra(b"event: notice\ndata: %b\n\n" % data, self.buffer_bytes)
+                        woken.add(sub)
+            for sub in woken:
+                sub.wake()
+
+        follower = Follower(tail, 1000, handle)
+        while not self._stopping.is_set():
+            try:
+                follower.step(0, BLOCK_MS)
+                with self._lock:
+                    if not self._accounts and not self._games and not self._joining:
+                        self._threads.pop(NOTICES, None)
+                        return
+            except redis.RedisError as exc:
+                log.warning("live: reading the notifications failed (%s); retrying", exc)
+                self._stopping.wait(1.0)
+            except Exception:
+                log.exception("live: the notifications reader failed; retrying")
+                self._stopping.wait(1.0)
 
     # -- publishing ----------------------------------------------------------------------------------------
 
@@ -409,9 +540,9 @@ class Hub:
         self._stopping.set()
 
     def running(self) -> int:
-        """How many readers run (none while nobody watches)."""
+        """How many readers of the partition logs run (none while nobody watches)."""
         with self._lock:
-            return len(self._threads)
+            return len([k for k in self._threads if k != NOTICES])
 
     def _idle(self, partition: int) -> bool:
         """True (and this reader forgotten) when nobody watches any game: the reader then stops."""
@@ -464,6 +595,21 @@ class Hub:
 
 def _now_ms() -> int:
     return int(time.time() * 1000)
+
+
+def _note_id(text: str) -> tuple[int, int]:
+    """A notification's stream id as a comparable pair."""
+    ms, _, seq = text.partition("-")
+    try:
+        return int(ms), int(seq or 0)
+    except ValueError:
+        return 0, 0
+
+
+def _note(note_id: str, data: bytes | str) -> bytes:
+    """The message of one notification of an account's stream: ``id`` its id, event ``notification``."""
+    raw = data.encode() if isinstance(data, str) else data
+    return b"id: %b\nevent: notification\ndata: %b\n\n" % (note_id.encode(), raw)
 
 
 def _message(version: int, shown: dict | None, doc: bytes) -> bytes:

@@ -101,20 +101,21 @@ class Group:
 
 
 class Tail:
-    """Every new entry of every partition log, from each log's end as it was at ``start``."""
+    """Every new entry of every partition log (or of the logs ``key_of`` names), from each log's end as it was at
+    ``start``."""
 
-    def __init__(self, client: redis.Redis, keys: Keys):
+    def __init__(self, client: redis.Redis, keys: Keys, key_of: Callable[[int], str] | None = None):
         self.redis = client
-        self.keys = keys
+        self.key_of = key_of or keys.log
         self.last: dict[int, str] = {}
 
     def start(self, partition: int) -> None:
         """Read ``partition`` from its newest entry now on: an entry appended after this call is read."""
-        newest = self.redis.xrevrange(self.keys.log(partition), count=1)
+        newest = self.redis.xrevrange(self.key_of(partition), count=1)
         self.last[partition] = _text(newest[0][0]) if newest else "0-0"
 
     def read(self, partition: int, count: int, block_ms: int | None = None) -> list[LogEntry]:
-        answer = self.redis.xread({self.keys.log(partition): self.last[partition]}, count=count, block=block_ms)
+        answer = self.redis.xread({self.key_of(partition): self.last[partition]}, count=count, block=block_ms)
         entries = parse([entry for _, entries in answer or [] for entry in entries])
         if entries:
             self.last[partition] = entries[-1].id

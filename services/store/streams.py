@@ -8,6 +8,7 @@ Keys (``P`` = prefix, ``pN`` = partition of the game id; everything one append t
 ``P:{pN}:seats:<gid>`` hash: seat → token hash
 ``P:{pN}:view:<gid>`` / ``P:{pN}:ckpt:<gid>``  projected view and its checkpoint version
 ``P:{pN}:lobby``       hash: gid → lobby summary
+``P:{acct}:account:<id>`` stream of one account's events (and the account keys beside it: ``Keys.account`` …)
 
 Streams are never trimmed.
 """
@@ -146,13 +147,33 @@ class Keys:
         return f"{self._p(partition)}:lobby:z:{name}{suffix}"
 
     def stats(self, name: str) -> str:
-        """The statistics and ratings (``counted``, ``stats``, ``ratings``, ``played``): one slot of their own,
-        since they span every partition."""
+        """The statistics (``counted``: the finished games counted; ``stats``: counts per game) and the ratings
+        below: one slot of their own, since they span every partition."""
         return f"{self.prefix}:{{stats}}:{name}"
 
     def ranking(self, game: str) -> str:
-        """Sorted set: player names of ``game`` by rating."""
+        """Sorted set: the usernames (lower case) of ``game``'s non-provisional ratings by rating."""
         return self.stats(f"rank:{game}")
+
+    def ratings(self, game: str) -> str:
+        """Hash: username (lower case) → its rating of ``game`` now (rating, RD, volatility, games, wins …)."""
+        return self.stats(f"ratings:{game}")
+
+    def rating_history(self, game: str, user: str) -> str:
+        """List: the account's rating of ``game`` after each rated game, in the order the games finished."""
+        return self.stats(f"history:{game}:{user}")
+
+    def rated_order(self, game: str) -> str:
+        """Sorted set: the finished games of ``game`` between accounts only, by when they finished (ms)."""
+        return self.stats(f"order:{game}")
+
+    def rated_results(self, game: str) -> str:
+        """Hash: gid → that game's result as the ratings read it (accounts, winners, rated or not)."""
+        return self.stats(f"results:{game}")
+
+    def ratings_version(self, game: str) -> str:
+        """Counter: bumped by every write of ``game``'s ratings (a write decided on an older one is refused)."""
+        return self.stats(f"rseq:{game}")
 
     def client(self, client: str) -> str:
         """Sorted set: the open games of one client (a hashed address), for the per-client quota."""
@@ -184,6 +205,103 @@ class Keys:
     def analysis_lease(self, gid: str, version: int, chunk: int) -> str:
         """String with a TTL: a chunk of the analysis is queued or running (gone: redo it)."""
         return f"{self._p(self.partition(gid))}:analysis:{gid}:v{version}:lease:{chunk}"
+
+    # -- meeting people (services/people/): chat, presence, notifications, seeks, challenges, reports ----------
+
+    def chat(self, gid: str, room: str) -> str:
+        """Stream: a game's chat room (``players`` or ``spectators``), its last 500 messages (trimmed: chat is
+        not a game event)."""
+        return f"{self._p(self.partition(gid))}:chat:{gid}:{room}"
+
+    def chat_rate(self, sender: str) -> str:
+        """Sorted set: a chat sender's messages of the last ten seconds (the rate limit)."""
+        return f"{self.prefix}:chatrate:{sender}"
+
+    def presence(self, gid: str) -> str:
+        """Hash: seat → when its player last had the game's page open (ms)."""
+        return f"{self._p(self.partition(gid))}:presence:{gid}"
+
+    def notifications_log(self) -> str:
+        """Stream: every notification (an account's, a game's chat), trimmed to the last few thousand; each web
+        process's hub follows it to wake the streams concerned."""
+        return f"{self.prefix}:{{notify}}:log"
+
+    def notifications(self, account: str) -> str:
+        """Stream: an account's last notifications (trimmed), for its open streams to resume from."""
+        return f"{self.prefix}:{{notify}}:account:{account}"
+
+    def seeks(self) -> str:
+        """Hash: open seek id → the seek (JSON): one slot of their own, so pairing is one script."""
+        return f"{self.prefix}:{{seeks}}:open"
+
+    def seeks_of(self, account: str) -> str:
+        """Set: the open seeks of one account."""
+        return f"{self.prefix}:{{seeks}}:of:{account}"
+
+    def accounts_seen(self) -> str:
+        """Sorted set: account → when it last had a page or stream open (ms): presence, and a seek lapses
+        without it."""
+        return f"{self.prefix}:{{seeks}}:seen"
+
+    def challenges(self) -> str:
+        """Hash: challenge id → the challenge (JSON)."""
+        return f"{self.prefix}:{{challenges}}:all"
+
+    def challenge_rate(self, account: str) -> str:
+        """Sorted set: an account's challenges of the last minute."""
+        return f"{self.prefix}:{{challenges}}:rate:{account}"
+
+    def reports(self) -> str:
+        """Stream: chat messages reported to an operator, with their context (``burrow reports``)."""
+        return f"{self.prefix}:{{ops}}:reports"
+
+    # -- accounts: one hash slot of their own, ``{acct}``, so a name's claim and the account's first event, a
+    # passkey's claim and its event, are written by one script (``services/accounts/``) --------------------------
+
+    def _acct(self) -> str:
+        return f"{self.prefix}:{{acct}}"
+
+    def account(self, account_id: str) -> str:
+        """Stream: one account's events (created, password set, passkey added …), IDs ``0-<version>``; never
+        trimmed."""
+        return f"{self._acct()}:account:{account_id}"
+
+    def usernames(self) -> str:
+        """Hash: a username in lower case → its account id (the unique-name claim)."""
+        return f"{self._acct()}:usernames"
+
+    def passkeys(self) -> str:
+        """Hash: a passkey's credential id (base64url) → its account id."""
+        return f"{self._acct()}:passkeys"
+
+    def account_games(self, account_id: str) -> str:
+        """Sorted set: the account's seats, ``<gid>:<seat>``, by when it sat down (ms)."""
+        return f"{self._acct()}:games:{account_id}"
+
+    def account_tokens(self, account_id: str) -> str:
+        """Hash: ``<gid>:<seat>`` → that seat's token, handed back to the account on any device."""
+        return f"{self._acct()}:tokens:{account_id}"
+
+    def session(self, session_hash: str) -> str:
+        """Hash with an expiry: one session (account, created, last seen, user agent), named by the SHA-256 of its
+        id (the id itself is never stored)."""
+        return f"{self._acct()}:session:{session_hash}"
+
+    def account_sessions(self, account_id: str) -> str:
+        """Sorted set: the hashes of an account's sessions by when they were made (ms)."""
+        return f"{self._acct()}:sessions:{account_id}"
+
+    def challenge(self, challenge_id: str) -> str:
+        """String with a short expiry: a passkey ceremony's challenge, taken once."""
+        return f"{self._acct()}:challenge:{challenge_id}"
+
+    def attempts(self, kind: str, who: str) -> str:
+        """Sorted set with an expiry: failed sign-ins of one username or one client (hashed) in the window (ms)."""
+        return f"{self._acct()}:attempts:{kind}:{who}"
+
+    def signups(self, client: str) -> str:
+        """Counter with an expiry: the accounts one client (hashed) made in the current hour."""
+        return f"{self._acct()}:signups:{client}"
 
 
 class QueueKeys:

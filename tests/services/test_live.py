@@ -264,3 +264,61 @@ def test_a_request_that_does_not_finish_delays_the_watchers_by_the_patience_at_m
         assert reader.until(last) == list(range(start + 1, last + 1))
     finally:
         hub.stop()
+
+
+def notes(sub) -> list[dict]:
+    """The notifications an account's stream has been given so far (``id`` and data)."""
+    batch = sub.take() or []
+    out = []
+    for raw in b"".join(batch).decode().strip().split("\n\n") if batch else []:
+        fields = dict(line.split(": ", 1) for line in raw.strip().split("\n"))
+        assert fields["event"] == "notification"
+        out.append({**json.loads(fields["data"]), "sse_id": fields["id"]})
+    return out
+
+
+def test_an_accounts_stream_gets_its_notifications_live_and_resumes_after_the_last_it_had(runtime, hub):
+    """Every tab and device of an account: each stream gets every notification once, in order; a reconnect with
+    the last id it had gets what came since, from the account's own stream."""
+    woken = threading.Event()
+    tabs = [hub.subscribe_account("ann", None, "10.0.0.1", woken.set) for _ in range(2)]
+    other = hub.subscribe_account("ben", None, "10.0.0.2", woken.set)
+    first = hub.notifications.to_account("ann", "challenge", id="c1", **{"from": "ben"}, game="murus")
+    second = hub.notifications.to_account("ann", "your_turn", game="abcdefabcdef")
+    deadline = time.monotonic() + 20
+    got = [[] for _ in tabs]
+    while any(len(g) < 2 for g in got):
+        assert time.monotonic() < deadline, got
+        woken.wait(0.05)
+        woken.clear()
+        for g, tab in zip(got, tabs):
+            g += notes(tab)
+    for g in got:
+        assert [(n["sse_id"], n["type"]) for n in g] == [(first, "challenge"), (second, "your_turn")]
+    assert notes(other) == []
+    hub.unsubscribe(tabs[1])
+    third = hub.notifications.to_account("ann", "game_over", game="abcdefabcdef", result={"winners": [0]})
+    again = hub.subscribe_account("ann", first, "10.0.0.1", woken.set)  # Last-Event-ID: the first
+    deadline = time.monotonic() + 20
+    resumed = notes(again)
+    while len(resumed) < 2:
+        assert time.monotonic() < deadline, resumed
+        woken.wait(0.05)
+        resumed += notes(again)
+    assert [n["sse_id"] for n in resumed] == [second, third]
+
+
+def test_a_chat_notice_reaches_the_watchers_of_its_game_without_an_id(runtime, hub):
+    gid, _ = new_game(runtime)
+    reader = Reader(hub, gid, after=runtime.store.version(gid))
+    hub.notifications.to_game(gid, "chat", room="players", id="1-0")
+    deadline = time.monotonic() + 20
+    text = b""
+    while b"event: notice" not in text:
+        assert time.monotonic() < deadline
+        reader.woken.wait(0.05)
+        reader.woken.clear()
+        text += b"".join(reader.sub.take() or [])
+    block = next(b for b in text.decode().split("\n\n") if "event: notice" in b)
+    assert "id:" not in block and json.loads(block.split("data: ", 1)[1]) == {"type": "chat", "room": "players",
+                                                                            "id": "1-0"}

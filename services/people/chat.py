@@ -1,0 +1,124 @@
+"""Chat beside a game: the players' room (the game's seats) and the spectators' room (signed-in accounts).
+
+Stored apart from the game's events (a replay never shows it), in a stream per room trimmed to its last
+``KEPT`` messages, so it survives a restart as the store does. Each sender may post ``RATE`` messages in any
+``RATE_WINDOW_MS`` (429 beyond) of at most ``MAX_TEXT`` characters; names and texts are stored as sent and
+escaped by the page, never rendered as HTML. A message can be reported: it goes, with the messages before it, to
+the operators' reports (``burrow reports``). Who may read and write a room is the web layer's to check.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+import unicodedata
+from dataclasses import dataclass
+
+import redis
+
+from services import errors
+from services.people.notifications import Notifications
+from services.scripts import lua
+from services.store.codec import iso_time
+from services.store.streams import Keys
+
+ROOMS = ("players", "spectators")
+MAX_TEXT = 140
+KEPT = 500  # messages kept per room
+RATE, RATE_WINDOW_MS = 5, 10_000
+CONTEXT = 10  # messages before a reported one kept with it
+REPORTS_KEPT = 10_000
+
+
+@dataclass(frozen=True)
+class Message:
+    id: str
+    sender: str
+    text: str
+    at: int
+
+    def to_client(self) -> dict:
+        return {"id": self.id, "from": self.sender, "text": self.text, "at": iso_time(self.at)}
+
+
+def check_text(text: object) -> str:
+    """The message's text, stripped; ``Unprocessable`` naming ``text`` when it is not 1 to ``MAX_TEXT`` printable
+    characters."""
+    if not isinstance(text, str):
+        raise errors.Unprocessable("text: must be a string", field="text")
+    text = " ".join(text.split())
+    if not text:
+        raise errors.Unprocessable("text: must not be empty", field="text")
+    if len(text) > MAX_TEXT:
+        raise errors.Unprocessable(f"text: at most {MAX_TEXT} characters, not {len(text)}", field="text")
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Co", "Cs") for c in text):
+        raise errors.Unprocessable("text: control and formatting characters are not allowed", field="text")
+    return text
+
+
+def check_room(room: object) -> str:
+    if room not in ROOMS:
+        raise errors.BadRequest(f"room: must be {' or '.join(ROOMS)}", field="room")
+    return room  # type: ignore[return-value]
+
+
+class Chat:
+    """The chat rooms of every game (``keys``) on ``client``."""
+
+    def __init__(self, client: redis.Redis, keys: Keys, notifications: Notifications):
+        self.redis = client
+        self.keys = keys
+        self.notifications = notifications
+        self._rate = client.register_script(lua("sliding_rate"))
+
+    def post(self, gid: str, room: str, sender: str, sender_key: str, text: object) -> dict:
+        """Post ``text`` as ``sender`` (the name shown) in ``room``; ``sender_key`` names the sender for the rate
+        limit (a seat of this game, an account). Returns the message as clients see it."""
+        room, text = check_room(room), check_text(text)
+        now = int(time.time() * 1000)
+        wait = self._rate(keys=[self.keys.chat_rate(sender_key)],
+                          args=[now, RATE_WINDOW_MS, RATE, secrets.token_hex(6)])
+        if wait:
+            raise errors.TooMany(f"at most {RATE} messages in {RATE_WINDOW_MS // 1000} s; wait "
+                                 f"{(int(wait) + 999) // 1000} s", retry_after_ms=int(wait))
+        found = self.redis.xadd(self.keys.chat(gid, room), {"from": sender, "text": text, "at": now},
+                                maxlen=KEPT, approximate=True)
+        message = Message(_text(found), sender, text, now)
+        self.notifications.to_game(gid, "chat", room=room, id=message.id)
+        return message.to_client()
+
+    def read(self, gid: str, room: str, after: str | None = None, limit: int = 100) -> list[dict]:
+        """The room's messages after the one with id ``after`` (the last ``limit`` when None), oldest first."""
+        room = check_room(room)
+        key = self.keys.chat(gid, room)
+        if after is None:
+            found = list(reversed(self.redis.xrevrange(key, count=limit)))
+        else:
+            found = self.redis.xrange(key, f"({after}", "+", count=limit)
+        return [_message(i, f).to_client() for i, f in found]
+
+    def report(self, gid: str, room: str, message_id: str, reporter: str) -> None:
+        """Keep message ``message_id`` of ``room``, and the messages before it, for an operator."""
+        room = check_room(room)
+        key = self.keys.chat(gid, room)
+        found = self.redis.xrange(key, message_id, message_id)
+        if not found:
+            raise errors.NotFound(f"no message {message_id[:40]!r} in the {room} room of game {gid}")
+        before = list(reversed(self.redis.xrevrange(key, f"({message_id}", "-", count=CONTEXT)))
+        record = {"gid": gid, "room": room, "reporter": reporter, "message": _message(*found[0]).to_client(),
+                  "context": [_message(i, f).to_client() for i, f in before]}
+        self.redis.xadd(self.keys.reports(), {"report": json.dumps(record)}, maxlen=REPORTS_KEPT, approximate=True)
+
+    def reports(self, count: int = 50) -> list[dict]:
+        """The latest reports, newest first (each: game, room, reporter, the message, its context, when)."""
+        found = self.redis.xrevrange(self.keys.reports(), count=count)
+        return [{"id": _text(i), **json.loads(f[b"report"])} for i, f in found]
+
+
+def _message(entry_id, fields: dict) -> Message:
+    return Message(_text(entry_id), fields[b"from"].decode(), fields[b"text"].decode(), int(fields[b"at"]))
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value

@@ -1,0 +1,72 @@
+"""Presence: whether each seat's player has the game's page or their account's stream open (CONTRACT "Meeting
+people": ``online`` per seat, within 30 s).
+
+A seat's page says so every ``BEAT_MS`` (``POST /api/games/<gid>/presence`` with its token); a signed-in account
+is seen while one of its streams (``GET /api/me/stream``) is open, renewed by the stream's process. A seat is
+online when either was seen in the last ``ONLINE_MS``. Nothing of this is a game event: it changes no state, only
+what a document says right now, and what a waiting player may claim (``claim victory``, ``claim draw``) of an
+opponent away ``AWAY_MS`` on their turn.
+"""
+
+from __future__ import annotations
+
+import time
+
+import redis
+
+from services.store.streams import Keys
+
+BEAT_MS = 15_000  # how often a page says it is still open
+ONLINE_MS = 30_000  # seen this recently: online
+AWAY_MS = 60_000  # away this long on their turn: the other seat may claim the game
+KEEP_MS = 86_400_000  # a game's presence is kept a day after its last beat
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class Presence:
+    """Presence of every game's seats and of every account (``keys``) on ``client``."""
+
+    def __init__(self, client: redis.Redis, keys: Keys):
+        self.redis = client
+        self.keys = keys
+
+    def seat_seen(self, gid: str, seat: int, at: int | None = None) -> None:
+        key = self.keys.presence(gid)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hset(key, str(seat), at or now_ms())
+        pipe.pexpire(key, KEEP_MS)
+        pipe.execute()
+
+    def accounts_seen(self, accounts: list[str], at: int | None = None) -> None:
+        if accounts:
+            self.redis.zadd(self.keys.accounts_seen(), dict.fromkeys(accounts, at or now_ms()))
+
+    def last_seen(self, gid: str, accounts: list[str | None]) -> list[int | None]:
+        """When each seat's player was last seen (ms), by its page or its account (``accounts``: each seat's
+        account, or None); None: never."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hgetall(self.keys.presence(gid))
+        named = [a for a in accounts if a]
+        if named:
+            pipe.zmscore(self.keys.accounts_seen(), named)
+        found = pipe.execute()
+        seats = {int(k): int(v) for k, v in found[0].items()}
+        by_account = dict(zip(named, found[1])) if named else {}
+        out = []
+        for seat, account in enumerate(accounts):
+            times = [seats.get(seat), by_account.get(account) if account else None]
+            known = [int(t) for t in times if t is not None]
+            out.append(max(known) if known else None)
+        return out
+
+    def online(self, gid: str, accounts: list[str | None], now: int | None = None) -> list[bool]:
+        """Each seat: its player seen in the last ``ONLINE_MS``."""
+        now = now or now_ms()
+        return [seen is not None and now - seen <= ONLINE_MS for seen in self.last_seen(gid, accounts)]
+
+    def account_seen_at(self, account: str) -> int | None:
+        score = self.redis.zscore(self.keys.accounts_seen(), account)
+        return int(score) if score is not None else None
