@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import importlib
 import random
 import sys
 import time
@@ -26,7 +25,7 @@ import harness
 from harness import Timer, table
 
 from domain.base import Setup
-from domain.registry import game_module
+from domain.registry import game_module, game_type
 
 
 def decider_perft(module, state, depth: int, rng: random.Random) -> int:
@@ -117,7 +116,7 @@ def positions(name: str, count: int, rng: random.Random) -> list[tuple[Any, int]
 
 def ai_search(name: str, view: dict, seat: int, rng: random.Random, budget: float) -> tuple[int, str]:
     """(iterations, what an iteration is) of one ``hard`` decision of the AI of ``name``."""
-    ai = importlib.import_module(f"domain.ai.{name}")
+    ai = game_type(name).ai_module()
     clock = time.perf_counter
     if name == "squirrels":
         rules, sim = ai.rebuild(view)
@@ -153,9 +152,7 @@ def ai_search(name: str, view: dict, seat: int, rng: random.Random, budget: floa
 def ai_rows(names, budget: float, count: int) -> list[list]:
     rows = []
     for name in names:
-        try:
-            importlib.import_module(f"domain.ai.{name}")
-        except ImportError:
+        if game_type(name).ai is None:
             rows.append([name, "no AI", 0, 0, 0.0, float("nan")])
             continue
         module = game_module(name)

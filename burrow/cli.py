@@ -13,7 +13,6 @@ import socket
 import sys
 import time
 
-from domain.murus import catalog as murus_catalog
 from services.config import Settings, public_url
 from services.jobs.queues import KINDS
 from services.reads.projections import PROJECTIONS
@@ -383,22 +382,38 @@ def _check_setup(game: str, seats: int, options) -> None:
 
 
 def cmd_perft(args) -> int:
-    if args.game != "murus":
-        raise UserError("perft is available for murus")
-    from domain import murus
-    from domain.base import Setup
-
-    if args.depth < 0 or args.depth > 8:
-        raise UserError("--depth must be between 0 and 8")
-    state = None
+    """Move-generation counts from the start of any game whose registration names a ``perft``."""
     import random
 
-    for event in murus.initial(Setup(seats=2, options={"variant": args.variant}), random.Random(0)):
-        state = murus.evolve(state, event)
+    from domain.base import BadSetup, Setup
+    from domain.registry import GAME_NAMES, game_type
+
+    counted = [name for name in GAME_NAMES if game_type(name).perft is not None]
+    if args.game not in counted:
+        known = "" if args.game in GAME_NAMES else f"unknown game {args.game!r}: "
+        raise UserError(f"{known}perft is available for {', '.join(counted)}")
+    game = game_type(args.game)
+    if args.depth < 0 or args.depth > 8:
+        raise UserError("--depth must be between 0 and 8")
+    options = {}
+    if args.variant is not None:
+        variant = next((o for o in game.catalog.options if o.name == "variant" and o.choices), None)
+        values = [c.value for c in variant.choices] if variant else []
+        if args.variant not in values:
+            allowed = f"choose from {', '.join(map(repr, values))}" if values else f"{args.game} has no variants"
+            raise UserError(f"argument --variant: invalid choice: {args.variant!r} ({allowed})")
+        options["variant"] = args.variant
+    module, state = game.module(), None
+    try:
+        events = module.initial(Setup(seats=game.catalog.seats[0], options=options), random.Random(0))
+    except BadSetup as exc:
+        raise UserError(str(exc)) from None
+    for event in events:
+        state = module.evolve(state, event)
     print(f"{'depth':>5}  {'nodes':>12}  {'seconds':>8}  {'nodes/s':>10}")
     for depth in range(1, args.depth + 1):
         started = time.perf_counter()
-        nodes = murus.perft(state, depth)
+        nodes = game.perft(state, depth)
         took = time.perf_counter() - started
         print(f"{depth:>5}  {nodes:>12,}  {took:>8.3f}  {nodes / took if took else 0:>10,.0f}")
     return 0
@@ -482,11 +497,10 @@ def parser() -> argparse.ArgumentParser:
                    help="budgets in wall time, or in each game's CPU time (fair on a busy machine)")
     s.add_argument("--options", help="game options as JSON")
     s.set_defaults(func=cmd_selfplay)
-    s = sub.add_parser("perft", help="move-generation counts")
+    s = sub.add_parser("perft", help="move-generation counts (games whose registration has a perft)")
     s.add_argument("game")
     s.add_argument("--depth", type=int, default=4)
-    variant = murus_catalog.CATALOG.option("variant")
-    s.add_argument("--variant", default=variant.default, choices=[c.value for c in variant.choices])
+    s.add_argument("--variant", help="the game's variant option (default: the game's default)")
     s.set_defaults(func=cmd_perft)
     return p
 

@@ -5,16 +5,12 @@ Nothing secret is ever rendered here: seat tokens live in the browser only (URL 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from flask import Blueprint, current_app, render_template
 
 from domain import registry
 
 pages = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
                   static_url_path="/static")
-
-BOARDS = Path(__file__).parent / "static" / "boards"
 
 
 def title(name: str) -> str:
@@ -23,6 +19,15 @@ def title(name: str) -> str:
         return registry.game_info(name).title
     except (KeyError, ImportError, AttributeError):
         return name
+
+
+def board_script(name: str) -> str | None:
+    """The file under ``static/boards/`` that draws game ``name``'s board (its registration's ``board``), or None
+    for the generic board (the legal commands as buttons), also for a game no longer registered."""
+    try:
+        return registry.game_type(name).board
+    except KeyError:
+        return None
 
 
 def game_choices() -> list[dict]:
@@ -42,5 +47,5 @@ def game(gid: str):
     if meta is None:
         return render_template("missing.html", gid=gid), 404
     name = meta["game"]
-    board = name if (BOARDS / f"{name}.js").is_file() else None
+    board = board_script(name)
     return render_template("game.html", gid=gid, game=name, title=title(name), board=board)

@@ -1,6 +1,7 @@
 """AI players: pure search over the games' deciders, from a seat's view only.
 
-Each game has a module ``domain/ai/<game>.py`` exposing::
+A game's AI module is the one its registration names (``GameType.ai``, ``domain/registry.py``), for the built-in
+games ``domain/ai/<game>.py``; it exposes::
 
     choose(view: dict, seat: int, level: str, rng: random.Random, budget: float, clock: Callable[[], float]) -> str
 
@@ -14,9 +15,9 @@ seat's views at every earlier version (what a person at that seat has seen, and 
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable
+from types import ModuleType
 
 LEVELS = ("easy", "normal", "hard")
 
@@ -29,9 +30,22 @@ def budget_for(level: str, ai_time: float) -> float:
     return ai_time * BUDGET_FACTOR[level]
 
 
+def ai_module(game: str) -> ModuleType:
+    """The AI module ``game``'s registration names; ``KeyError`` for an unknown game, ``ValueError`` for a game
+    without AI players."""
+    # Imported here, not above: every game's catalog imports LEVELS from this module, and the registry imports
+    # the games.
+    from domain import registry
+
+    module = registry.game_type(game).ai_module()
+    if module is None:
+        raise ValueError(f"{game} has no AI players")
+    return module
+
+
 def reads_history(game: str) -> bool:
     """Whether ``game``'s AI learns from the game so far: then ``choose`` wants its ``history``."""
-    return getattr(importlib.import_module(f"domain.ai.{game}"), "READS_HISTORY", False)
+    return getattr(ai_module(game), "READS_HISTORY", False)
 
 
 def choose(game: str, view: dict, seat: int, level: str, rng: random.Random, budget: float,
@@ -40,7 +54,7 @@ def choose(game: str, view: dict, seat: int, level: str, rng: random.Random, bud
     ``reads_history``) is that seat's view at every version so far, oldest first, ``view`` last."""
     if level not in LEVELS:
         raise ValueError(f"unknown AI level {level!r} (known: {', '.join(LEVELS)})")
-    module = importlib.import_module(f"domain.ai.{game}")
+    module = ai_module(game)
     if history is not None and reads_history(game):
         return module.choose(view, seat, level, rng, budget, clock, history=history)
     return module.choose(view, seat, level, rng, budget, clock)

@@ -18,10 +18,15 @@ from domain.commando.position import dump_position
 from domain.commando.rules import NAME, OPTIONS, SEATS, decide, initial, leave, legal, result, status, to_act
 from domain.commando.state import State, evolve
 from domain.commando.view import describe, redact, render, view
+from domain.game_type import GameType
+
+GAME = GameType(decider=__name__, catalog=CATALOG, ai="domain.ai.commando",
+                hidden=("caution deck order", "committed weapons"), board="commando.js")
 
 __all__ = [
     "CATALOG",
     "EVENTS",
+    "GAME",
     "NAME",
     "OPTIONS",
     "SEATS",

@@ -7,6 +7,7 @@ The layout of every game package: ``events``, ``state`` (state and ``evolve``), 
 step, ``exit D5 d6 e6``.
 """
 
+from domain.game_type import GameType
 from domain.mouseguard.catalog import CATALOG
 from domain.mouseguard.events import EVENTS
 from domain.mouseguard.notation import format, parse
@@ -15,9 +16,13 @@ from domain.mouseguard.rules import NAME, OPTIONS, SEATS, decide, initial, legal
 from domain.mouseguard.state import State, evolve
 from domain.mouseguard.view import describe, redact, render, sides, view
 
+GAME = GameType(decider=__name__, catalog=CATALOG, ai="domain.ai.mouseguard",
+                hidden=("hands", "deck order", "secret placements"), board="mouseguard.js")
+
 __all__ = [
            "CATALOG",
            "EVENTS",
+           "GAME",
            "NAME",
            "OPTIONS",
            "SEATS",

@@ -15,6 +15,7 @@ illegal).
      "status": "playing"|"finished", "result": None|{"winners", "reason"}}
 """
 
+from domain.game_type import GameType
 from domain.murus.catalog import CATALOG
 from domain.murus.events import EVENTS, Captured, GameCreated, GameEnded, Moved
 from domain.murus.notation import PLAYER_NAMES as SIDES
@@ -24,9 +25,13 @@ from domain.murus.rules import NAME, OPTIONS, SEATS, decide, initial, legal, per
 from domain.murus.state import MurusState, State, evolve
 from domain.murus.view import describe, redact, render, view
 
+GAME = GameType(decider=__name__, catalog=CATALOG, ai="domain.ai.murus", perft=perft, board="murus.js")
+"""Murus Gallicus as the registry knows it: perfect information, nothing hidden."""
+
 __all__ = [
     "CATALOG",
     "EVENTS",
+    "GAME",
     "NAME",
     "OPTIONS",
     "SEATS",

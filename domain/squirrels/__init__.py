@@ -10,6 +10,7 @@ identity. The layout of every game package: ``events``, ``state`` (state and ``e
 
 from __future__ import annotations
 
+from domain.game_type import GameType
 from domain.squirrels.catalog import CATALOG
 from domain.squirrels.events import EVENTS
 from domain.squirrels.notation import format, parse
@@ -18,6 +19,9 @@ from domain.squirrels.rules import NAME, OPTIONS, SEATS, decide, initial, leave,
 from domain.squirrels.state import State, evolve
 from domain.squirrels.view import describe, redact, render, view
 
-__all__ = ["CATALOG", "EVENTS", "NAME", "OPTIONS", "SEATS", "State", "decide", "describe", "dump_position",
-           "evolve", "format", "initial", "leave", "legal", "parse", "redact", "render", "result", "status",
-           "to_act", "view"]
+GAME = GameType(decider=__name__, catalog=CATALOG, ai="domain.ai.squirrels",
+                hidden=("the deal: the cards in the packs and where they land",), board="squirrels.js")
+
+__all__ = ["CATALOG", "EVENTS", "GAME", "NAME", "OPTIONS", "SEATS", "State", "decide", "describe",
+           "dump_position", "evolve", "format", "initial", "leave", "legal", "parse", "redact", "render", "result",
+           "status", "to_act", "view"]

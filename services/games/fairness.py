@@ -8,9 +8,14 @@ rating. Server-chosen randomness is never shown (``seed`` is null then).
 
 from __future__ import annotations
 
-# Games whose positions can fix something a seat does not see (hands, deck order, secret placements, future draws).
-# Murus Gallicus is a game of perfect information without chance: its positions hide nothing.
-HIDDEN_PARTS = frozenset({"mouseguard", "squirrels", "commando"})
+from domain import registry
+
+
+def hides_parts(game: str) -> bool:
+    """Whether a position of ``game`` can fix something a seat does not see (hands, deck order, secret
+    placements, the deal): its registration's ``hidden`` parts. Murus Gallicus, a game of perfect information
+    without chance, hides nothing."""
+    return registry.game_type(game).hidden_information
 
 
 def creator_seat(players: list[dict]) -> int | None:
@@ -20,7 +25,7 @@ def creator_seat(players: list[dict]) -> int | None:
 
 def setup_meta(game: str, players: list[dict], seed: int | None, position: dict | None) -> dict:
     """The ``setup`` recorded in a new game's metadata."""
-    return {"seed": seed, "position": position is not None and game in HIDDEN_PARTS,
+    return {"seed": seed, "position": position is not None and hides_parts(game),
             "by": creator_seat(players) if seed is not None or position is not None else None}
 
 

@@ -5,13 +5,17 @@ random legal play ends, for every seat count and option set (the catalog's ``boo
 legal commands are exactly what ``decide`` accepts (sampled, with near misses from ``support.py``); replaying the
 events, also through the msgspec JSON round trip, gives the live state; a viewer's view, feed and legal list do
 not depend on another seat's secrets; notation and position round trips; ``evolve`` refuses a bad event with
-``BadEvent`` and nothing else. Game-specific properties live in each game's own test files.
+``BadEvent`` and nothing else; the registration (``domain/game_type.py``) names parts that work: its AI plays a
+legal command at every catalog level, its perft counts the legal moves (also through ``burrow perft``), its board
+script exists, and a game whose views hide something declares its hidden parts. Game-specific properties live in
+each game's own test files.
 """
 
 from __future__ import annotations
 
 import itertools
 import random
+from pathlib import Path
 from typing import Union
 
 import msgspec
@@ -19,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain import registry
+from domain import ai, registry
 from domain.base import (
     MAX_PLIES,
     REVEAL_ALL,
@@ -32,9 +36,11 @@ from domain.base import (
     decider_problems,
     event_type,
 )
+from tests.domain.step_clock import StepClock
 from tests.domain.support import Support, fold, support_for
 
 GAMES = [*registry.GAME_NAMES, "tictactoe"]
+BOARDS = Path(__file__).resolve().parents[2] / "web" / "static" / "boards"
 QUICK = settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=6)
 
 
@@ -43,6 +49,7 @@ class Game:
 
     def __init__(self, name: str, support: Support):
         self.name = name
+        self.type = registry.game_type(name)
         self.module = registry.game_module(name)
         self.support = support
         self.seat_counts = list(range(self.module.SEATS[0], self.module.SEATS[1] + 1))
@@ -103,6 +110,49 @@ def test_every_game_has_the_decider_shape(game):
     assert module.CATALOG.defaults() == module.OPTIONS
     tags = [event.__struct_config__.tag for event in module.EVENTS]
     assert len(tags) == len(set(tags)) and "game_created" in tags and "game_ended" in tags
+
+
+def test_the_registration_names_the_games_own_parts(game):
+    registration = game.type
+    assert registration.name == game.name and registration.catalog is game.module.CATALOG
+    assert registration.module() is game.module
+    if registration.board is not None:
+        assert (BOARDS / registration.board).is_file(), f"no web/static/boards/{registration.board}"
+    if not game.support.public:  # views differ between seats: the registration says what a position can hide
+        assert registration.hidden_information and all(isinstance(part, str) for part in registration.hidden)
+
+
+def test_the_registered_ai_plays_a_legal_command_at_every_level(game):
+    if game.type.ai is None:
+        assert not game.module.CATALOG.levels
+        pytest.skip("this game has no AI players")
+    module, seats = game.module, game.seat_counts[0]
+    for level in game.module.CATALOG.levels:
+        rng = random.Random(7)
+        state = fold(module, module.initial(Setup(seats=seats), rng))
+        for _ in range(4):  # the opening and a few plies on, one AI command each
+            if module.status(state) == "finished":
+                break
+            seat = module.to_act(state)[0]
+            text = ai.choose(game.name, module.view(state, seat), seat, level, rng, 0.05, StepClock(0.005))
+            assert text in module.legal(state, seat), (level, text)
+            state = fold(module, module.decide(state, seat, module.parse(text), rng), state)
+
+
+def test_the_registered_perft_counts_the_legal_moves_and_burrow_perft_prints_it(game, capsys):
+    if game.type.perft is None:
+        pytest.skip("this game has no perft")
+    from burrow import cli
+
+    module = game.module
+    state = fold(module, module.initial(Setup(seats=game.seat_counts[0]), random.Random(0)))
+    (seat,) = module.to_act(state)
+    assert game.type.perft(state, 0) == 1
+    assert game.type.perft(state, 1) == len(module.legal(state, seat))
+    assert cli.main(["perft", game.name, "--depth", "2"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    assert [(int(depth), int(nodes.replace(",", ""))) for depth, nodes, *_ in rows] == [
+        (1, game.type.perft(state, 1)), (2, game.type.perft(state, 2))]
 
 
 def test_decider_problems_names_what_a_module_lacks():

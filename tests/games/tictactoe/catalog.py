@@ -7,7 +7,7 @@ CATALOG = GameInfo(
     title="Tic-tac-toe",
     seats=(2, 2),
     seats_note="seat 0 X",
-    levels=(),
+    levels=("easy",),
     options=(
         Option("max_plies", "count", None, "End in a draw after this many plies (empty: never)", maximum=9),
     ),

@@ -67,3 +67,18 @@ def status(state: State) -> str:
 
 def result(state: State) -> Result | None:
     return None if state.result is None else outcome(**state.result)
+
+
+def perft(state: State, depth: int) -> int:
+    """Number of move sequences of ``depth`` plies from ``state`` (a finished game has none)."""
+    if state.result is not None:
+        return int(depth == 0)
+    if depth == 0:
+        return 1
+    total = 0
+    for cell in legal(state, state.turn):
+        after = state
+        for event in decide(state, state.turn, Command(cell), None):
+            after = evolve(after, event)
+        total += perft(after, depth - 1)
+    return total
