@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 
@@ -88,17 +89,39 @@ class Settings:
         return cls(**values)
 
 
+# Query parameters of a Redis URL (redis-py's ``parse_url``) whose values are not secret; any other parameter is
+# shown with its value hidden, and one whose name is not a plain word is left out (it may be a piece of a
+# password that was not percent-encoded).
+_PUBLIC_QUERY = {"db", "protocol", "socket_timeout", "socket_connect_timeout", "socket_keepalive",
+                 "retry_on_timeout", "health_check_interval", "max_connections", "timeout", "decode_responses",
+                 "ssl_cert_reqs", "ssl_check_hostname", "client_name"}
+
+
 def public_url(url: str | None) -> str:
-    """A Redis URL without its password, or ``"embedded"``."""
+    """A Redis URL with nothing secret left in it, or ``"embedded"``: its user and password (``redis://:pw@h``,
+    ``redis://user:pw@h``, ``redis://pw@h``) become ``***``, the values of query parameters that may be secret
+    (``?password=``) ``***``, and a fragment or a path that is not a database number is dropped (an
+    unencoded ``#``, ``?`` or ``/`` in a password splits the URL there)."""
     if not url:
         return "embedded"
-    from urllib.parse import urlsplit, urlunsplit
+    from urllib.parse import parse_qsl, urlencode, urlsplit
 
     parts = urlsplit(url)
-    if parts.password:
-        host = parts.hostname or ""
-        if parts.port:
-            host += f":{parts.port}"
-        user = f"{parts.username}@" if parts.username else ""
-        parts = parts._replace(netloc=f"{user}{host}")
-    return urlunsplit(parts)
+    userinfo, at, hostport = parts.netloc.rpartition("@")
+    if not at and "@" in url.partition("://")[2].partition("?")[0]:
+        # An unencoded "#", "?" or "/" in the user or password cut the URL before its "@": what looks like the
+        # host may be a piece of the password.
+        return f"{parts.scheme}://***"
+    host_form = r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:\d+)?" if parts.scheme != "unix" else ""
+    if not re.fullmatch(host_form, hostport):
+        hostport = "***"
+    netloc = f"***@{hostport}" if at else hostport
+    path = parts.path
+    if (parts.scheme != "unix" and not re.fullmatch(r"/?\d*", path)) or "@" in path:
+        path = "/***"
+    query = []
+    for name, value in parse_qsl(parts.query, keep_blank_values=True):
+        if re.fullmatch(r"[A-Za-z_]+", name):
+            query.append((name, value if name.lower() in _PUBLIC_QUERY else "***"))
+    shown = f"{parts.scheme}://{netloc}{path}"
+    return f"{shown}?{urlencode(query, safe='*')}" if query else shown
