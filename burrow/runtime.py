@@ -12,6 +12,7 @@ from services.games.commands import GameService
 from services.games.seats import Seats
 from services.games.states import States
 from services.jobs.queues import BatchedPokes, RQJobs
+from services.people import People
 from services.reads.projections import Projector
 from services.reads.ratings import Ratings
 from services.store.connection import CLUSTER_SCHEME, connect, queue_client
@@ -47,9 +48,11 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
     jobs = RQJobs(rq_client, settings.queue_name, settings.ai_per_client, stale_ms=stale_ms)
     queue = jobs.queue("project")
     games = States(store)
-    service = GameService(games, BatchedPokes(jobs) if settings.fast_path else None, limits=settings.limits)
+    people = People.on(client, keys)
+    service = GameService(games, BatchedPokes(jobs) if settings.fast_path else None, limits=settings.limits,
+                          presence=people.presence)
     return Runtime(settings, client, rq_client, store, games, Seats(store), service, Projector(games), queue, jobs,
-                   Ratings(games), embedded, loaded)
+                   Ratings(games), embedded, loaded, people)
 
 
 def from_env() -> Runtime:

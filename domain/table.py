@@ -27,9 +27,12 @@ import msgspec
 from domain.base import REVEAL_ALL, BadSetup, Event, IllegalMove, Viewer
 from domain.registry import game_module
 
-TABLE_COMMANDS = ("resign", "offer draw", "accept draw", "decline draw", "abort")
+CLAIMS = ("claim victory", "claim draw")
+"""What a seat may claim of an opponent away on their turn (a clocked two-seat game; the service says who is
+away)."""
+TABLE_COMMANDS = ("resign", "offer draw", "accept draw", "decline draw", "abort", *CLAIMS)
 MAX_CLOCK_SECONDS = 30 * 24 * 3600
-TERMINATIONS = ("rules", "resigned", "draw_agreed", "timeout", "aborted", "max_plies")
+TERMINATIONS = ("rules", "resigned", "draw_agreed", "timeout", "aborted", "max_plies", "abandoned")
 
 
 class TableSet(Event, frozen=True, tag="table_set"):
@@ -42,6 +45,8 @@ class TableSet(Event, frozen=True, tag="table_set"):
 class SeatTaken(Event, frozen=True, tag="seat_taken"):
     seat: int
     name: str
+    account: str | None = None
+    """The username of the account that sat down (None: a guest)."""
 
 
 class Resigned(Event, frozen=True, tag="resigned"):
@@ -69,7 +74,15 @@ class TimedOut(Event, frozen=True, tag="timed_out"):
     seat: int
 
 
-TABLE_EVENTS = (TableSet, SeatTaken, Resigned, DrawOffered, DrawDeclined, DrawAgreed, Aborted, TimedOut)
+class AbandonmentClaimed(Event, frozen=True, tag="abandonment_claimed"):
+    """``seat`` claimed the game (or a draw) of an opponent away on their turn."""
+
+    seat: int
+    draw: bool = False
+
+
+TABLE_EVENTS = (TableSet, SeatTaken, Resigned, DrawOffered, DrawDeclined, DrawAgreed, Aborted, TimedOut,
+                AbandonmentClaimed)
 
 
 class TableCommand(msgspec.Struct, frozen=True):
@@ -100,6 +113,8 @@ class TableState:
     open: frozenset[int] = frozenset()
     names: tuple[tuple[int, str], ...] = ()
     """Names of the seats taken after the game was created, (seat, name) in order."""
+    accounts: tuple[tuple[int, str], ...] = ()
+    """The accounts among them, (seat, username)."""
     left: tuple[int, ...] = ()
     offer: int | None = None
     """The seat whose draw offer stands."""
@@ -190,8 +205,13 @@ class Table:
             return TableState(game=self.game.evolve(None, event), seats=event.seats, at=at)
         if isinstance(event, TABLE_EVENTS):
             return self._evolve_table(state, event, at)
+        game = self.game.evolve(state.game, event)
+        if state.clock is None and state.offer is None and len(state.moved) == state.seats:
+            # Most events of a replay: no clock to run, no offer a move withdraws, every seat has moved, so who
+            # moved changes nothing below: one copy of the state, with the game's next state.
+            return _with(state, game=game, at=at)
         acting, running = set(self.to_act(state)), set(self._running(state))
-        after = replace(state, game=self.game.evolve(state.game, event))
+        after = _with(state, game=game)
         movers = acting - set(self.to_act(after))  # seats whose turn (or part of a simultaneous phase) is done
         if self.game.status(after.game) == "finished":  # the end takes every turn away: only its mover moved
             movers = {seat for seat in movers if getattr(event, "seat", None) == seat}
@@ -206,8 +226,9 @@ class Table:
                                 clock_setting=clock)
             case Rematched(gid=gid):
                 return replace(state, rematch=gid, at=at)
-            case SeatTaken(seat=seat, name=name):
-                state = replace(state, open=state.open - {seat}, names=(*state.names, (seat, name)))
+            case SeatTaken(seat=seat, name=name, account=account):
+                state = replace(state, open=state.open - {seat}, names=(*state.names, (seat, name)),
+                                accounts=(*state.accounts, (seat, account)) if account else state.accounts)
             case Resigned(seat=seat):
                 state = self._leave(state, seat, f"Seat {seat} resigns.", "resigned")
             case TimedOut(seat=seat):
@@ -223,6 +244,11 @@ class Table:
             case Aborted(seat=seat):
                 state = replace(state, offer=None, ended={
                     "winners": [], "reason": f"Seat {seat} aborts the game: no result.", "termination": "aborted"})
+            case AbandonmentClaimed(seat=seat, draw=draw):
+                outcome = f"Seat {seat} claims a draw." if draw else f"Seat {seat} wins."
+                state = replace(state, offer=None, ended={
+                    "winners": [] if draw else [seat], "reason": f"Seat {1 - seat} left the game. {outcome}",
+                    "termination": "abandoned"})
         return self._tick(state, before, at, set())
 
     def _leave(self, state: TableState, seat: int, why: str, termination: str) -> TableState:
@@ -237,10 +263,13 @@ class Table:
             raise IllegalMove(f"{self.NAME} has no way for a seat to leave")
         return replace(state, game=leave(state.game, seat), left=(*state.left, seat), offer=None)
 
-    def decide(self, state: TableState, seat: int, command: Any, rng: Any, now: int | None = None) -> list[Event]:
-        """The events of a command (a table command or the game's own); ``now`` (ms) checks the mover's clock."""
+    def decide(self, state: TableState, seat: int, command: Any, rng: Any, now: int | None = None,
+               away: frozenset[int] = frozenset()) -> list[Event]:
+        """The events of a command (a table command or the game's own); ``now`` (ms) checks the mover's clock;
+        ``away``: the seats whose player has been away long enough on their turn to be claimed against (the
+        service knows who is connected; the domain knows when a claim is allowed)."""
         if isinstance(command, TableCommand):
-            return self._decide_table(state, seat, command.text)
+            return self._decide_table(state, seat, command.text, away)
         if state.ended is not None or self.game.status(state.game) == "finished":
             raise IllegalMove("The game is over.")
         if state.open:
@@ -251,12 +280,22 @@ class Table:
             raise IllegalMove("Your time has run out.")
         return self.game.decide(state.game, seat, command, rng)
 
-    def _decide_table(self, state: TableState, seat: int, text: str) -> list[Event]:
-        allowed = self.table_commands(state, seat)
+    def _decide_table(self, state: TableState, seat: int, text: str, away: frozenset[int] = frozenset()
+                      ) -> list[Event]:
+        allowed = self.table_commands(state, seat, away)
         if text not in allowed:
             raise IllegalMove(self._why_not(state, seat, text))
+        if text in CLAIMS:
+            return [AbandonmentClaimed(seat=seat, draw=text == "claim draw")]
         return [{"resign": Resigned, "offer draw": DrawOffered, "accept draw": DrawAgreed,
                  "decline draw": DrawDeclined, "abort": Aborted}[text](seat=seat)]
+
+    def claimable(self, state: TableState, seat: int | None, away: frozenset[int]) -> bool:
+        """Whether ``seat`` may claim the game of its opponent: a clocked two-seat game under way, the opponent
+        to act and away (``away``, from the service)."""
+        if seat is None or seat == REVEAL_ALL or state.seats != 2 or state.clock is None or self._over(state):
+            return False
+        return 1 - seat in away and 1 - seat in self.to_act(state) and seat not in self.to_act(state)
 
     def _why_not(self, state: TableState, seat: int, text: str) -> str:
         if self._over(state):
@@ -265,6 +304,9 @@ class Table:
             return "You have left this game."
         if text == "abort":
             return "A game can be aborted only before every seat has moved."
+        if text in CLAIMS:
+            return ("A game can be claimed only in a two-seat game with a clock, when the opponent has been away "
+                    "for a minute on their turn.")
         if text == "resign":
             return "The game has not started: a seat is still open (abort it instead)."
         if state.seats != 2:
@@ -275,8 +317,9 @@ class Table:
             return "Your draw offer stands already." if state.offer == seat else "A draw offer stands already."
         return "There is no draw offer to answer." if state.offer is None else "You cannot answer your own offer."
 
-    def table_commands(self, state: TableState, seat: int | None) -> list[str]:
-        """The table commands ``seat`` may send now (none for a spectator or a finished game)."""
+    def table_commands(self, state: TableState, seat: int | None, away: frozenset[int] = frozenset()) -> list[str]:
+        """The table commands ``seat`` may send now (none for a spectator or a finished game); the claims when its
+        opponent is among the seats ``away`` (``claimable``)."""
         if seat is None or seat == REVEAL_ALL or self._over(state) or seat in state.left:
             return []
         commands = []
@@ -289,6 +332,8 @@ class Table:
                     commands += ["accept draw", "decline draw"]
         if len(state.moved) < state.seats:
             commands.append("abort")
+        if self.claimable(state, seat, away):
+            commands += list(CLAIMS)
         return commands
 
     def parse(self, text: str) -> Any:
@@ -439,6 +484,14 @@ class Table:
                     remaining[seat] = clock.per_move
         return replace(state, at=at, clock=replace(clock, remaining=tuple(remaining), since=tuple(since)),
                        **changes)
+
+
+def _with(state: TableState, **changes: Any) -> TableState:
+    """``replace(state, **changes)`` for the fold's hot path, without ``dataclasses.replace``'s per-field work
+    (the fold copies the state at every event): the same fields, ``changes`` over them."""
+    copy = object.__new__(TableState)
+    copy.__dict__.update(state.__dict__, **changes)
+    return copy
 
 
 def _new_clock(clock: dict[str, float] | None, seats: int) -> Clock | None:

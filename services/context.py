@@ -21,6 +21,7 @@ from services.games.commands import GameService
 from services.games.seats import Seats
 from services.games.states import States
 from services.jobs.queues import RQJobs
+from services.people import People
 from services.reads.projections import Projector
 from services.reads.ratings import Ratings
 from services.store.streams import EventStore
@@ -43,6 +44,7 @@ class Runtime:
     ratings: Ratings
     embedded: bool = False
     loaded_games: int = 0
+    people: People | None = None  # chat, presence, notifications (``services/people/``)
 
 
 _current: Runtime | None = None

@@ -14,6 +14,7 @@ from services.bounds import is_game_id
 from services.config import public_url
 from services.games.tables import Tables
 from services.jobs import doctor
+from services.people.presence import now_ms
 from services.reads import analysis
 from services.reads.views import document
 from services.store.connection import REDIS_DOWN
@@ -195,11 +196,29 @@ def get_game(gid: str):
     # (its own commands and reads): a client that stays with one process reads monotonically even without it.
     floor = max(int_arg("min_version") or 0, rt.games.seen_version(gid))
     doc = rt.projector.read(gid, seat)
-    if doc is not None and doc["version"] >= floor:
-        return jsonify(doc)
-    # The projection is missing or behind: read the stream directly (cached state + tail), so that a player
-    # always sees their own move.
-    return jsonify(document(rt.games.load(gid), seat))
+    if doc is None or doc["version"] < floor:
+        # The projection is missing or behind: read the stream directly (cached state + tail), so that a player
+        # always sees their own move.
+        doc = document(rt.games.load(gid), seat)
+    return jsonify(with_presence(rt, doc, seat))
+
+
+def with_presence(rt, doc: dict, seat: int | None) -> dict:
+    """The document with what is true only now: ``online`` per seat and, for a seat whose opponent is away on
+    their turn, the claims in ``table``. A seat reading its own document has its page open: it is seen."""
+    people = rt.people
+    if people is None:
+        return doc
+    gid = doc["id"]
+    if seat is not None:
+        people.presence.seat_seen(gid, seat)
+    doc = {**doc, "online": people.presence.online(gid, [p.get("account") for p in doc["players"]])}
+    if seat is not None and doc["clock"] is not None and doc["status"] == "playing" and len(doc["players"]) == 2:
+        game = rt.games.load(gid)
+        claims = [c for c in game.module.table_commands(game.state, seat, rt.service.away(game, now_ms()))
+                  if c not in doc["table"]]
+        doc["table"] = [*doc["table"], *claims]
+    return doc
 
 
 @api.post("/games/<gid>/commands")

@@ -10,6 +10,7 @@ from web.errors import flask_response
 
 def create_app(runtime: Runtime) -> Flask:
     """The web app over ``runtime`` (its store, service and projections)."""
+    import web.people  # noqa: F401 - its routes join the API's blueprint
     from web.api import api
     from web.pages import pages
 

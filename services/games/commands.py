@@ -18,10 +18,12 @@ from domain.catalog import GameInfo
 from domain.registry import GAME_NAMES, game_module
 from domain.table import TABLE_COMMANDS, TableCommand, TableSet, check_clock
 from services import bounds, errors, tokens
+from services.accounts.seating import AccountSeating
 from services.clients import client_id
 from services.games.fairness import setup_meta
 from services.games.quota import CreationRate, OpenGames
 from services.games.states import Game, States
+from services.people.presence import AWAY_MS, Presence
 from services.store import codec
 from services.store.streams import ConcurrencyError, NotReplicated, StoreUnavailable, new_game_id
 
@@ -46,29 +48,36 @@ class GameService:
     """Creates games and applies commands, judging each on the game's state (``States``: a cached state plus the
     stream's tail), and pokes the workers after each append."""
 
-    def __init__(self, states: States, jobs: JobSink | None = None, limits: dict | None = None):
+    def __init__(self, states: States, jobs: JobSink | None = None, limits: dict | None = None,
+                 presence: Presence | None = None):
         self.states = states
         self.store = states.store
         self.jobs = jobs
         self.limits = limits or {"name_length": 40, "players": 8}
         self.open_games = OpenGames(self.store, self.limits.get("open_games_per_client"))
         self.creation_rate = CreationRate(self.store, self.limits.get("games_per_minute_per_client"))
+        self.accounts = AccountSeating(self.store)
+        self.presence = presence  # who is connected: what a seat may claim of an opponent away (``away``)
 
     # -- creating ----------------------------------------------------------------------------------------
 
     def create(self, game: str, players: list[dict], options: dict | None = None, seed: int | None = None,
                position: dict | None = None, client: str | None = None, clock: dict | None = None,
-               reserved: dict[int, str] | None = None) -> dict:
+               reserved: dict[int, str] | None = None, account: str | None = None,
+               accounts: dict[int, str] | None = None) -> dict:
         """Create a game; returns its id, version and seats (with a token for each human seat, shown once).
 
         ``client`` (the caller's address) may hold at most ``limits["open_games_per_client"]`` open games.
         Players ``{"open": true}`` leave their seat open for anyone (``claim``); ``reserved`` (rematches) maps
-        seats left open for the player of another game, ``{seat: "<that game's id>"}``. ``clock``: CONTRACT.md."""
+        seats left open for the player of another game, ``{seat: "<that game's id>"}``. ``clock``: CONTRACT.md.
+        ``account``: the signed-in caller's username, for a player ``{"me": true}``; ``accounts`` (rematches):
+        seats held by accounts, ``{seat: username}``. An account's seat token is also kept for the account
+        (``GET /api/me/games``)."""
         if game not in GAME_NAMES:
             raise errors.Unprocessable(f"game: unknown game {game!r} (known: {', '.join(GAME_NAMES)})",
                                        field="game")
         module = game_module(game)
-        players = self._check_players(module.CATALOG, players)
+        players = self._check_players(module.CATALOG, players, account, accounts or {})
         try:
             clock = check_clock(clock)
         except BadSetup as exc:
@@ -103,6 +112,9 @@ class GameService:
         self.creation_rate.spend(client)
         self.open_games.reserve(client, gid, self._is_open)
         try:
+            for seat, token in seat_tokens.items():  # before the game exists: no seat of it without its entry
+                if players[seat].get("account"):
+                    self.accounts.keep(players[seat]["account"], gid, seat, token)
             self.store.set_seat_hashes(gid, {s: tokens.token_hash(t) for s, t in seat_tokens.items()})
             result = self.store.append(gid, [codec.encode(e) for e in events], expected_version=0,
                                        meta=json.dumps(meta).encode())
@@ -135,10 +147,14 @@ class GameService:
             return False
         return game.module.status(game.state) != "finished"
 
-    def _check_players(self, info: GameInfo, players: Any) -> list[dict]:
+    def _check_players(self, info: GameInfo, players: Any, account: str | None = None,
+                       accounts: dict[int, str] | None = None) -> list[dict]:
         """The players of a new game, checked once, here, against the game's catalog entry (seats, AI levels).
 
-        The API decodes them as a list of objects and nothing more (``web/schemas.py``)."""
+        ``{"me": true}`` is the signed-in ``account`` (one seat of a game at most); a person's name may not be an
+        account's (``name_reserved``), unless ``accounts`` says that account holds the seat. The API decodes
+        players as a list of objects and nothing more (``web/schemas.py``)."""
+        accounts = accounts or {}
         low, high = info.seats
         if not isinstance(players, list) or not low <= len(players) <= high:
             raise errors.Unprocessable(f"players: {info.name} needs {info.seat_range()} players", field="players")
@@ -154,7 +170,13 @@ class GameService:
                                                field=f"players[{i}]")
                 checked.append({"open": True})
                 continue
+            if "me" in p:
+                checked.append(self._me(p, i, account, checked))
+                continue
             name = bounds.check_name(p.get("name"), f"players[{i}].name", self.limits["name_length"])
+            if i in accounts:
+                checked.append({"name": name, "account": accounts[i]})
+                continue
             ai = p.get("ai")
             if ai is not None and ai not in info.levels:  # a value outside the enumeration: malformed (400)
                 raise errors.BadRequest(f"players[{i}].ai: must be one of {', '.join(info.levels)}",
@@ -163,8 +185,24 @@ class GameService:
             if unknown:
                 raise errors.Unprocessable(f"players[{i}]: unknown field {min(unknown)!r}",
                                            field=f"players[{i}]")
+            if not ai:
+                self.accounts.refuse_reserved(name, f"players[{i}].name")
             checked.append({"name": name, **({"ai": ai} if ai else {})})
         return checked
+
+    @staticmethod
+    def _me(player: dict, i: int, account: str | None, checked: list[dict]) -> dict:
+        """The player ``{"me": true}``: the signed-in account, at one seat of the game only."""
+        if player != {"me": True}:
+            raise errors.Unprocessable(f"players[{i}]: a seat of your own is exactly {{\"me\": true}}",
+                                       field=f"players[{i}]")
+        if account is None:
+            raise errors.Unauthorized(f"players[{i}]: {{\"me\": true}} needs a signed-in account "
+                                      "(POST /api/session)", field=f"players[{i}]")
+        if any(p.get("account") == account for p in checked):
+            raise errors.Unprocessable(f"players[{i}]: an account holds one seat of a game at most",
+                                       field=f"players[{i}]")
+        return {"name": account, "account": account}
 
     # -- commands ----------------------------------------------------------------------------------------
 
@@ -265,7 +303,7 @@ class GameService:
     def _decide(self, game: Game, seat: int, move: str, now: int) -> list:
         module = game.module
         if " ".join(move.split()) in TABLE_COMMANDS:
-            return self._decide_table(game, seat, move)
+            return self._decide_table(game, seat, move, self.away(game, now))
         if seat not in module.to_act(game.state):
             if module.status(game.state) == "finished":
                 raise errors.NotYourTurn("the game is over")
@@ -282,14 +320,26 @@ class GameService:
             raise errors.IllegalMoveError(f"{move!r} changes nothing")
         return events
 
-    def _decide_table(self, game: Game, seat: int, move: str) -> list:
-        """A table command (resign, draws, abort): any seat of an unfinished game, whether or not its turn."""
+    def _decide_table(self, game: Game, seat: int, move: str, away: frozenset[int]) -> list:
+        """A table command (resign, draws, abort, claims): any seat of an unfinished game, whether or not its
+        turn."""
         if game.module.status(game.state) == "finished":
             raise errors.NotYourTurn("the game is over")
         try:
-            return game.module.decide(game.state, seat, TableCommand(" ".join(move.split())), None)
+            return game.module.decide(game.state, seat, TableCommand(" ".join(move.split())), None, away=away)
         except IllegalMove as exc:
             raise errors.IllegalMoveError(str(exc)) from exc
+
+    def away(self, game: Game, now: int) -> frozenset[int]:
+        """The seats of a clocked two-seat game whose player has been away ``AWAY_MS`` on their turn: no page or
+        stream of theirs seen for that long, and their turn that old (CONTRACT "Meeting people")."""
+        state = game.state
+        if self.presence is None or game.seats != 2 or getattr(state, "clock", None) is None \
+                or now - state.at < AWAY_MS:
+            return frozenset()
+        seen = self.presence.last_seen(game.gid, game.accounts)
+        to_act = game.module.to_act(state)
+        return frozenset(s for s in to_act if seen[s] is None or now - seen[s] >= AWAY_MS)
 
     def _answer(self, game: Game, seat: int, events: list, at: int) -> tuple[dict, Any]:
         """The answer to the command (its events as ``seat`` sees them) and the state after them."""

@@ -44,6 +44,13 @@ class Game:
         return [taken.get(i) or p.get("name", "") for i, p in enumerate(self.meta["players"])]
 
     @property
+    def accounts(self) -> list[str | None]:
+        """Each seat's account (its username), or None for a guest, an AI or a seat still open: given when the
+        game was created (``{"me": true}``) or when the seat was taken (``seat_taken``)."""
+        taken = dict(getattr(self.state, "accounts", ()))
+        return [taken.get(i) or p.get("account") for i, p in enumerate(self.meta["players"])]
+
+    @property
     def sides(self) -> tuple[str, ...]:
         """Each seat's side (colour) the move list's lines open with, as the state has them (Mouse Guard draws
         its colours per game)."""
