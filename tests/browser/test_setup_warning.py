@@ -33,3 +33,17 @@ def test_no_warning_when_the_server_chose(new_page, server, watch):
     page.goto(f"/games/{created['id']}#token={created['seats'][1]['token']}")
     expect(page.locator("#status")).not_to_have_text("Loading…")
     expect(page.locator("#setup-warning")).to_have_count(0)
+
+
+def test_the_other_player_is_warned_of_a_chosen_murus_position(new_page, server, watch):
+    """Murus hides nothing, but a position its creator chose may be a trap: the warning says so, sensibly."""
+    position = {"turn": "romans", "cells": {"d5": "RR", "a1": "RR", "h7": "GG", "a7": "GG"}}
+    created = server.api("POST", "/api/games", {"game": "murus", "players": PLAYERS, "position": position})
+    watch.add_seats(created)
+    page = new_page()
+    page.goto(f"/games/{created['id']}#token={created['seats'][1]['token']}")
+    warning = page.locator("#setup-warning")
+    expect(warning).to_contain_text("Ana (seat 0) chose the starting position of this game, which they may have "
+                                    "studied in advance")
+    expect(warning).not_to_contain_text("dice")
+    expect(warning).to_contain_text("unrated")

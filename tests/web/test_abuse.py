@@ -53,9 +53,36 @@ def test_server_randomness_stays_secret(client, runtime):
     assert runtime.store.meta(created["id"])["seed"] is None
 
 
-def test_a_murus_position_hides_nothing(client):
-    created = create(client, position={"turn": "romans", "cells": {"a1": "RR", "h7": "GG"}}).get_json()
-    assert docs(client, created)[0]["setup"] == {"seed": None, "position": False, "by": 0}
+# A Murus position whose creator (seat 0, the Romans) wins on the next move, with the other seat left open: no
+# hidden parts, and still a trap for whoever joins.
+MURUS_TRAP = {"turn": "romans", "cells": {"d5": "RR", "a1": "RR", "h7": "GG", "a7": "GG"}}
+
+
+def test_any_client_position_is_disclosed_even_without_hidden_parts(client):
+    created = create(client, players=[{"name": "Ana"}, {"open": True}], position=MURUS_TRAP).get_json()
+    gid = created["id"]
+    assert client.get(f"/api/games/{gid}").get_json()["setup"] == {"seed": None, "position": True, "by": 0}
+    ben = client.post(f"/api/games/{gid}/seats/1", json={"name": "Ben"}).get_json()
+    for doc in docs(client, {"id": gid, "seats": [*created["seats"][:1], ben]}):
+        assert doc["setup"] == {"seed": None, "position": True, "by": 0}
+
+
+def test_a_position_recorded_before_every_position_counted_shows_as_chosen():
+    """Games created while a Murus position recorded ``"position": false`` (``by`` was set all the same)."""
+    from services.games.fairness import chosen_by_client, setup_of
+
+    old = {"seed": None, "setup": {"seed": None, "position": False, "by": 0}}
+    assert setup_of(old) == {"seed": None, "position": True, "by": 0} and chosen_by_client(old)
+    plain = {"seed": None, "setup": {"seed": None, "position": False, "by": None}}
+    assert setup_of(plain)["position"] is False and not chosen_by_client(plain)
+
+
+def test_a_murus_position_game_counts_for_no_rating(client, runtime):
+    """The ratings skip every game ``chosen_by_client`` (``services/reads/ratings.py``)."""
+    from services.games.fairness import chosen_by_client
+
+    assert chosen_by_client(runtime.store.meta(create(client, position=MURUS_TRAP).get_json()["id"]))
+    assert not chosen_by_client(runtime.store.meta(create(client).get_json()["id"]))
 
 
 @pytest.mark.parametrize("seed, rated", [(None, True), (5, False)])
