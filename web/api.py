@@ -171,7 +171,10 @@ def lobby():
     cursor = request.args.get("cursor")
     if cursor is not None and not LOBBY_CURSOR.fullmatch(cursor):
         raise errors.BadRequest("cursor: not a cursor of this lobby (use the 'next' of a page)")
-    games, following = runtime().projector.page(status, limit or LOBBY_PAGE, cursor)
+    rt = runtime()
+    games, following = rt.projector.page(status, limit or LOBBY_PAGE, cursor)
+    if status == "open" and rt.people is not None:  # waiting for a player who left: not worth joining
+        games = rt.people.presence.creators_here(games)
     return jsonify({"games": games, "next": following})
 
 

@@ -11,6 +11,7 @@ opponent away ``AWAY_MS`` on their turn.
 from __future__ import annotations
 
 import time
+from datetime import datetime
 
 import redis
 
@@ -20,6 +21,7 @@ BEAT_MS = 15_000  # how often a page says it is still open
 ONLINE_MS = 30_000  # seen this recently: online
 AWAY_MS = 60_000  # away this long on their turn: the other seat may claim the game
 KEEP_MS = 86_400_000  # a game's presence is kept a day after its last beat
+CREATOR_GONE_MS = 300_000  # an open game whose creator has had no page open this long leaves the open list
 
 
 def now_ms() -> int:
@@ -70,3 +72,28 @@ class Presence:
     def account_seen_at(self, account: str) -> int | None:
         score = self.redis.zscore(self.keys.accounts_seen(), account)
         return int(score) if score is not None else None
+
+    def creators_here(self, lines: list[dict], now: int | None = None) -> list[dict]:
+        """The lobby lines of open games whose creator (the first seat a person holds) has had the game's page
+        open in the last ``CREATOR_GONE_MS`` (or created it that recently): nobody joins a game to wait for a
+        player who left. One round trip for the page."""
+        now = now or now_ms()
+        creators = [next((p["seat"] for p in line["players"]
+                          if not p.get("ai") and p["seat"] not in line.get("open_seats", [])), None)
+                    for line in lines]
+        pipe = self.redis.pipeline(transaction=False)
+        for line, seat in zip(lines, creators):
+            pipe.hget(self.keys.presence(line["id"]), str(seat if seat is not None else -1))
+        seen = pipe.execute() if lines else []
+        out = []
+        for line, last in zip(lines, seen):
+            created = _ms(line.get("created"))
+            latest = max(int(last) if last is not None else 0, created)
+            if now - latest <= CREATOR_GONE_MS:
+                out.append(line)
+        return out
+
+
+def _ms(iso: str | None) -> int:
+    """Milliseconds of an ISO time of the lobby (0 when there is none)."""
+    return int(datetime.fromisoformat(iso).timestamp() * 1000) if iso else 0

@@ -129,3 +129,16 @@ def test_no_claim_without_a_clock_or_while_the_opponent_is_here(client, runtime,
         r = client.post(f"/api/games/{g['id']}/commands", json={"move": "claim draw"},
                         headers=auth(g["seats"][0]["token"]))
         assert r.status_code == 422, (g, r.json)
+
+
+def test_an_open_game_whose_creator_left_five_minutes_ago_leaves_the_open_list(client, runtime):
+    g = create(client, players=[{"name": "Ana"}, {"open": True}])
+    runtime.projector.project_game(g["id"])
+    runtime.projector.project_lobby(g["id"])
+    assert [line["id"] for line in client.get("/api/games?status=open").json["games"]] == [g["id"]]
+    presence, now = runtime.people.presence, int(time.time() * 1000)
+    lines = client.get("/api/games?status=open").json["games"]
+    assert presence.creators_here(lines, now + 301_000) == []  # nobody seen since it was made, 5 min ago
+    presence.seat_seen(g["id"], 0, at=now + 200_000)  # Ana's page was open a little later
+    assert [line["id"] for line in presence.creators_here(lines, now + 301_000)] == [g["id"]]
+    assert presence.creators_here(lines, now + 501_000) == []
