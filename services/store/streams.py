@@ -234,9 +234,14 @@ class Keys:
         """Hash: open seek id → the seek (JSON): one slot of their own, so pairing is one script."""
         return f"{self.prefix}:{{seeks}}:open"
 
-    def seeks_of(self, account: str) -> str:
-        """Set: the open seeks of one account."""
-        return f"{self.prefix}:{{seeks}}:of:{account}"
+    def seeks_of_kind(self, kind: str) -> str:
+        """Sorted set: the open seeks of one kind (game, options, clock and seats: ``kind`` is a hash of them) by
+        when they were made (ms)."""
+        return f"{self.prefix}:{{seeks}}:kind:{kind}"
+
+    def seek_counts(self) -> str:
+        """Hash: account → its open seeks."""
+        return f"{self.prefix}:{{seeks}}:counts"
 
     def accounts_seen(self) -> str:
         """Sorted set: account → when it last had a page or stream open (ms): presence, and a seek lapses
