@@ -18,7 +18,7 @@ from services.people.presence import now_ms
 from services.reads import analysis
 from services.reads.views import document
 from services.store.connection import REDIS_DOWN
-from web import schemas
+from web import schemas, session
 from web.errors import flask_response
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -126,7 +126,7 @@ def create_game():
     except ValueError as exc:
         raise errors.BadRequest(str(exc)) from None
     created = runtime().service.create(body.game, body.players, body.options, body.seed, body.position,
-                                       client=request.remote_addr, clock=body.clock)
+                                       client=request.remote_addr, clock=body.clock, account=session.username())
     return jsonify(created), 201
 
 
@@ -139,7 +139,7 @@ def take_seat(gid: str, seat: int):
         raise errors.BadRequest(str(exc)) from None
     if runtime().store.meta(gid) is None:
         raise errors.NotFound(f"no game {gid!r}")
-    return jsonify(Tables(runtime().service).claim(gid, seat, body.name))
+    return jsonify(Tables(runtime().service).claim(gid, seat, body.name, account=session.username()))
 
 
 @api.post("/games/<gid>/rematch")

@@ -14,6 +14,9 @@ RARITIES = ("common", "uncommon", "rare", "mythic")
 COLOR_ORDER = "WUBRG"
 REPRINT_NUMBERS = range(262, 304)
 """Collector numbers of the new-to-Modern reprints (FS-11)."""
+MAX_NUMBER = 999_999
+"""The largest card number a list or a position may give (MH2's run to 490): a number must fit every counter and
+encoding that carries it (msgpack stops at 2^64)."""
 
 
 class CardFact(msgspec.Struct, frozen=True):
@@ -68,10 +71,13 @@ def parse_card_pool(text: str) -> tuple[CardFact, ...]:
     seen: set[int] = set()
     for line, row in enumerate(reader, start=2):
         where = f"line {line}"
-        try:
-            number = int((row["number"] or "").strip())
-        except ValueError:
-            raise CardPoolError(f"{where}, column number: not a whole number: {row['number']!r}") from None
+        raw = (row["number"] or "").strip()
+        if not (raw.isascii() and raw.isdigit()):
+            raise CardPoolError(f"{where}, column number: not a whole number: {row['number']!r}")
+        if len(raw) > len(str(MAX_NUMBER)) or int(raw) > MAX_NUMBER:
+            raise CardPoolError(f"{where}, column number: at most {MAX_NUMBER}, not {raw[:20]}"
+                                f"{'…' if len(raw) > 20 else ''}")
+        number = int(raw)
         if number in seen:
             raise CardPoolError(f"{where}, column number: {number} appears twice")
         seen.add(number)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from domain.base import BadSetup
 from domain.squirrels.board import CELL_INDEX, CELLS, SQUIRREL, Card
-from domain.squirrels.cards import RARITIES, normalize_colors
+from domain.squirrels.cards import MAX_NUMBER, RARITIES, normalize_colors
 
 if TYPE_CHECKING:
     from domain.squirrels.state import State
@@ -26,6 +26,11 @@ FIELDS = ("turn", "grid", "cards", "piles", "dug", "first", "set_aside")
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_id(value: Any) -> bool:
+    """A card id (or number) from 0 to ``MAX_NUMBER``: every count and encoding that carries it holds it."""
+    return _is_int(value) and 0 <= value <= MAX_NUMBER
 
 
 def _seat(position: dict, name: str, seats: int, default: int) -> int:
@@ -62,14 +67,14 @@ def _card(cid: int, data: Any) -> Card:
     if flags["land"] and colors:
         raise BadSetup(f"{field}.colors", "a land is colourless (FS-5)")
     number = data.get("number")
-    if number is not None and not _is_int(number):
-        raise BadSetup(f"{field}.number", "must be a whole number or null")
+    if number is not None and not _is_id(number):
+        raise BadSetup(f"{field}.number", f"must be a whole number from 0 to {MAX_NUMBER}, or null")
     return Card(name, data["rarity"], colors, number=number, **flags)
 
 
 def _ids(value: Any, field: str) -> tuple[int, ...]:
-    if not isinstance(value, list) or not all(_is_int(v) for v in value):
-        raise BadSetup(field, "must be a list of card ids")
+    if not isinstance(value, list) or not all(_is_id(v) for v in value):
+        raise BadSetup(field, f"must be a list of card ids (whole numbers from 0 to {MAX_NUMBER})")
     return tuple(value)
 
 
@@ -99,9 +104,9 @@ def load_position(position: Any, seats: int) -> dict[str, Any]:
         raise BadSetup("position.cards", "must be an object from card id to card")
     cards: dict[int, Card] = {}
     for key, data in raw_cards.items():
-        cid = int(key) if isinstance(key, str) and key.isdigit() else key
-        if not _is_int(cid):
-            raise BadSetup(f"position.cards.{key}", "a card id is a whole number")
+        cid = int(key) if isinstance(key, str) and key.isascii() and key.isdigit() and len(key) <= 6 else key
+        if not _is_id(cid):
+            raise BadSetup(f"position.cards.{key}", f"a card id is a whole number from 0 to {MAX_NUMBER}")
         if cid in cards:
             raise BadSetup(f"position.cards.{key}", f"card {cid} is given twice")
         cards[cid] = _card(cid, data)
@@ -113,8 +118,9 @@ def load_position(position: Any, seats: int) -> dict[str, Any]:
     for cell, content in grid.items():
         if cell not in CELL_INDEX:
             raise BadSetup(f"position.grid.{cell}", "not a cell (a1 to e5)")
-        if content is not None and content != SQUIRREL and not _is_int(content):
-            raise BadSetup(f"position.grid.{cell}", f"must be a card id or \"squirrel\", not {content!r}")
+        if content is not None and content != SQUIRREL and not _is_id(content):
+            raise BadSetup(f"position.grid.{cell}", f"must be a card id (0 to {MAX_NUMBER}) or \"squirrel\", not "
+                           f"{content!r}")
         cells[CELL_INDEX[cell]] = content
     squirrels = cells.count(SQUIRREL)
     if squirrels != 1:

@@ -74,6 +74,10 @@ def test_FS_11_card_data_matches_its_readme():
     (HEADER + "1,Nut,common,GX,0,0,0\n", "column colors"),
     (HEADER + "1,Nut,common,G,2,0,0\n", "column land"),
     (HEADER, "no card"),
+    (HEADER + f"{2**64},Nut,common,G,0,0,0\n", "line 2, column number: at most 999999"),
+    (HEADER + "1000000,Nut,common,G,0,0,0\n", "at most 999999, not 1000000"),
+    (HEADER + "-3,Nut,common,G,0,0,0\n", "line 2, column number: not a whole number"),
+    (HEADER + "1" * 5000 + ",Nut,common,G,0,0,0\n", "at most 999999"),
 ])
 def test_FS_11_card_pool_errors_name_the_line_and_column(text, message):
     with pytest.raises(CardPoolError, match=message):
