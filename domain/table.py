@@ -42,7 +42,7 @@ class TableSet(Event, frozen=True, tag="table_set"):
     clock: dict[str, float] | None = None
 
 
-class SeatTaken(Event, frozen=True, tag="seat_taken"):
+class SeatTaken(Event, frozen=True, tag="seat_taken", omit_defaults=True):
     seat: int
     name: str
     account: str | None = None

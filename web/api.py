@@ -132,7 +132,8 @@ def create_game():
 
 @api.post("/games/<gid>/seats/<int:seat>")
 def take_seat(gid: str, seat: int):
-    """Take an open seat: one of racing claims wins, the others get 409 ``seat_taken``."""
+    """Take an open seat: one of racing claims wins, the others get 409 ``seat_taken``. With no name, a signed-in
+    client sits as its account."""
     try:
         body = schemas.decode(request.get_data(), schemas.TakeSeat)
     except ValueError as exc:

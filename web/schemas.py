@@ -41,7 +41,8 @@ class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
-    name: str
+    name: str | None = None
+    """None: the signed-in account takes the seat."""
 
 
 class Command(msgspec.Struct, forbid_unknown_fields=True):

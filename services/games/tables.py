@@ -13,8 +13,10 @@ from dataclasses import replace
 
 from domain.table import Rematched, SeatTaken
 from services import bounds, errors, tokens
+from services.accounts.seating import AlreadySeated
 from services.games.commands import GameService
 from services.games.states import Game
+from services.reads.views import accounts
 from services.store import codec
 from services.store.streams import ConcurrencyError
 
@@ -32,11 +34,20 @@ class Tables:
         self.service = service
         self.store = service.store
 
-    def claim(self, gid: str, seat: int, name: str) -> dict:
-        """Take open ``seat`` under ``name``; returns ``{"seat", "name", "token"}`` (the token shown once).
+    def claim(self, gid: str, seat: int, name: str | None, account: str | None = None) -> dict:
+        """Take open ``seat`` under ``name``, or with no name as the signed-in ``account`` (its username); returns
+        ``{"seat", "name", "token"}`` (the token shown once, and kept for the account).
 
-        One of racing claims wins (the append's version check); the others get ``SeatTakenError``."""
-        name = self._check_name(name)
+        One of racing claims wins (the append's version check); the others get ``SeatTakenError``. A guest may
+        not take an account's name (``name_reserved``); an account holds one seat of a game at most."""
+        if name is None and account is not None:
+            name = account
+        elif name is None:
+            raise errors.BadRequest("name: a name is required, or sign in to sit as your account", field="name")
+        else:
+            name = self._check_name(name)
+            self.service.accounts.refuse_reserved(name, "name")
+            account = None
         for _ in range(RETRIES):
             game = self.service.states.load(gid)
             if not 0 <= seat < game.seats:
@@ -49,16 +60,21 @@ class Tables:
             if player.get("rematch_of"):
                 raise SeatTakenError(f"seat {seat} is kept for {player['name']}: it is taken from the page of "
                                      f"game {player['rematch_of']}", version=game.version)
+            if account is not None and account in accounts(game):
+                raise AlreadySeated(f"you hold seat {accounts(game).index(account)} of this game already",
+                                    version=game.version)
             try:
-                return self._sit(game, seat, name)
+                return self._sit(game, seat, name, account)
             except ConcurrencyError:
                 continue  # another claim or command won this version: look again
         raise errors.Conflict("the game is too busy right now; try again", version=self.store.version(gid))
 
-    def _sit(self, game: Game, seat: int, name: str) -> dict:
+    def _sit(self, game: Game, seat: int, name: str, account: str | None = None) -> dict:
         token = tokens.new_token()
         at = int(time.time() * 1000)
-        event = SeatTaken(seat=seat, name=name)
+        event = SeatTaken(seat=seat, name=name, account=account)
+        if account is not None:  # kept before the seat is taken: no account seat without its entry
+            self.service.accounts.keep(account, game.gid, seat, token)
         # The seat's token hash is written by the append's own script (and on the event's journal line): a crash
         # leaves the seat open or taken with its hash, never taken without it; the token is handed out after.
         result = self.store.append(game.gid, [codec.encode(event)], expected_version=game.version, at=at,

@@ -1,91 +1,296 @@
-"""The statistics and ratings read model: per game, how games end, and an Elo rating per player name.
+"""Statistics and ratings: two read models of finished games, rebuilt from the events like every projection.
 
-Players have no accounts: a rating belongs to a name, per game. A finished game is counted once (the script
-records its id in the same transaction as the counts), so running a job twice changes nothing. Elo depends on
-the order of games; a rebuild counts them in the order they finished.
+* Statistics (``/api/stats``): every finished game of every kind (guests, AI, accounts) counted once per game —
+  how games end, wins by seat, draws, length. The script records the game's id with the counts, so a job run twice
+  changes nothing.
+* Ratings: one per account and game, from the **rated** games only (CONTRACT.md): every seat an account (no AI, no
+  guest), no seed or position chosen by a client (``services/games/fairness.py``), every seat moved, not aborted;
+  and, against farming, not when two of its accounts have already played ``PAIR_CAP`` rated games of it together
+  in the 24 hours before. Two seats: Glicko-2; three or more: OpenSkill's Plackett–Luce on the same scale
+  (``services/reads/glicko2.py``). Provisional while RD > 110; only non-provisional ratings are ranked.
+
+Ratings depend on the order of games: they are always those of the games taken in the order they finished (their
+last event's time, then their id), whatever order the workers see them in. A game that comes after one that
+finished later is put in its place, and the ratings of the games after it are computed again (each account's
+history keeps its rating after every game, so only what follows is redone). So the live ratings and those of
+``burrow rebuild`` are the same.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import combinations
 
 from domain.registry import GAME_NAMES
-from services.bounds import AI_SUFFIX
 from services.games.fairness import chosen_by_client
 from services.games.states import Game, States
+from services.reads import glicko2
+from services.reads.glicko2 import Skill
+from services.reads.views import accounts
 from services.scripts import lua
+from services.store.codec import iso_time
 
-K_FACTOR = 32
-START_RATING = 1500
-TOP = 100  # ratings shown per game by /api/stats
+PROVISIONAL_RD = 110
+PAIR_CAP = 5  # rated games of one game between the same two accounts in 24 hours; the next ones are unrated
+PAIR_WINDOW_MS = 24 * 3600 * 1000
+TOP = 100
+RETRIES = 32
+HISTORY_SHOWN = 1000  # points of a rating's history a profile shows (the latest)
 
-
-def rating_name(name: str, ai: str | None) -> str:
-    """The name a rating belongs to: a person's name, or ``"<name> (<level> AI)"`` for an AI. A person's name never
-    ends like an AI's (``services/names.py`` refuses it), so the two never share a rating."""
-    if ai:
-        return f"{name} ({ai} AI)"
-    return f"{name} (person)" if AI_SUFFIX.search(name) else name  # a person so named before names were checked
-
-
-def rated(game) -> bool:
-    """Whether a finished game changes ratings: not when its creator chose the seed or hidden parts of the position
-    (``services/fairness.py``), nor when a seat never moved (finished at birth, or resigned before a first move).
-    Aborted games count for nothing at all."""
-    if chosen_by_client(game.meta):
-        return False
-    moved = getattr(game.state, "moved", None)
-    return moved is None or len(moved) >= game.seats
-
-# KEYS: counted set, stats hash, ratings hash, games-per-name hash, the game's ranking (zset name → rating).
-# ARGV: gid, game, length (events), start rating, K, rated (1/0), the result's termination, then name, score pairs
-# (1 for a winner, else 0).
 COUNT_GAME = lua("count_game")
+WRITE_RATINGS = lua("write_ratings")
+
+
+def rated(game: Game) -> bool:
+    """Whether a finished game may change ratings (before the farming rule, which needs the other games)."""
+    return candidate(game) is not None
+
+
+def candidate(game: Game) -> list[str] | None:
+    """The accounts (lower-case usernames, by seat) of a finished game that may be rated, or None if it may not:
+    a seat is no account, an account holds two seats, a client chose the seed or hidden parts of the position, a
+    seat never moved (finished at birth, or resigned before a first move), or it was aborted."""
+    result = game.module.result(game.state)
+    if game.module.status(game.state) != "finished" or result is None or result.get("termination") == "aborted":
+        return None
+    if chosen_by_client(game.meta):
+        return None
+    held = accounts(game)
+    if any(a is None for a in held) or any(p.get("ai") for p in game.meta["players"]):
+        return None
+    users = [a.lower() for a in held]
+    if len(set(users)) != len(users):
+        return None
+    moved = getattr(game.state, "moved", None)
+    if moved is not None and len(moved) < game.seats:
+        return None
+    return users
+
+
+@dataclass
+class Result:
+    """A finished game between accounts, as the ratings read it."""
+
+    gid: str
+    at: int
+    users: list[str]
+    names: list[str]
+    winners: list[int]
+    rated: bool | None = None  # decided when it is folded in
+
+    @property
+    def key(self) -> tuple[int, str]:
+        return self.at, self.gid
+
+    def dump(self) -> str:
+        return json.dumps({"at": self.at, "users": self.users, "names": self.names, "winners": self.winners,
+                           "rated": self.rated})
+
+    @classmethod
+    def load(cls, gid: str, raw: bytes | str) -> Result:
+        data = json.loads(raw)
+        return cls(gid, data["at"], data["users"], data["names"], data["winners"], data["rated"])
+
+
+@dataclass
+class Standing:
+    """An account's rating of one game after some rated game (one entry of its history)."""
+
+    username: str
+    rating: float = glicko2.START
+    rd: float = glicko2.START_RD
+    volatility: float = glicko2.START_VOLATILITY
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    at: int = 0
+    gid: str = ""
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def skill(self) -> Skill:
+        return Skill(self.rating, self.rd, self.volatility)
+
+    @property
+    def provisional(self) -> bool:
+        return self.rd > PROVISIONAL_RD
+
+    def dump(self) -> str:
+        return json.dumps({"username": self.username, "rating": self.rating, "rd": self.rd, "vol": self.volatility,
+                           "games": self.games, "wins": self.wins, "draws": self.draws, "losses": self.losses,
+                           "at": self.at, "gid": self.gid})
+
+    @classmethod
+    def load(cls, raw: bytes | str) -> Standing:
+        d = json.loads(raw)
+        return cls(d["username"], d["rating"], d["rd"], d["vol"], d["games"], d["wins"], d["draws"], d["losses"],
+                   d["at"], d["gid"])
+
+    def shown(self) -> dict:
+        """As the API shows it: rounded, with ``provisional``."""
+        return {"rating": round(self.rating), "rd": round(self.rd), "provisional": self.provisional,
+                "games": self.games, "wins": self.wins, "draws": self.draws, "losses": self.losses}
+
+
+def outcome(seat: int, winners: list[int]) -> str:
+    """"win" (the only winner), "draw" (no winner, or a winner among several) or "loss"."""
+    if seat in winners:
+        return "win" if len(winners) == 1 else "draw"
+    return "draw" if not winners else "loss"
+
+
+def play(standings: list[Standing], result: Result) -> list[Standing]:
+    """Each seat's standing after the rated game ``result``."""
+    skills = [s.skill for s in standings]
+    if len(standings) == 2:
+        score = {"win": 1.0, "draw": 0.5, "loss": 0.0}[outcome(0, result.winners)]
+        after = list(glicko2.two_seats(skills[0], skills[1], score))
+    else:
+        ranks = [1 if seat in result.winners or not result.winners else 2 for seat in range(len(standings))]
+        after = glicko2.many_seats(skills, ranks)
+    out = []
+    for seat, (before, skill) in enumerate(zip(standings, after)):
+        kind = outcome(seat, result.winners)
+        out.append(Standing(result.names[seat], skill.rating, skill.rd, skill.volatility, before.games + 1,
+                            before.wins + (kind == "win"), before.draws + (kind == "draw"),
+                            before.losses + (kind == "loss"), result.at, result.gid))
+    return out
+
+
+def finished_at(game: Game, store) -> int:
+    """When the game ended: its last event's commit time, a rematch's notice after the end aside."""
+    last = list(store.read(game.gid, after=max(0, game.version - 2), to=game.version))
+    for item in reversed(last):
+        if item.type != "rematched":
+            return item.at
+    return last[0].at if last else game.meta["created"]
 
 
 class Ratings:
-    """Counts finished games into per-game statistics and Elo ratings by player name."""
+    """Counts finished games into the statistics and rated ones into the ratings; reads both."""
 
     def __init__(self, games: States, suffix: str = ""):
         self.games = games
         self.redis = games.store.redis
         self.store_keys = games.store.keys
         self.suffix = suffix  # a rebuild counts into keys of its own, then switches over
-        self.keys = [self.store_keys.stats(name) + suffix for name in ("counted", "stats", "ratings", "played")]
+        self.keys = [self.store_keys.stats(name) + suffix for name in ("counted", "stats")]
         self._count = self.redis.register_script(COUNT_GAME)
+        self._write = self.redis.register_script(WRITE_RATINGS)
         self.failures: list[tuple[str, str]] = []
 
+    def key(self, name: str, *parts: str) -> str:
+        return getattr(self.store_keys, name)(*parts) + self.suffix
+
+    # -- counting ------------------------------------------------------------------------------------------
+
     def project(self, gid: str, game: Game | None = None) -> bool:
-        """Count the game (at its latest version, or ``game`` if given) if it is finished and not counted yet; True
-        if it was counted now."""
+        """Count the game (at its latest version, or ``game`` if given) if it is finished and not counted yet, and
+        rate it if it is rated; True if it was counted now. Idempotent, in either step."""
         game = game or self.games.load(gid)
         result = game.module.result(game.state)
         if game.module.status(game.state) != "finished" or result is None:
             return False
         if result.get("termination") == "aborted":
             return False  # an aborted game counts for nothing (CONTRACT.md, Tables)
-        args: list = [gid, game.meta["game"], game.version, START_RATING, K_FACTOR, 1 if rated(game) else 0,
-                      result.get("termination") or "rules"]
-        for seat, player in enumerate(game.meta["players"]):
-            args += [rating_name(game.names[seat], player.get("ai")), 1 if seat in result["winners"] else 0]
-        return bool(self._count(keys=[*self.keys, self.ranking(game.meta["game"])], args=args))
+        if self.redis.sismember(self.keys[0], gid):
+            return False
+        users = candidate(game)
+        is_rated = False
+        if users is not None:  # rated before counted: a crash in between leaves it to count, never to rate
+            is_rated = self._rate(game.meta["game"], Result(gid, finished_at(game, self.games.store), users,
+                                                            list(accounts(game)), list(result["winners"])))
+        termination = result.get("termination") or "rules"
+        args: list = [gid, game.meta["game"], game.version, 1 if is_rated else 0, termination]
+        args += [1 if seat in result["winners"] else 0 for seat in range(game.seats)]
+        return bool(self._count(keys=self.keys, args=args))
+
+    def _rate(self, name: str, result: Result) -> bool:
+        """Fold ``result`` into ``name``'s ratings in its place; whether it is rated."""
+        for _ in range(RETRIES):
+            version = self.redis.get(self.key("ratings_version", name)) or b"0"
+            known = self.redis.hget(self.key("rated_results", name), result.gid)
+            if known is not None:
+                return bool(Result.load(result.gid, known).rated)
+            later = self._results(name, result.at, "+inf", after=result.key)
+            window = self._results(name, result.at - PAIR_WINDOW_MS, result.at, before=result.key)
+            sequence = [result, *later]
+            users = sorted({u for r in sequence for u in r.users})
+            # Each user's history ends with its games of ``later`` that were rated: those entries are redone.
+            drop = {u: sum(1 for r in later if r.rated and u in r.users) for u in users}
+            standings = {u: self._before(name, u, drop[u]) for u in users}
+            entries: dict[str, list[Standing]] = {u: [] for u in users}
+            recent = [r for r in window if r.rated]
+            for r in sequence:
+                r.rated = not self._farmed(r, recent)
+                if r.rated:
+                    recent.append(r)
+                    for user, after in zip(r.users, play([standings[u] or Standing(n) for u, n in
+                                                          zip(r.users, r.names)], r)):
+                        standings[user] = after
+                        entries[user].append(after)
+            if self._write_fold(name, version, sequence, users, drop, standings, entries):
+                return bool(result.rated)
+        raise RuntimeError(f"the ratings of {name} changed {RETRIES} times while game {result.gid} was rated")
+
+    def _results(self, name: str, low: float | str, high: float | str, after=None, before=None) -> list[Result]:
+        found = self.redis.zrangebyscore(self.key("rated_order", name), low, high, withscores=True)
+        pairs = [(int(score), member.decode()) for member, score in found]
+        pairs = [p for p in pairs if (after is None or p > after) and (before is None or p < before)]
+        if not pairs:
+            return []
+        raw = self.redis.hmget(self.key("rated_results", name), [gid for _, gid in pairs])
+        return [Result.load(gid, data) for (_, gid), data in zip(pairs, raw) if data is not None]
+
+    def _before(self, name: str, user: str, drop: int) -> Standing | None:
+        """The user's standing before the last ``drop`` entries of its history (None: no rated game before)."""
+        tail = self.redis.lrange(self.key("rating_history", name, user), -(drop + 1), -1)
+        return Standing.load(tail[0]) if len(tail) > drop else None
+
+    @staticmethod
+    def _farmed(result: Result, recent: list[Result]) -> bool:
+        """Whether two accounts of ``result`` played ``PAIR_CAP`` rated games together in the 24 hours before."""
+        since = result.at - PAIR_WINDOW_MS
+        for a, b in combinations(result.users, 2):
+            together = sum(1 for r in recent
+                           if r.at > since and r.key < result.key and a in r.users and b in r.users)
+            if together >= PAIR_CAP:
+                return True
+        return False
+
+    def _write_fold(self, name, version, sequence, users, drop, standings, entries) -> bool:
+        keys = [self.key("ratings_version", name), self.key("rated_order", name), self.key("rated_results", name),
+                self.key("ratings", name), self.ranking(name)]
+        args: list = [version, len(sequence)]
+        for r in sequence:
+            args += [r.gid, r.at, r.dump()]
+        args.append(len(users))
+        for user in users:
+            keys.append(self.key("rating_history", name, user))
+            current = standings[user]
+            shown = current is not None and not current.provisional
+            args += [user, drop[user], current.dump() if current else "", current.rating if shown else "",
+                     len(entries[user]), *(e.dump() for e in entries[user])]
+        return bool(self._write(keys=keys, args=args))
+
+    # -- reading -------------------------------------------------------------------------------------------
 
     def ranking(self, game: str) -> str:
-        """The key of ``game``'s ranking: names by rating in a sorted set, so its top costs the same always."""
+        """The key of ``game``'s ranking: usernames by rating in a sorted set, so its top costs the same always."""
         return self.store_keys.ranking(game) + self.suffix
-
-    def all_keys(self) -> list[str]:
-        return [*self.keys, *(self.ranking(game) for game in GAME_NAMES)]
 
     def read(self, top: int = TOP) -> dict:
         """``{"games": {game: {finished, rated, draws, mean_events, wins_by_seat, terminations}}, "ratings": {game:
-        [{name, rating, games}]}}``: each game's ``top`` best ratings; ``terminations`` counts the finished games
-        by ``result.termination`` (``{"rules": 7, "max_plies": 2, "resigned": 1}``): a turn-limit draw is told
-        from a real one without reading the reason. Its cost does not grow with the games or names
-        stored: the statistics are counters kept as games finish, the ratings a sorted set read by rank."""
+        leaderboard}}``: ``rated`` counts the rated games; ``terminations`` the finished games by
+        ``result.termination`` (``{"rules": 7, "max_plies": 2, "resigned": 1}``); each game's ``top`` best
+        non-provisional ratings (``leaderboard``). Counters and a ranking kept as games finish: its cost does not
+        grow with the games or accounts stored."""
         stats: dict[str, dict] = {}
-        for field, value in self.redis.hgetall(self.keys[1]).items():
-            game, _, what = field.decode().partition(":")
+        for field_, value in self.redis.hgetall(self.keys[1]).items():
+            game, _, what = field_.decode().partition(":")
             entry = stats.setdefault(game, {"finished": 0, "rated": 0, "draws": 0, "events": 0,
                                             "wins_by_seat": {}, "terminations": {}})
             if what.startswith("wins_by_seat:"):
@@ -96,36 +301,70 @@ class Ratings:
                 entry[what] = int(value)
         for entry in stats.values():
             entry["mean_events"] = round(entry.pop("events") / entry["finished"], 1) if entry["finished"] else None
-        ratings: dict[str, list] = {}
-        for game in sorted(stats):
-            best = self.redis.zrevrange(self.ranking(game), 0, top - 1, withscores=True)
-            if not best:
-                continue
-            played = self.redis.hmget(self.keys[3], [f"{game}:{name.decode()}" for name, _ in best])
-            table = [{"name": name.decode(), "rating": round(score), "games": int(n or 0)}
-                     for (name, score), n in zip(best, played, strict=True)]
-            table.sort(key=lambda r: (-r["rating"], r["name"]))
-            ratings[game] = table
+        ratings = {game: board for game in sorted(stats) if (board := self.leaderboard(game, top))}
         return {"games": stats, "ratings": ratings}
+
+    def of_player(self, username: str) -> tuple[dict, dict]:
+        """An account's ratings by game (``Standing.shown``) and their histories (``[[ISO time, rating], …]``,
+        the latest ``HISTORY_SHOWN`` points), for the games it has a rated game of."""
+        user = username.lower()
+        pipe = self.redis.pipeline(transaction=False)
+        for game in GAME_NAMES:
+            pipe.hget(self.key("ratings", game), user)
+            pipe.lrange(self.key("rating_history", game, user), -HISTORY_SHOWN, -1)
+        replies = pipe.execute()
+        ratings, history = {}, {}
+        for i, game in enumerate(GAME_NAMES):
+            current, points = replies[2 * i], replies[2 * i + 1]
+            if current is None:
+                continue
+            ratings[game] = Standing.load(current).shown()
+            history[game] = [[iso_time(s.at), round(s.rating)] for s in map(Standing.load, points)]
+        return ratings, history
+
+    def leaderboard(self, game: str, top: int = TOP) -> list[dict]:
+        """The best ``top`` non-provisional ratings of ``game``: rank, username and the rating."""
+        best = self.redis.zrevrange(self.ranking(game), 0, top - 1)
+        if not best:
+            return []
+        raw = self.redis.hmget(self.key("ratings", game), best)
+        rows = [Standing.load(r) for r in raw if r is not None]
+        rows.sort(key=lambda s: (-s.rating, s.username.lower()))
+        return [{"rank": i, "username": s.username, **s.shown()} for i, s in enumerate(rows, 1)]
+
+    # -- rebuilding ----------------------------------------------------------------------------------------
+
+    def _family(self, suffix: str) -> list[str]:
+        """Every key of the statistics and ratings ending in ``suffix`` ("" : those in use)."""
+        pattern = self.store_keys.stats("*")
+        found = [k.decode() for k in self.redis.scan_iter(match=pattern, count=1000)]
+        from services.reads.projections import REBUILDING
+
+        if suffix:
+            return [k for k in found if k.endswith(suffix)]
+        return [k for k in found if not k.endswith(REBUILDING)]
 
     def rebuild(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Recount every finished game, in the order they finished, into fresh keys, then switch over at once;
-        returns the number of games counted. A game that fails is skipped and reported (``self.failures``)."""
+        returns the number of games counted. A game that fails is skipped and reported (``self.failures``). Games
+        counted by the workers while it ran are counted again after the switch."""
         from services.reads.projections import REBUILDING, SWITCH
 
         fresh = Ratings(self.games, REBUILDING)
-        self.redis.delete(*fresh.all_keys())
+        stale = fresh._family(REBUILDING)
+        if stale:
+            self.redis.delete(*stale)
         store = self.games.store
         finished = []
         self.failures = []
         for gid in list(store.game_ids()):
             try:
-                last = store.version(gid)
-                tail = next(store.read(gid, after=last - 1), None)
+                game = self.games.load(gid)
+                if game.module.status(game.state) != "finished":
+                    continue
+                finished.append((finished_at(game, store), gid))
             except Exception as exc:  # noqa: BLE001 - reported
                 self.failures.append((gid, f"{type(exc).__name__}: {exc}"))
-                continue
-            finished.append((tail.at if tail else 0, gid))
         counted = 0
         for i, (_, gid) in enumerate(sorted(finished), 1):
             try:
@@ -135,5 +374,11 @@ class Ratings:
                 self.failures.append((gid, f"{type(exc).__name__}: {exc}"))
             if progress:
                 progress(i, len(finished))
-        self.redis.register_script(SWITCH)(keys=[*fresh.all_keys(), *self.all_keys()])
+        before = {m.decode() for m in self.redis.smembers(self.keys[0])}
+        new = fresh._family(REBUILDING)
+        live = [k[: -len(REBUILDING)] for k in new]
+        gone = [k for k in self._family("") if k not in set(live)]
+        self.redis.register_script(SWITCH)(keys=[*new, *(k + REBUILDING for k in gone), *live, *gone])
+        for gid in before - {m.decode() for m in self.redis.smembers(self.keys[0])} - {g for _, g in finished}:
+            self.project(gid)  # finished while the rebuild ran: counted in the keys just replaced
         return counted

@@ -110,3 +110,36 @@ class _Unjournaled(EventStore):
 
     def __init__(self, journaled: JournaledEventStore):
         vars(self).update(vars(journaled))  # the same client, keys, scripts and settings; EventStore's append
+
+
+class AccountJournal:
+    """The embedded mode's journal of accounts and sessions: every write of ``services/accounts/`` (an account's
+    events with their claims, an account's seats and their tokens, sessions opened, seen and revoked) as one JSON
+    line in ``<directory>/accounts/journal.jsonl``, replayed in order at start-up (``records``). Sessions expired
+    by then are not brought back. (A subdirectory: the games' loader reads every ``*.jsonl`` of the directory.)"""
+
+    def __init__(self, directory: str | os.PathLike):
+        self.path = Path(directory) / "accounts" / "journal.jsonl"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+
+    def write(self, record: dict) -> None:
+        line = json.dumps(record, separators=(",", ":")) + "\n"
+        with self._lock, open(self.path, "a", encoding="utf-8") as f:
+            f.write(line)
+            f.flush()
+
+    def records(self) -> list[dict]:
+        """Every record written, oldest first; a line cut short by a crash (the last one) is dropped."""
+        if not self.path.exists():
+            return []
+        out = []
+        for number, line in enumerate(self.path.read_text(encoding="utf-8").splitlines(), 1):
+            try:
+                record = json.loads(line)
+            except ValueError:
+                log.warning("account journal: line %s unreadable, skipped", number)
+                continue
+            if isinstance(record, dict):
+                out.append(record)
+        return out

@@ -1,91 +1,176 @@
-"""Statistics and Elo ratings: finished games counted once, by player name, rebuildable."""
+"""Statistics of every finished game, and ratings of accounts from rated games only: Glicko-2 for two seats,
+OpenSkill's Plackett–Luce for more, in the order games finished whatever order they are counted in, rebuildable."""
 
 from __future__ import annotations
 
-from services.reads.ratings import rated
+import pytest
+
+from services import accounts
+from services.reads import glicko2
+from services.reads.glicko2 import Skill
+from services.reads.ratings import PAIR_CAP, rated
 from workers import jobs
 
 WIN_IN_ONE = {"turn": "romans", "cells": {"a5": "RR", "h7": "G", "h3": "G"}}
 
 
-def finish(runtime, players):
-    """A game both seats moved in, won by seat 0 (seat 1 resigns)."""
-    g = runtime.service.create("murus", players)
-    for seat in (0, 1):
-        game = runtime.games.load(g["id"])
-        runtime.service.command(g["id"], seat, game.module.legal(game.state, seat)[0])
-    runtime.service.command(g["id"], 1, "resign")
+def account(runtime, name: str) -> str:
+    accounts.of(runtime).store.create(name, [])
+    return name
+
+
+def finish(runtime, players, accounts_at=None, game="murus", resigner=1, **kwargs):
+    """A game every seat moved in, then ``resigner`` resigns (with two seats: the other wins)."""
+    g = runtime.service.create(game, players, accounts=accounts_at, **kwargs)
+    for _ in range(50):
+        state = runtime.games.load(g["id"])
+        if len(state.state.moved) == len(players):
+            break
+        seat = state.module.to_act(state.state)[0]
+        runtime.service.command(g["id"], seat, state.module.legal(state.state, seat)[0])
+    runtime.service.command(g["id"], resigner, "resign")
     return g["id"]
 
 
-def rated_games(runtime) -> int:
-    return runtime.ratings.read()["games"]["murus"].get("rated", 0)
+def duel(runtime, a="Ana", b="Bob", resigner=1, **kwargs):
+    return finish(runtime, [{"name": a}, {"name": b}], {0: a, 1: b}, resigner=resigner, **kwargs)
 
 
-def test_a_game_one_side_never_moved_in_is_counted_but_unrated(runtime):
-    g = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Bob"}], position=WIN_IN_ONE)
-    runtime.service.command(g["id"], 0, "a5-a7")  # Bob never moved
-    assert runtime.ratings.project(g["id"]) is True
-    assert rated_games(runtime) == 0 and runtime.ratings.read()["ratings"] == {}
+def standing(runtime, name, game="murus"):
+    return runtime.ratings.of_player(name)[0].get(game)
 
 
-def test_a_game_nobody_moved_in_would_be_unrated(runtime):
-    # A game finished at birth (a position leaving a side no move) has this state: nobody has moved.
-    g = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Bob"}])
-    assert rated(runtime.games.load(g["id"])) is False
+# -- the algorithms -------------------------------------------------------------------------------------------
+
+def test_glicko2_matches_the_papers_worked_example():
+    """Glickman's example: 1500/200/0.06 against 1400/30 (win), 1550/100 (loss), 1700/300 (loss)."""
+    after = glicko2.rate(Skill(1500, 200, 0.06), [(Skill(1400, 30), 1), (Skill(1550, 100), 0), (Skill(1700, 300), 0)])
+    assert after.rating == pytest.approx(1464.06, abs=0.01)
+    assert after.rd == pytest.approx(151.52, abs=0.01)
+    assert after.volatility == pytest.approx(0.05999, abs=0.00001)
 
 
-def test_a_person_never_shares_a_rating_with_an_ai(runtime):
-    finish(runtime, [{"name": "H0"}, {"name": "H0", "ai": "hard"}])
-    gid = finish(runtime, [{"name": "Eve"}, {"name": "H0"}])
-    runtime.ratings.project(gid)
-    for gid in runtime.store.game_ids():
-        runtime.ratings.project(gid)
-    names = {r["name"]: r["games"] for r in runtime.ratings.read()["ratings"]["murus"]}
-    assert names == {"H0": 2, "H0 (hard AI)": 1, "Eve": 1}
+def test_a_first_game_between_new_accounts_moves_them_to_about_1662_and_1338():
+    winner, loser = glicko2.two_seats(Skill(), Skill(), 1)
+    assert (round(winner.rating), round(loser.rating), round(winner.rd)) == (1662, 1338, 290)
 
 
-def test_stats_show_the_best_ratings_only(runtime):
-    for i in range(3):
-        finish(runtime, [{"name": f"P{i}"}, {"name": f"Q{i}"}])
-    for gid in runtime.store.game_ids():
-        runtime.ratings.project(gid)
-    best = runtime.ratings.read(top=2)["ratings"]["murus"]
-    assert len(best) == 2 and all(r["name"].startswith("P") for r in best)
+def test_three_seats_move_on_the_same_scale():
+    after = glicko2.many_seats([Skill(), Skill(), Skill()], [1, 2, 2])
+    assert after[0].rating > 1500 > after[1].rating == after[2].rating
+    assert all(s.rd < 350 for s in after)
 
 
-def test_a_finished_game_is_counted_once(runtime, client):
-    gid = finish(runtime, [{"name": "Ana"}, {"name": "Bob"}])
+# -- what is rated --------------------------------------------------------------------------------------------
+
+def test_a_rated_game_between_accounts(runtime):
+    account(runtime, "Ana"), account(runtime, "Bob")
+    gid = duel(runtime)
     assert runtime.ratings.project(gid) is True
     assert runtime.ratings.project(gid) is False  # a retried job
+    ana, bob = standing(runtime, "ana"), standing(runtime, "Bob")
+    assert (ana["rating"], bob["rating"], ana["rd"], bob["rd"]) == (1662, 1338, 290, 290)
+    assert ana["provisional"] and (ana["wins"], ana["losses"], bob["losses"], ana["games"]) == (1, 0, 1, 1)
+    assert runtime.ratings.read()["games"]["murus"]["rated"] == 1
+    history = runtime.ratings.of_player("Ana")[1]["murus"]
+    assert len(history) == 1 and history[0][1] == 1662
+
+
+@pytest.mark.parametrize("kind", ["guest", "ai", "seed", "unmoved", "aborted"])
+def test_games_that_are_not_all_accounts_or_not_played_are_counted_but_unrated(runtime, kind):
+    account(runtime, "Ana"), account(runtime, "Bob")
+    if kind == "guest":
+        gid = finish(runtime, [{"name": "Ana"}, {"name": "Guest"}], {0: "Ana"})
+    elif kind == "ai":
+        gid = finish(runtime, [{"name": "Ana"}, {"name": "Bot", "ai": "easy"}], {0: "Ana"}, resigner=0)
+    elif kind == "seed":
+        gid = duel(runtime, seed=7)
+    elif kind == "unmoved":  # Bob never moves: Ana wins at once from a position (which Murus counts as fair)
+        g = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Bob"}], position=WIN_IN_ONE,
+                                   accounts={0: "Ana", 1: "Bob"})
+        runtime.service.command(g["id"], 0, "a5-a7")
+        gid = g["id"]
+    else:
+        g = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Bob"}], accounts={0: "Ana", 1: "Bob"})
+        runtime.service.command(g["id"], 0, "abort")
+        gid = g["id"]
+    game = runtime.games.load(gid)
+    assert rated(game) is False
+    runtime.ratings.project(gid)
+    stats = runtime.ratings.read()
+    assert standing(runtime, "Ana") is None and stats["ratings"] == {}
+    if kind != "aborted":
+        assert stats["games"]["murus"]["finished"] == 1 and stats["games"]["murus"]["rated"] == 0
+
+
+def test_one_pair_of_accounts_rates_only_a_few_games_a_day(runtime):
+    account(runtime, "Ana"), account(runtime, "Bob")
+    for _ in range(PAIR_CAP + 1):
+        runtime.ratings.project(duel(runtime))
+    assert standing(runtime, "Ana")["games"] == PAIR_CAP
+    assert runtime.ratings.read()["games"]["murus"] == {**runtime.ratings.read()["games"]["murus"],
+                                                         "finished": PAIR_CAP + 1, "rated": PAIR_CAP}
+
+
+def test_guest_games_keep_their_statistics(runtime):
+    gid = finish(runtime, [{"name": "Ana"}, {"name": "Ben"}])
     jobs.project(gid)
-    stats = client.get("/api/stats").json
-    assert stats["games"]["murus"]["finished"] == 1 and stats["games"]["murus"]["wins_by_seat"] == {"0": 1}
-    table = {r["name"]: r for r in stats["ratings"]["murus"]}
-    assert table["Ana"]["rating"] > 1500 > table["Bob"]["rating"] and table["Ana"]["games"] == 1
-
-
-def test_unfinished_games_are_not_rated_and_rebuild_recounts(runtime):
-    running = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Bob"}])["id"]
-    assert runtime.ratings.project(running) is False
-    for _ in range(2):
-        finish(runtime, [{"name": "Ana"}, {"name": "Bot", "ai": "easy"}])
-    assert runtime.ratings.rebuild() == 3
-    ratings = runtime.ratings.read()
-    assert ratings["games"]["murus"]["finished"] == 2
-    names = [r["name"] for r in ratings["ratings"]["murus"]]
-    assert names == ["Ana", "Bot (easy AI)"]
-
-
-def test_stats_count_finished_games_by_termination(runtime):
-    """A turn-limit draw is told from a resignation by ``result.termination``, not by its reason's words."""
-    finish(runtime, [{"name": "Ana"}, {"name": "Bob"}])  # Bob resigns
-    capped = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Bob"}], options={"max_plies": 2})["id"]
-    for seat in (0, 1):
-        game = runtime.games.load(capped)
-        runtime.service.command(capped, seat, game.module.legal(game.state, seat)[0])
-    for gid in runtime.store.game_ids():
-        runtime.ratings.project(gid)
     murus = runtime.ratings.read()["games"]["murus"]
-    assert murus["terminations"] == {"resigned": 1, "max_plies": 1}
-    assert murus["draws"] == 1 and murus["finished"] == 2
+    assert murus["finished"] == 1 and murus["wins_by_seat"] == {"0": 1} and murus["terminations"] == {"resigned": 1}
+
+
+def test_three_accounts_at_squirrels_are_rated_by_openskill(runtime):
+    for name in ("Ana", "Bob", "Cid"):
+        account(runtime, name)
+    gid = finish(runtime, [{"name": n} for n in ("Ana", "Bob", "Cid")], {0: "Ana", 1: "Bob", 2: "Cid"},
+                 game="squirrels")
+    game = runtime.games.load(gid)
+    assert game.module.status(game.state) != "finished"  # one resigned: two seats play on
+    for seat in (2,):
+        runtime.service.command(gid, seat, "resign")
+    runtime.ratings.project(gid)
+    ana, bob, cid = (standing(runtime, n, "squirrels") for n in ("Ana", "Bob", "Cid"))
+    assert ana["rating"] > 1500 > bob["rating"] and ana["wins"] == 1 and bob["losses"] == cid["losses"] == 1
+
+
+# -- order and rebuilds ---------------------------------------------------------------------------------------
+
+def ratings_of(runtime, names):
+    return {n: standing(runtime, n) for n in names}
+
+
+def test_games_counted_out_of_order_rate_as_in_the_order_they_finished(runtime):
+    names = ["Ana", "Bob", "Cid"]
+    for name in names:
+        account(runtime, name)
+    gids = [duel(runtime, "Ana", "Bob"), duel(runtime, "Bob", "Cid"), duel(runtime, "Cid", "Ana", resigner=0),
+            duel(runtime, "Ana", "Bob", resigner=0)]
+    for gid in reversed(gids):  # the latest first: every game after it is redone as each earlier one comes
+        runtime.ratings.project(gid)
+    backwards = ratings_of(runtime, names)
+    histories = {n: runtime.ratings.of_player(n)[1] for n in names}
+    assert runtime.ratings.rebuild() == 4
+    assert ratings_of(runtime, names) == backwards
+    assert {n: runtime.ratings.of_player(n)[1] for n in names} == histories
+    assert [len(histories[n]["murus"]) for n in names] == [3, 3, 2]
+
+
+def test_rebuild_recounts_and_leaves_no_stale_ratings(runtime):
+    account(runtime, "Ana"), account(runtime, "Bob")
+    runtime.ratings.project(duel(runtime))
+    runtime.redis.hset(runtime.store.keys.ratings("murus"), "ghost", b'{"username": "Ghost"}')
+    assert runtime.ratings.rebuild() == 1
+    assert runtime.redis.hget(runtime.store.keys.ratings("murus"), "ghost") is None
+    assert standing(runtime, "Ana")["rating"] == 1662
+
+
+def test_only_settled_ratings_are_on_the_leaderboard(runtime):
+    account(runtime, "Ana"), account(runtime, "Bob")
+    runtime.ratings.project(duel(runtime))
+    assert runtime.ratings.leaderboard("murus") == []
+    runtime.redis.hset(runtime.store.keys.ratings("murus"), "ana", b'{"username": "Ana", "rating": 1700, '
+                       b'"rd": 80, "vol": 0.06, "games": 30, "wins": 20, "draws": 0, "losses": 10, "at": 0, "gid": ""}')
+    runtime.redis.zadd(runtime.store.keys.ranking("murus"), {"ana": 1700})
+    assert runtime.ratings.leaderboard("murus") == [{"rank": 1, "username": "Ana", "rating": 1700, "rd": 80,
+                                                     "provisional": False, "games": 30, "wins": 20, "draws": 0,
+                                                     "losses": 10}]

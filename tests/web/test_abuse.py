@@ -87,13 +87,17 @@ def test_a_murus_position_game_counts_for_no_rating(client, runtime):
 
 @pytest.mark.parametrize("seed, rated", [(None, True), (5, False)])
 def test_games_the_creator_set_up_are_unrated(client, runtime, seed, rated):
-    gid = create(client, **({"seed": seed} if seed else {})).get_json()["id"]
+    from tests.web.signin import make_account
+
+    make_account(runtime, "Ana"), make_account(runtime, "Ben")
+    gid = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Ben"}], seed=seed,
+                                 accounts={0: "Ana", 1: "Ben"})["id"]
     for seat in (0, 1):  # both sides move, then one resigns
         game = runtime.games.load(gid)
         runtime.service.command(gid, seat, game.module.legal(game.state, seat)[0])
     runtime.service.command(gid, 1, "resign")
     run_jobs(runtime)
-    assert bool(runtime.ratings.read()["ratings"]) is rated
+    assert bool(runtime.ratings.of_player("Ana")[0]) is rated
 
 
 # -- quotas --------------------------------------------------------------------------------------------------

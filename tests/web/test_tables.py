@@ -207,10 +207,13 @@ def test_aborted_games_are_not_rated(client, runtime):
     assert stats["games"].get("murus", {}).get("finished", 0) == 0 and not stats["ratings"].get("murus")
 
 
-def test_resigned_and_timed_out_games_are_rated_under_the_players_names(client, runtime):
+def test_resigned_and_timed_out_games_between_accounts_are_rated(client, runtime):
+    from tests.web.signin import signed_in
+
+    ana_client, ben_client = (signed_in(client.application, runtime, n) for n in ("Ana", "Ben"))
     for ending in ("resign", "timeout"):
-        g = create(client, players=[{"open": True}, {"name": "Ben"}], clock={"initial": 600})
-        ana = client.post(f"/api/games/{g['id']}/seats/0", json={"name": "Ana"}).json["token"]
+        g = create(ben_client, players=[{"open": True}, {"me": True}], clock={"initial": 600})
+        ana = ana_client.post(f"/api/games/{g['id']}/seats/0", json={}).json["token"]
         ben = g["seats"][1]["token"]
         for token, move in ((ana, "a1-a3"), (ben, "a7-a5")):  # every seat moves: a game that counts
             r = client.post(f"/api/games/{g['id']}/commands", headers=auth(token), json={"move": move})
@@ -223,9 +226,20 @@ def test_resigned_and_timed_out_games_are_rated_under_the_players_names(client, 
             assert Tables(runtime.service).flag(g["id"], now=game.module.deadline(game.state)) == "timeout"
     run_jobs(runtime)
     stats = client.get("/api/stats").json
-    assert stats["games"]["murus"]["finished"] == 2
-    ratings = {r["name"]: r for r in stats["ratings"]["murus"]}
-    assert ratings["Ana"]["games"] == 2 and ratings["Ana"]["rating"] > ratings["Ben"]["rating"]
+    assert stats["games"]["murus"]["finished"] == 2 and stats["games"]["murus"]["rated"] == 2
+    ana, ben = (client.get(f"/api/players/{n}").json["ratings"]["murus"] for n in ("Ana", "Ben"))
+    assert ana["games"] == 2 and ana["wins"] == 2 and ana["rating"] > ben["rating"]
+
+
+def test_guest_games_are_counted_but_rate_nobody(client, runtime):
+    g = create(client, players=[{"name": "Ana"}, {"name": "Ben"}])
+    move(client, g, 0, "a1-a3")
+    move(client, g, 1, "a7-a5")
+    move(client, g, 1, "resign")
+    run_jobs(runtime)
+    stats = client.get("/api/stats").json
+    assert stats["games"]["murus"]["finished"] == 1 and stats["games"]["murus"]["rated"] == 0
+    assert stats["ratings"] == {}
 
 
 def test_rematch_rotates_seats_and_the_other_player_joins_it(client, runtime):

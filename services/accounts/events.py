@@ -1,0 +1,54 @@
+"""An account's events, stored in its own stream (``Keys.account``) as msgpack, like a game's."""
+
+from __future__ import annotations
+
+from typing import Union
+
+import msgspec
+
+
+class AccountEvent(msgspec.Struct, frozen=True, tag_field="type"):
+    """Base of the account events. Schema evolution as for game events: only add fields with defaults."""
+
+
+class AccountCreated(AccountEvent, frozen=True, tag="account_created"):
+    username: str
+    """As its owner wrote it; unique ignoring case (the claim in ``Keys.usernames``)."""
+
+
+class PasswordSet(AccountEvent, frozen=True, tag="password_set"):
+    hash: str
+    """The password's argon2id hash (``argon2-cffi``'s encoded form): never the password."""
+
+
+class PasskeyAdded(AccountEvent, frozen=True, tag="passkey_added"):
+    credential_id: str
+    """base64url, as the browser names the credential."""
+    public_key: bytes
+    """COSE-encoded, as the authenticator gave it at registration."""
+    sign_count: int = 0
+    transports: list[str] = []
+    device: str = ""
+    """The browser and system it was made on (a summary of the user agent), to tell passkeys apart."""
+
+
+class PasskeyUsed(AccountEvent, frozen=True, tag="passkey_used"):
+    """A sign-in with a passkey whose authenticator counts its signatures: the count it reached (a clone of the
+    key would repeat an old count and be refused)."""
+
+    credential_id: str
+    sign_count: int
+
+
+EVENTS = (AccountCreated, PasswordSet, PasskeyAdded, PasskeyUsed)
+_encoder = msgspec.msgpack.Encoder()
+_decoder = msgspec.msgpack.Decoder(Union[EVENTS])  # noqa: UP007
+
+
+def encode(event: AccountEvent) -> tuple[str, bytes]:
+    """(type, bytes) of an account event, as its stream keeps it."""
+    return event.__struct_config__.tag, _encoder.encode(event)
+
+
+def decode(data: bytes) -> AccountEvent:
+    return _decoder.decode(data)

@@ -1,0 +1,160 @@
+"""The accounts' use cases: sign up, sign in and out, passwords, and who a session is."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import redis
+
+from services import errors
+from services.accounts import events as ev
+from services.accounts import passwords
+from services.accounts.seats import AccountSeats
+from services.accounts.sessions import Session, Sessions
+from services.accounts.store import Account, AccountStore
+from services.clients import client_id
+from services.store.streams import Keys
+
+USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{2,19}\Z")
+MAX_FIELD = 200  # characters of a username or password field worth reading before refusing it
+SIGNUPS_PER_HOUR = 20  # accounts one client address may make in an hour (against throwaway accounts)
+
+
+class SignupsExceeded(errors.TooMany):
+    code = "too_many_accounts"
+
+
+class BadCredentials(errors.Unauthorized):
+    code = "bad_credentials"
+
+
+def check_username(name: object, field: str = "username") -> str:
+    """``name`` if it is a username we accept: 3 to 20 letters, digits, ``_`` or ``-``, starting with a letter."""
+    if not isinstance(name, str):
+        raise errors.Unprocessable(f"{field}: must be a string", field=field)
+    if not USERNAME.match(name):
+        shown = name[:40] + ("…" if len(name) > 40 else "")
+        raise errors.Unprocessable(f"{field}: {shown!r} is not a username: 3 to 20 letters (a to z), digits, "
+                                   "'_' or '-', starting with a letter", field=field)
+    return name
+
+
+class Accounts:
+    """Accounts, sessions, sign-in attempts and the accounts' seats over one Redis; ``journal``: the embedded
+    mode's (``services/store/journal.py``, ``AccountJournal``)."""
+
+    def __init__(self, client: redis.Redis, keys: Keys, journal=None, signups_per_hour: int | None = None):
+        self.redis = client
+        self.keys = keys
+        self.store = AccountStore(client, keys, journal)
+        self.sessions = Sessions(client, keys, journal)
+        self.attempts = passwords.Attempts(client, keys)
+        self.seats = AccountSeats(client, keys, journal)
+        self.signups_per_hour = SIGNUPS_PER_HOUR if signups_per_hour is None else signups_per_hour
+        if journal is not None:
+            self.restore(journal)
+
+    # -- signing up and in -----------------------------------------------------------------------------------
+
+    def sign_up(self, username: object, password: object, address: str | None,
+                agent: str | None) -> tuple[str, Account]:
+        """A new account with a password, and a session of it: ``(session id, account)``."""
+        username = check_username(username)
+        password = passwords.check_password(password)
+        if self.store.is_username(username):  # before the hash is paid for; the claim decides in the end
+            raise self._taken(username)
+        self.spend_signup(address)
+        account = self.store.create(username, [ev.PasswordSet(hash=passwords.hash_password(password))])
+        session_id, _ = self.sessions.open(account.id, agent)
+        return session_id, account
+
+    @staticmethod
+    def _taken(username: str) -> errors.ServiceError:
+        from services.accounts.store import UsernameTaken
+
+        return UsernameTaken(f"username: {username!r} is taken (names are unique ignoring case)", field="username")
+
+    def spend_signup(self, address: str | None) -> None:
+        """Count one account made from ``address``; ``SignupsExceeded`` past the hourly limit."""
+        client = client_id(address)
+        if not client or not self.signups_per_hour:
+            return
+        key = self.keys.signups(client)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.incr(key)
+        pipe.expire(key, 3600, nx=True)
+        count, _ = pipe.execute()
+        if count > self.signups_per_hour:
+            raise SignupsExceeded(f"at most {self.signups_per_hour} accounts an hour from one address; "
+                                  "try again later")
+
+    def sign_in(self, username: object, password: object, address: str | None,
+                agent: str | None) -> tuple[str, Account]:
+        """A new session for the account whose password this is; ``BadCredentials`` alike for an unknown name and
+        a wrong password (both verify one argon2 hash), ``TooManyAttempts`` after too many failures."""
+        for name, value in (("username", username), ("password", password)):
+            if not isinstance(value, str):
+                raise errors.Unprocessable(f"{name}: must be a string", field=name)
+            if len(value) > (passwords.MAX_LENGTH if name == "password" else MAX_FIELD):
+                raise errors.Unprocessable(f"{name}: too long", field=name)
+        client = client_id(address)
+        self.attempts.check(username, client)
+        account = self.store.by_username(username) if USERNAME.match(username) else None
+        if not passwords.verify(account.password if account else None, password):
+            self.attempts.failed(username, client)
+            raise BadCredentials("the username or the password is wrong")
+        session_id, _ = self.sessions.open(account.id, agent)
+        return session_id, account
+
+    def signed_in(self, session_id: str | None) -> tuple[Session, Account] | None:
+        """The session of this cookie value and its account, or None."""
+        session = self.sessions.find(session_id)
+        if session is None:
+            return None
+        account = self.store.load(session.account)
+        return (session, account) if account is not None else None
+
+    def set_password(self, account: Account, password: object, current: object) -> Account:
+        """Set or change the account's password; changing one needs the current one."""
+        password = passwords.check_password(password)
+        if account.password is not None and not (isinstance(current, str) and len(current) <= passwords.MAX_LENGTH
+                                                 and passwords.verify(account.password, current)):
+            raise errors.Unprocessable("current_password: it is not this account's password",
+                                       field="current_password")
+        return self.store.append(account, [ev.PasswordSet(hash=passwords.hash_password(password))])
+
+    def open_session(self, account: Account, agent: str | None) -> str:
+        session_id, _ = self.sessions.open(account.id, agent)
+        return session_id
+
+    # -- for the games -------------------------------------------------------------------------------------
+
+    def is_username(self, name: str) -> bool:
+        return self.store.is_username(name)
+
+    def seat(self, account: Account, gid: str, seat: int, token: str | None) -> None:
+        """Keep the account's seat and its token (``GET /api/me/games``)."""
+        self.seats.add(account.id, gid, seat, token)
+
+    # -- the embedded mode's journal -----------------------------------------------------------------------
+
+    def restore(self, journal) -> int:
+        """Replay the journal into Redis (accounts, seats, live sessions); the records applied."""
+        now = int(time.time() * 1000)
+        count = 0
+        for record in journal.records():
+            op = record.get("op")
+            try:
+                if op in ("create", "append"):
+                    self.store.restore(record)
+                elif op == "seat":
+                    self.seats.restore(record)
+                elif op in ("session", "seen", "revoke"):
+                    self.sessions.restore(record, now)
+                else:
+                    continue
+            except (KeyError, TypeError, ValueError, redis.ResponseError):
+                continue
+            count += 1
+        return count

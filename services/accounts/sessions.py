@@ -1,0 +1,148 @@
+"""Sessions: a random id in the ``burrow_session`` cookie; Redis keeps only its SHA-256, with the account, when it
+was made and last seen, and a summary of the browser, for 30 days after it was last seen (sliding). Signing out
+deletes it on the server; every sign-in makes a new id."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import time
+from dataclasses import dataclass
+
+import redis
+
+from services.store.streams import Keys
+
+LIFETIME_MS = 30 * 24 * 3600 * 1000
+TOUCH_MS = 10 * 60 * 1000  # "last seen" and the expiry move on at most this often (not a write per request)
+MAX_ID = 100  # characters of a cookie value worth looking up
+
+
+@dataclass(frozen=True)
+class Session:
+    hash: str
+    account: str
+    created: int
+    seen: int
+    agent: str
+
+    @property
+    def public_id(self) -> str:
+        """A name for this session in the list of one's sessions (not its id, which only its browser holds)."""
+        return self.hash[:16]
+
+
+def session_hash(session_id: str) -> str:
+    return hashlib.sha256(session_id.encode()).hexdigest()
+
+
+def agent_summary(user_agent: str | None) -> str:
+    """"Firefox on Linux", "Chrome on Android": what a person recognises a device by; never the whole string."""
+    ua = user_agent or ""
+    browser = next((name for pattern, name in (
+        (r"Edg/", "Edge"), (r"OPR/|Opera", "Opera"), (r"Firefox/", "Firefox"), (r"Chrome/|Chromium/", "Chrome"),
+        (r"Safari/", "Safari"), (r"curl/", "curl"), (r"python", "a Python program")) if re.search(pattern, ua)),
+        "a browser")
+    system = next((name for pattern, name in (
+        (r"Android", "Android"), (r"iPhone|iPad|iPod", "iOS"), (r"Windows", "Windows"),
+        (r"Mac OS X|Macintosh", "macOS"), (r"CrOS", "ChromeOS"), (r"Linux", "Linux")) if re.search(pattern, ua)),
+        None)
+    return f"{browser} on {system}" if system else browser
+
+
+class Sessions:
+    """Opens, finds, lists and revokes sessions; ``journal`` (the embedded mode's) gets every change."""
+
+    def __init__(self, client: redis.Redis, keys: Keys, journal=None):
+        self.redis = client
+        self.keys = keys
+        self.journal = journal
+
+    def open(self, account_id: str, user_agent: str | None) -> tuple[str, Session]:
+        """A new session of ``account_id``: its id (for the cookie, shown once) and the session."""
+        session_id = secrets.token_urlsafe(32)
+        now = int(time.time() * 1000)
+        session = Session(session_hash(session_id), account_id, now, now, agent_summary(user_agent))
+        self._write(session, now + LIFETIME_MS)
+        if self.journal is not None:
+            self.journal.write({"op": "session", "hash": session.hash, "account": account_id, "created": now,
+                                "seen": now, "agent": session.agent, "expires": now + LIFETIME_MS})
+        return session_id, session
+
+    def _write(self, session: Session, expires: int) -> None:
+        key = self.keys.session(session.hash)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(key, mapping={"account": session.account, "created": session.created, "seen": session.seen,
+                                "agent": session.agent})
+        pipe.pexpireat(key, expires)
+        pipe.zadd(self.keys.account_sessions(session.account), {session.hash: session.created})
+        pipe.execute()
+
+    def find(self, session_id: str | None) -> Session | None:
+        """The live session of this cookie value, its "last seen" moved on (and so its expiry); None if none."""
+        if not session_id or len(session_id) > MAX_ID:
+            return None
+        session = self._read(session_hash(session_id))
+        if session is None:
+            return None
+        now = int(time.time() * 1000)
+        if now - session.seen >= TOUCH_MS:
+            key = self.keys.session(session.hash)
+            pipe = self.redis.pipeline(transaction=True)
+            pipe.hset(key, "seen", now)
+            pipe.pexpireat(key, now + LIFETIME_MS)
+            pipe.execute()
+            if self.journal is not None:
+                self.journal.write({"op": "seen", "hash": session.hash, "seen": now, "expires": now + LIFETIME_MS})
+            session = Session(session.hash, session.account, session.created, now, session.agent)
+        return session
+
+    def _read(self, hashed: str) -> Session | None:
+        raw = self.redis.hgetall(self.keys.session(hashed))
+        if not raw or b"account" not in raw:
+            return None
+        return Session(hashed, raw[b"account"].decode(), int(raw[b"created"]), int(raw[b"seen"]),
+                       raw.get(b"agent", b"").decode())
+
+    def of_account(self, account_id: str) -> list[Session]:
+        """The account's live sessions, newest first (those expired meanwhile are dropped from its list)."""
+        index = self.keys.account_sessions(account_id)
+        hashes = [h.decode() for h in self.redis.zrevrange(index, 0, -1)]
+        live, gone = [], []
+        for hashed in hashes:
+            session = self._read(hashed)
+            (live if session is not None and session.account == account_id else gone).append(session or hashed)
+        if gone:
+            self.redis.zrem(index, *gone)
+        return live
+
+    def revoke(self, session: Session) -> None:
+        """End ``session`` on the server: its cookie no longer signs anyone in."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.delete(self.keys.session(session.hash))
+        pipe.zrem(self.keys.account_sessions(session.account), session.hash)
+        pipe.execute()
+        if self.journal is not None:
+            self.journal.write({"op": "revoke", "hash": session.hash, "account": session.account})
+
+    def revoke_all(self, account_id: str) -> int:
+        """End every session of the account ("sign out everywhere"); how many there were."""
+        sessions = self.of_account(account_id)
+        for session in sessions:
+            self.revoke(session)
+        return len(sessions)
+
+    def restore(self, record: dict, now: int) -> None:
+        """Apply one journaled session change again (the embedded mode's start)."""
+        if record["op"] == "session" and record["expires"] > now:
+            self._write(Session(record["hash"], record["account"], record["created"], record["seen"],
+                                record["agent"]), record["expires"])
+        elif record["op"] == "seen" and record["expires"] > now:
+            key = self.keys.session(record["hash"])
+            if self.redis.exists(key):
+                self.redis.hset(key, "seen", record["seen"])
+                self.redis.pexpireat(key, record["expires"])
+        elif record["op"] == "revoke":
+            self.redis.delete(self.keys.session(record["hash"]))
+            self.redis.zrem(self.keys.account_sessions(record["account"]), record["hash"])

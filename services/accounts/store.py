@@ -1,0 +1,178 @@
+"""Accounts as event streams: one stream per account (``Keys.account``), a name claimed in the same script as the
+account's first event (``services/lua/create_account.lua``), a passkey's credential id in the same script as the
+event that adds it. Streams are never trimmed; in the embedded mode each write is also journaled (``journal``)."""
+
+from __future__ import annotations
+
+import base64
+import secrets
+import time
+from dataclasses import dataclass, field, replace
+
+import redis
+
+from services import errors
+from services.accounts import events as ev
+from services.scripts import lua
+from services.store.streams import Keys
+
+CREATE = lua("create_account")
+APPEND = lua("append_account")
+RETRIES = 16
+
+
+class UsernameTaken(errors.Conflict):
+    code = "username_taken"
+
+
+class CredentialTaken(errors.Conflict):
+    code = "passkey_taken"
+
+
+@dataclass(frozen=True)
+class Passkey:
+    credential_id: str
+    public_key: bytes
+    sign_count: int
+    transports: tuple[str, ...]
+    device: str
+    added: int
+
+
+@dataclass(frozen=True)
+class Account:
+    """An account folded from its events."""
+
+    id: str
+    username: str
+    created: int
+    version: int = 0
+    password: str | None = None
+    passkeys: dict[str, Passkey] = field(default_factory=dict)
+
+
+def evolve(account: Account | None, event: ev.AccountEvent, account_id: str, at: int) -> Account:
+    """The account after one of its events."""
+    match event:
+        case ev.AccountCreated(username=username):
+            return Account(account_id, username, at, 1)
+        case ev.PasswordSet(hash=hashed):
+            return replace(account, password=hashed, version=account.version + 1)
+        case ev.PasskeyAdded():
+            key = Passkey(event.credential_id, event.public_key, event.sign_count, tuple(event.transports),
+                          event.device, at)
+            return replace(account, passkeys={**account.passkeys, event.credential_id: key},
+                           version=account.version + 1)
+        case ev.PasskeyUsed(credential_id=cid, sign_count=count):
+            keys = dict(account.passkeys)
+            if cid in keys:
+                keys[cid] = replace(keys[cid], sign_count=count)
+            return replace(account, passkeys=keys, version=account.version + 1)
+    raise ValueError(f"not an account event: {event!r}")
+
+
+def new_account_id() -> str:
+    return secrets.token_hex(8)
+
+
+class AccountStore:
+    """Creates, appends to and loads accounts; ``journal`` (the embedded mode's) gets every write."""
+
+    def __init__(self, client: redis.Redis, keys: Keys, journal=None):
+        self.redis = client
+        self.keys = keys
+        self.journal = journal
+        self._create = client.register_script(CREATE)
+        self._append = client.register_script(APPEND)
+
+    def create(self, username: str, events: list[ev.AccountEvent], credential: str = "",
+               at: int | None = None, account_id: str | None = None) -> Account:
+        """A new account named ``username`` with ``AccountCreated`` and then ``events``; ``UsernameTaken`` if the
+        name (ignoring case) is someone's, ``CredentialTaken`` if the passkey is."""
+        at = at if at is not None else int(time.time() * 1000)
+        account_id = account_id or new_account_id()
+        encoded = [ev.encode(e) for e in (ev.AccountCreated(username=username), *events)]
+        status = self._run_create(account_id, username.lower(), at, credential, encoded)
+        if status == "taken":
+            raise UsernameTaken(f"username: {username!r} is taken (names are unique ignoring case)",
+                                field="username")
+        if status == "credential":
+            raise CredentialTaken("this passkey belongs to an account already")
+        if status != "ok":
+            raise errors.Conflict("the account could not be made; try again")
+        self._journal({"op": "create", "id": account_id, "lower": username.lower(), "at": at,
+                       "credential": credential, "events": _b64(encoded)})
+        return self.load(account_id)
+
+    def _run_create(self, account_id: str, lower: str, at: int, credential: str, encoded) -> str:
+        args: list = [lower, account_id, at, credential]
+        for type_, data in encoded:
+            args += [type_, data]
+        status, _ = self._create(keys=[self.keys.usernames(), self.keys.account(account_id), self.keys.passkeys()],
+                                 args=args)
+        return status.decode() if isinstance(status, bytes) else status
+
+    def append(self, account: Account, events: list[ev.AccountEvent], credential: str = "",
+               at: int | None = None) -> Account:
+        """``events`` appended to ``account`` if it is still at ``account.version`` (``errors.Conflict`` if not:
+        load it again and decide again)."""
+        at = at if at is not None else int(time.time() * 1000)
+        encoded = [ev.encode(e) for e in events]
+        status = self._run_append(account.id, account.version, at, credential, encoded)
+        if status == "credential":
+            raise CredentialTaken("this passkey belongs to another account")
+        if status != "ok":
+            raise errors.Conflict("the account changed meanwhile; try again")
+        self._journal({"op": "append", "id": account.id, "version": account.version, "at": at,
+                       "credential": credential, "events": _b64(encoded)})
+        for event in events:
+            account = evolve(account, event, account.id, at)
+        return account
+
+    def _run_append(self, account_id: str, version: int, at: int, credential: str, encoded) -> str:
+        args: list = [version, at, credential, account_id]
+        for type_, data in encoded:
+            args += [type_, data]
+        status, _ = self._append(keys=[self.keys.account(account_id), self.keys.passkeys()], args=args)
+        return status.decode() if isinstance(status, bytes) else status
+
+    def load(self, account_id: str) -> Account | None:
+        """The account folded from its stream (None: no such account)."""
+        account = None
+        for _, fields in self.redis.xrange(self.keys.account(account_id)):
+            account = evolve(account, ev.decode(fields[b"data"]), account_id, int(fields[b"at"]))
+        return account
+
+    def id_of(self, username: str) -> str | None:
+        """The id of the account named ``username`` (ignoring case), or None."""
+        found = self.redis.hget(self.keys.usernames(), username.lower())
+        return found.decode() if found is not None else None
+
+    def by_username(self, username: str) -> Account | None:
+        account_id = self.id_of(username)
+        return self.load(account_id) if account_id else None
+
+    def by_credential(self, credential_id: str) -> Account | None:
+        found = self.redis.hget(self.keys.passkeys(), credential_id)
+        return self.load(found.decode()) if found is not None else None
+
+    def is_username(self, name: str) -> bool:
+        """Whether ``name`` is an account's username, ignoring case."""
+        return bool(self.redis.hexists(self.keys.usernames(), name.lower()))
+
+    def _journal(self, record: dict) -> None:
+        if self.journal is not None:
+            self.journal.write(record)
+
+    def restore(self, record: dict) -> None:
+        """Apply one journaled account write again (the embedded mode's start); one already in Redis changes
+        nothing."""
+        encoded = [(t, base64.b64decode(d)) for t, d in record["events"]]
+        if record["op"] == "create":
+            self._run_create(record["id"], record["lower"], record["at"], record["credential"], encoded)
+        elif record["op"] == "append":
+            self._run_append(record["id"], record["version"], record["at"], record["credential"], encoded)
+
+
+def _b64(encoded: list[tuple[str, bytes]]) -> list[list[str]]:
+    return [[t, base64.b64encode(d).decode()] for t, d in encoded]
