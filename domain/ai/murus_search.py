@@ -37,28 +37,26 @@ WON = WIN - 1_000
 """Scores beyond ±WON are wins or losses in some number of plies (the same scale as ``domain.ai.murus``)."""
 MAX_PLY = 100
 MAX_EXTENSIONS = 6
-INTERIOR_EXTENSIONS = 0
+INTERIOR_EXTENSIONS = 3
 TIME_CHECK = 255
 
 # -- evaluation weights (centi-stones) --------------------------------------------------------------------------
-STONE = 100
-TOWER = 30
-"""A tower's worth beyond its two stones: it moves and acts, a wall does not."""
-TOWER_ADVANCE = (0, 70, 110, 70, 40, 15, 0)
-"""A tower's bonus by its distance to the goal row: highest two rows out, where it threatens to break through."""
-WALL_ADVANCE = (0, 14, 10, 7, 4, 2, 0)
-MOBILITY = 5
-STUCK = 400
-"""A side whose towers have no distribution (walls cannot move) is near stalemate."""
-THREAT = 120
-"""Each tower that breaks through next turn."""
-DOUBLE_THREAT = 300
+WEIGHTS = (116, 112, 108, 104, 100, 100,
+           320, 280, 248, 224, 208, 200,
+           10, 0, 160, 0, 0, 0, 0, 10)
+"""The evaluation's weights over ``FEATURES`` (then the side to move's bonus): a wall 100 and a tower 200 plus
+their advancement (walls 4 a row up to 16 next to the goal; towers 8, 24, 48, 80, 120 from the home row on, most
+on the row before the goal), 10 per distribution, 160 per tower that breaks through next turn. Chosen by matches
+at 0.1 s of CPU time a move against ``bench/murus_strong.py`` (docs/ai.md): #17's weights (``HAND``) won 38% of
+60 games, a logistic fit to self-play outcomes (``bench/murus_fit.py``, ``FITTED``) 37%, these 50% of 50 and with
+the threat extension inside the tree (``INTERIOR_EXTENSIONS``) 64% of 50."""
+HAND = (114, 110, 107, 104, 102, 100, 300, 340, 300, 270, 245, 230, 5, -400, 120, 0, 0, 0, 0, 10)
+"""#17's hand weights: tower advancement highest two rows from the goal, 5 a distribution, 400 for no move."""
+FITTED = (-71, -32, -38, -28, -42, -69, 101, 80, 26, -11, -9, -48, 11, -274, 0, 19, 6, 95, -5, 15)
+"""``python bench/murus_fit.py --games 600 --time 0.02 --seed 1``: 24,824 calm positions, times 1.25 (the
+hand evaluation's scale in log-odds)."""
+DOUBLE_THREAT = 500
 """The side to move facing two or more towers that break through next turn (one answer rarely stops both)."""
-TEMPO = 10
-
-WEIGHTS = HAND = tuple([STONE + w for w in WALL_ADVANCE[1:]] + [2 * STONE + TOWER + w for w in TOWER_ADVANCE[1:]]
-             + [MOBILITY, -STUCK, THREAT, 0, 0, 0, 0, TEMPO])
-"""The weights above as one vector over ``FEATURES`` (then the side to move's bonus)."""
 
 NULL_DEPTH, NULL_REDUCTION = 3, 2
 FUTILITY = 250
