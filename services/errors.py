@@ -1,6 +1,13 @@
-"""Errors of the service layer, each with the HTTP status and code the API answers with."""
+"""Errors of the service layer, each with the HTTP status and code the API answers with.
+
+A message is a ``domain.text.Text`` (``errors.NotFound(Text("no game {gid}", gid=gid))``): ``message`` is its
+English, ``text`` what ``web/errors.py`` says in the reader's language; a plain string (a library's words) is said
+as it is.
+"""
 
 from __future__ import annotations
+
+from domain.text import Text, plain
 
 
 class ServiceError(Exception):
@@ -9,7 +16,8 @@ class ServiceError(Exception):
 
     def __init__(self, message: str, **details):
         super().__init__(message)
-        self.message = message
+        self.text: Text = plain(message)
+        self.message = str(message)
         self.details = details
 
 

@@ -9,6 +9,7 @@ from flask import Blueprint, current_app, jsonify, request
 
 from domain import registry
 from domain.catalog import to_builtins
+from domain.text import Text
 from services import errors
 from services.bounds import is_game_id
 from services.config import public_url
@@ -37,7 +38,7 @@ error = flask_response
 
 @api.errorhandler(errors.ServiceError)
 def service_error(exc: errors.ServiceError):
-    return error(exc.status, exc.code, exc.message, **exc.details)
+    return error(exc.status, exc.code, exc.text, **exc.details)
 
 
 def redis_down(exc):
@@ -53,7 +54,7 @@ def game_ids_of_our_form(endpoint, values):
     """A game id in a path has the form the service makes, or names no game (never a key pattern or a path)."""
     gid = (values or {}).get("gid")
     if gid is not None and not is_game_id(gid):
-        raise errors.NotFound(f"no game {gid[:40]!r}")
+        raise errors.NotFound(Text("no game {gid}", gid=repr(gid[:40])))
 
 
 @api.before_request
@@ -79,7 +80,7 @@ def bearer_token() -> str | None:
         return None
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise errors.Unauthorized("the Authorization header must be 'Bearer <token>'")
+        raise errors.Unauthorized(Text("the Authorization header must be 'Bearer <token>'"))
     return token.strip()
 
 
@@ -90,11 +91,11 @@ def int_arg(name: str, minimum: int = 0) -> int | None:
     try:
         value = int(raw)
     except ValueError:
-        raise errors.BadRequest(f"{name}: must be an integer, not {raw!r}") from None
+        raise errors.BadRequest(Text("{name}: must be an integer, not {raw}", name=name, raw=repr(raw))) from None
     if value < minimum:
-        raise errors.BadRequest(f"{name}: must be at least {minimum}")
+        raise errors.BadRequest(Text("{name}: must be at least {minimum}", name=name, minimum=minimum))
     if value > MAX_VERSION:
-        raise errors.BadRequest(f"{name}: must be at most {MAX_VERSION}")
+        raise errors.BadRequest(Text("{name}: must be at most {max_version}", name=name, max_version=MAX_VERSION))
     return value
 
 
@@ -139,7 +140,7 @@ def take_seat(gid: str, seat: int):
     except ValueError as exc:
         raise errors.BadRequest(str(exc)) from None
     if runtime().store.meta(gid) is None:
-        raise errors.NotFound(f"no game {gid!r}")
+        raise errors.NotFound(Text("no game {gid}", gid=repr(gid)))
     return jsonify(Tables(runtime().service).claim(gid, seat, body.name, account=session.username()))
 
 
@@ -155,9 +156,9 @@ def required_seat(rt, gid: str) -> int:
     """The seat of the request's bearer token: 404 for no such game, then 401 for no or an unknown token."""
     token = bearer_token()
     if rt.store.meta(gid) is None:
-        raise errors.NotFound(f"no game {gid!r}")
+        raise errors.NotFound(Text("no game {gid}", gid=repr(gid)))
     if token is None:
-        raise errors.Unauthorized("a seat token is required: Authorization: Bearer <token>")
+        raise errors.Unauthorized(Text("a seat token is required: Authorization: Bearer <token>"))
     return rt.seats.seat_for(gid, token)
 
 
@@ -165,13 +166,13 @@ def required_seat(rt, gid: str) -> int:
 def lobby():
     status = request.args.get("status")
     if status not in (None, "open", "setup", "playing", "finished"):
-        raise errors.BadRequest("status: must be open, setup, playing or finished")
+        raise errors.BadRequest(Text("status: must be open, setup, playing or finished"))
     limit = int_arg("limit", minimum=1)
     if limit is not None and limit > LOBBY_MAX:
-        raise errors.BadRequest(f"limit: at most {LOBBY_MAX}")
+        raise errors.BadRequest(Text("limit: at most {lobby_max}", lobby_max=LOBBY_MAX))
     cursor = request.args.get("cursor")
     if cursor is not None and not LOBBY_CURSOR.fullmatch(cursor):
-        raise errors.BadRequest("cursor: not a cursor of this lobby (use the 'next' of a page)")
+        raise errors.BadRequest(Text("cursor: not a cursor of this lobby (use the 'next' of a page)"))
     rt = runtime()
     games, following = rt.projector.page(status, limit or LOBBY_PAGE, cursor)
     if status == "open" and rt.people is not None:  # waiting for a player who left: not worth joining

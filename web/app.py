@@ -11,6 +11,7 @@ from web.errors import flask_response
 def create_app(runtime: Runtime) -> Flask:
     """The web app over ``runtime`` (its store, service and projections)."""
     import web.people  # noqa: F401 - its routes join the API's blueprint
+    from web import i18n
     from web.accounts import accounts_bp
     from web.api import api
     from web.pages import pages
@@ -20,6 +21,7 @@ def create_app(runtime: Runtime) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = runtime.settings.limits["body_bytes"]
     app.register_blueprint(api)
     app.register_blueprint(pages)
+    i18n.init_app(app)  # Flask-Babel and the language of each request (web/i18n.py)
     app.register_blueprint(accounts_bp)
     # The client's address (behind trusted proxies too) and the scheme are decided once, by the front
     # (``web/front.py``, ``Guard``): Flask's ``request.remote_addr`` and ``request.is_secure`` are those.

@@ -1,7 +1,9 @@
 """Errors as clients see them: ``{"error": {"code", "message", ...}}`` (CONTRACT.md), built here and nowhere else.
 
 ``body`` is the one builder; ``flask_response`` answers a Flask request with it, ``send`` answers on the ASGI
-front (before Flask is reached: a body too large or too slow, a foreign host, a stream refused).
+front (before Flask is reached: a body too large or too slow, a foreign host, a stream refused). The ``message``
+is said here in the reader's language (``web/i18n.py``: a ``domain.text.Text``, or a plain string as it is); the
+``code`` never changes.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import json
 from flask import Response
 
 from services.errors import ServiceError
+from web import i18n
 
 
 def body(code: str, message: str, **details) -> dict:
@@ -18,19 +21,22 @@ def body(code: str, message: str, **details) -> dict:
     return {"error": {"code": code, "message": message, **details}}
 
 
-def of(exc: ServiceError) -> tuple[int, dict]:
-    """A service error's status and document."""
-    return exc.status, body(exc.code, exc.message, **exc.details)
+def of(exc: ServiceError, lang: str | None = None) -> tuple[int, dict]:
+    """A service error's status and document, its message in ``lang`` (default: the Flask request's)."""
+    return exc.status, body(exc.code, i18n.say(exc.text, lang), **exc.details)
 
 
 def flask_response(status: int, code: str, message: str, **details) -> tuple[Response, int]:
-    """The error as a Flask answer."""
-    return Response(json.dumps(body(code, message, **details)), mimetype="application/json"), status
+    """The error as a Flask answer, its message in the request's language."""
+    document = body(code, i18n.say(message), **details)
+    return Response(json.dumps(document), mimetype="application/json"), status
 
 
-async def send(send, status: int, code: str, message: str, close: bool = False, **details) -> None:
-    """The error as an ASGI answer; ``close`` ends the connection (the rest of the request is never read)."""
-    raw = json.dumps(body(code, message, **details)).encode()
+async def send(send, status: int, code: str, message: str, close: bool = False, lang: str = i18n.DEFAULT,
+               **details) -> None:
+    """The error as an ASGI answer, its message in ``lang`` (``i18n.scope_language``); ``close`` ends the
+    connection (the rest of the request is never read)."""
+    raw = json.dumps(body(code, i18n.say(message, lang), **details)).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(raw)).encode())]
     if close:
         headers.append((b"connection", b"close"))

@@ -1,0 +1,86 @@
+/* The page's words in the reader's language, from the same catalogs as the server's (web/translations/, served
+   as JSON by GET /i18n/<lang>.json: the address is in <body data-strings>, the language in <body data-lang>).
+
+     t("Move {n} of {total}", {n: 12, total: 40})     a sentence; its {fields} filled (numbers as the language
+                                                      writes them)
+     tn("{n} card", "{n} cards", count, {n: count})   the form the number asks for (Intl.PluralRules)
+     say(form, names)                                 a sentence the server sent with its message id ("say" beside
+                                                      a feed line's "text" or a result's "reason"), seats named
+     number(12345)                                    "12,345" / "12 345" / "12,345"
+
+   Babel's extractor finds t("...") and tn("...", "...") (babel.cfg): write the English literally inside them. */
+
+const body = document.body;
+export const lang = (body && body.dataset.lang) || "en";
+export const htmlLang = document.documentElement.lang || lang;
+
+let messages = {};
+let plurals = ["one", "other"];
+
+if (lang !== "en" && body && body.dataset.strings) {
+  try {
+    const response = await fetch(body.dataset.strings, {headers: {"Accept": "application/json"}});
+    if (response.ok) {
+      const catalog = await response.json();
+      messages = catalog.messages || {};
+      plurals = catalog.plurals || plurals;
+    }
+  } catch (err) {
+    // No catalog (offline, a proxy's error): the page speaks English rather than not at all.
+  }
+}
+
+const numbers = new Intl.NumberFormat(htmlLang, {useGrouping: false});
+const rules = new Intl.PluralRules(htmlLang);
+
+/** ``value`` written as the page's language writes numbers (other values as they are). */
+export function number(value) {
+  return typeof value === "number" && Number.isFinite(value) ? numbers.format(value) : String(value);
+}
+
+/** ``pattern`` with each {field} replaced by its value in ``args``. */
+export function fill(pattern, args) {
+  if (!args) return pattern;
+  return pattern.replace(/\{(\w+)\}/g, (whole, key) => (key in args ? number(args[key]) : whole));
+}
+
+/** The translation of ``id`` (its English when the catalog has none), its fields filled. */
+export function t(id, args) {
+  const found = messages[id];
+  return fill(typeof found === "string" && found ? found : id, args);
+}
+
+/** The form of a plural sentence that ``n`` asks for, its fields filled. */
+export function tn(singular, plural, n, args) {
+  const forms = messages[singular];
+  if (Array.isArray(forms) && forms.length) {
+    const index = plurals.indexOf(rules.select(n));
+    const form = forms[index >= 0 && index < forms.length ? index : forms.length - 1];
+    if (form) return fill(form, args);
+  }
+  return fill(n === 1 ? singular : plural, args);
+}
+
+/** The player of a seat: their name, else "Player N". */
+export function player(seat, names) {
+  const name = names && names[seat];
+  return name || t("Player {number}", {number: seat + 1});
+}
+
+/** A sentence the server sent as its JSON form (``domain/text.py``, ``Text.form``), said in the page's
+    language; ``names`` are the players' names by seat. A plain value is said as it is. */
+export function say(form, names) {
+  if (form === null || form === undefined) return "";
+  if (typeof form !== "object") return number(form);
+  if (Array.isArray(form)) return form.map((item) => say(item, names)).join(", ");
+  if ("seat" in form) return player(form.seat, names);
+  const args = {};
+  for (const [key, value] of Object.entries(form.args || {})) args[key] = say(value, names);
+  if (form.plural) return tn(form.id, form.plural, (form.args || {}).n, args);
+  return t(form.id, args);
+}
+
+/** The text of a feed line or result in the page's language: from its ``say`` form when it has one. */
+export function sayOr(form, fallback, names) {
+  return form ? say(form, names) : fallback || "";
+}
