@@ -78,6 +78,14 @@ def _ids(value: Any, field: str) -> tuple[int, ...]:
     return tuple(value)
 
 
+def opened(piles: tuple[tuple[int, ...], ...], first: int, turn: int) -> bool:
+    """FS-7: whether the first player's first turn is over. Play goes round from ``first``, so another seat to move
+    means it is; a turn always collects, so a first player with cards has played. A position may give a seat
+    other than the first to move and leave the piles empty (their start value): that seat may then dig, as the
+    position says the first player has played (the position is taken at its word, not refused)."""
+    return bool(piles[first]) or turn != first
+
+
 def load_position(position: Any, seats: int) -> dict[str, Any]:
     """The ``State`` fields a position describes (no ``grid`` key when the deal is to be made afresh)."""
     if not isinstance(position, dict):
@@ -149,8 +157,8 @@ def load_position(position: Any, seats: int) -> dict[str, Any]:
     if food > FOOD:
         raise BadSetup("position.grid", f"{food} food cards on the grid and in the piles: the game has {FOOD} "
                        "(FS-2)")
-    # A turn always collects, so an empty pile means the first player has not finished a turn yet.
-    fields.update(cards=cards, grid=tuple(cells), piles=piles, set_aside=set_aside, opened=bool(piles[first]))
+    fields.update(cards=cards, grid=tuple(cells), piles=piles, set_aside=set_aside,
+                  opened=opened(piles, first, fields["turn"]))
     return fields
 
 

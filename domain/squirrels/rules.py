@@ -86,10 +86,12 @@ def _ending(state: State) -> list[Event]:
     if board.line_has_food(state.grid) and (limit is None or state.plies < limit):
         return []
     scores = score(state.cards, state.piles, state.options["bonus_needs_one"])
-    why, termination = verdict(scores, state.left), RULES
     if board.line_has_food(state.grid):
-        why, termination = f"The turn limit of {limit} was reached. {why}", MAX_PLIES
-    return [GameEnded(winners=winners(scores, state.left), reason=why, scores=scores, termination=termination)]
+        # ``max_plies`` stops a game the rules have not ended: a draw, as its label says (no one won by FS-10).
+        return [GameEnded(winners=[], scores=scores, termination=MAX_PLIES,
+                          reason=f"Draw: the limit of {limit} {'turn' if limit == 1 else 'turns'} was reached")]
+    return [GameEnded(winners=winners(scores, state.left), reason=verdict(scores, state.left), scores=scores,
+                      termination=RULES)]
 
 
 def _dig_event(state: State, seat: int, frm: str, to: str) -> Dug:

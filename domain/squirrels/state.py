@@ -21,7 +21,7 @@ from domain.squirrels.events import (
     Moved,
     TurnPassed,
 )
-from domain.squirrels.position import load_position
+from domain.squirrels.position import load_position, opened
 
 
 class State(msgspec.Struct, frozen=True):
@@ -100,7 +100,7 @@ def _apply(state: State | None, event: Event) -> State:
         case FirstPlayerChosen(seat=seat):
             _check_seat(state, seat, "FirstPlayerChosen")
             turn = state.turn if state.turn is not None else seat
-            return replace(state, first=seat, turn=turn, opened=bool(state.piles[seat]), phase="playing")
+            return replace(state, first=seat, turn=turn, opened=opened(state.piles, seat, turn), phase="playing")
         case Dug(seat=seat, card=card, frm=frm, to=to):
             _check_seat(state, seat, "Dug")
             if state.grid[CELL_INDEX[frm]] != card or state.grid[CELL_INDEX[to]] is not None:

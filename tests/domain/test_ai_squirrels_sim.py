@@ -113,3 +113,16 @@ def test_the_tree_actions_are_the_decider_commands_they_name():
                 child = sim.copy()
                 rules.play(child, action)
                 assert table(child) == table(rebuilt(after_decider(state, text, random.Random(0)))), text
+
+
+def test_the_simulator_scores_a_game_stopped_by_max_plies_as_a_draw():
+    """FS-12: the turn limit ends the game in a draw, for the AI's playouts as for the decider."""
+    rng = random.Random(3)
+    state = None
+    for event in game.initial(Setup(3, {"max_plies": 2}), rng):
+        state = game.evolve(state, event)
+    rules, sim = ai.rebuild(game.view(state, state.turn))
+    for _ in range(2):
+        rules.collect(sim, rules.moves(sim)[0][ai.MOVE_CELLS])
+        rules.finish_turn(sim)
+    assert sim.over and rules.reward(sim) == [1 / 3] * 3 and rules.reward_of(sim, 1) == 1 / 3

@@ -315,10 +315,18 @@ def test_FS_7_once_per_game():
     assert game.legal(state, 1) == ["R right"]
 
 
-def test_FS_7_not_before_the_first_players_first_turn_is_over():
+def test_FS_7_a_position_with_another_seat_to_move_means_the_first_player_has_played():
+    """Issue #31: ``turn`` 1, ``first`` 0 and the piles left empty (their start value) is taken at its word: seat 0
+    has played, so seat 1 may dig (it was accepted, then refused the dig)."""
     state = start(DIG_ROWS, first=0, turn=1)
-    with pytest.raises(IllegalMove, match="first player's first turn"):
-        play(state, "dig e1 a4; G up")
+    assert state.opened and "dig e1 a4; G up" in game.legal(state, 1)
+    after, events = play(state, "dig e1 a4; G up")
+    assert [type(e).__name__ for e in events][:2] == ["Dug", "Moved"] and after.dug == (False, True)
+    three = start(DIG_ROWS, seats=3, first=1, turn=2)
+    assert "dig e1 a4; G up" in game.legal(three, 2)
+
+
+def test_FS_7_not_before_the_first_players_first_turn_is_over():
     state, _ = fresh(2, seed=3)
     assert not any("dig" in move for move in game.legal(state, state.turn))
     state, _ = play(state, game.legal(state, state.turn)[0])
@@ -459,11 +467,14 @@ def test_FS_10_a_tie_shares_the_win():
 
 # --- options -----------------------------------------------------------------------------------------------------
 
-def test_option_max_plies_ends_the_game():
+def test_option_max_plies_ends_the_game_in_a_draw():
     state, _ = fresh(3, seed=5, max_plies=2)
     for _ in range(2):
         state, events = play(state, game.legal(state, state.turn)[0])
-    assert isinstance(events[-1], GameEnded) and "turn limit of 2" in events[-1].reason
+    assert isinstance(events[-1], GameEnded)
+    assert game.result(state) == {"winners": [], "reason": "Draw: the limit of 2 turns was reached",
+                                  "termination": "max_plies"}
+    assert len(events[-1].scores) == 3  # the points so far, still shown
     assert game.status(fresh(3, seed=5)[0]) == "playing"
 
 

@@ -194,12 +194,14 @@ class Simulator:
                 *(n for row in sim.tally for n in row))
 
     def reward(self, sim: Sim) -> list[float]:
-        """Per seat: its share of the win (1/k among k tied winners) plus a small term for the point margin."""
-        points = self.points(sim)
-        return [_reward(points, seat) for seat in range(len(points))]
+        """Per seat: its share of the win (1/k among k tied winners) plus a small term for the point margin; an
+        equal share each when the turn limit stopped the game (a draw, FS-12)."""
+        return [self.reward_of(sim, seat) for seat in range(self.seats)]
 
     def reward_of(self, sim: Sim, seat: int) -> float:
         """``reward(sim)[seat]``, for one seat only."""
+        if self.max_plies and any(sim.grid[i] >= 0 for i in LINES[sim.sq]):  # over with food left: the limit
+            return 1 / self.seats
         return _reward(self.points(sim), seat)
 
     def play(self, sim: Sim, action: Action) -> None:
