@@ -17,10 +17,11 @@ The search (``Search.best_move``), for one decision until a deadline of the inje
   evaluation is far below alpha;
 - move ordering: the table's move, sacrifices, moves making a breakthrough threat, two killers, a counter-move
   (the last refutation of the opponent's move), history;
-- at the leaves a **threat extension** (the opponent breaks through next turn: every reply is searched) and a
-  **threat quiescence** (at a quiet leaf the side to move may also make a breakthrough threat);
-- an evaluation of material, tower and wall advancement by distance to the goal row, mobility, the towers that
-  break through next turn, and the cells that stop them (see ``evaluate``).
+- a **threat extension**: a node where the opponent breaks through next turn is searched one ply deeper inside
+  the tree (``INTERIOR_EXTENSIONS`` a line) and with every reply at the leaves; and a **threat quiescence** (at a
+  quiet leaf the side to move may also make a breakthrough threat);
+- an evaluation of counted features (``FEATURES``: material and advancement by distance to the goal row,
+  mobility, towers that break through next turn, ...) by one weight vector (``WEIGHTS``; see ``evaluate``).
 
 Pure: no clock of its own (``clock`` is passed in), randomness only from the ``rng`` given.
 """
@@ -227,8 +228,8 @@ class Search:
     """One decision of ``hard`` in the basic game: iterative deepening until ``deadline`` of ``clock``."""
 
     def __init__(self, clock: Callable[[], float], deadline: float, *, null_move: bool = True,
-                 futility: bool = True, reductions: bool = True, table: bool = True,
-                 weights: tuple[int, ...] | None = None):
+                 futility: bool = True, reductions: bool = True, table: bool = True, aspiration: bool = True,
+                 interior: bool = True, weights: tuple[int, ...] | None = None):
         """The switches turn a technique off (the tests compare the search with and without each); ``weights``:
         the evaluation's, over ``FEATURES`` then the side to move's bonus (default ``WEIGHTS``)."""
         self.clock, self.deadline = clock, deadline
@@ -236,6 +237,8 @@ class Search:
         self.wall_layers, self.tower_layers = _layers(weights[0:6]), _layers(weights[6:12])
         self.bonus = weights[19]
         self.null_move, self.futility, self.reductions = null_move, futility, reductions
+        self.aspiration = ASPIRATION if aspiration else 0
+        self.interior = INTERIOR_EXTENSIONS if interior else 0
         self.checked = clock()
         self.table: dict[Board, tuple[int, int, int, int]] = {} if table else _NoTable()
         self.killers = [[0, 0] for _ in range(MAX_PLY + 2 * MAX_EXTENSIONS + 8)]
@@ -326,8 +329,8 @@ class Search:
         score = 0
         try:
             for depth in range(1, max_depth + 1):
-                if depth >= 4 and abs(score) < WON:
-                    low, high = score - ASPIRATION, score + ASPIRATION
+                if depth >= 4 and self.aspiration and abs(score) < WON:
+                    low, high = score - self.aspiration, score + self.aspiration
                     score, code = self._root(board, moves, depth, low, high)
                     if score <= low or score >= high:
                         score, code = self._root(board, moves, depth, -WIN - 1, WIN + 1)
@@ -379,7 +382,7 @@ class Search:
             if not threatened or extended >= MAX_EXTENSIONS:
                 return self._quiesce(board, alpha, beta, ply, extended)
             depth, extended = 1, extended + 1  # a threat to answer: every reply, one ply more
-        elif threatened and extended < INTERIOR_EXTENSIONS:
+        elif threatened and extended < self.interior:
             depth, extended = depth + 1, extended + 1  # inside the tree too: a threat costs no depth
         table = self.table
         entry = table.get(board)

@@ -115,6 +115,36 @@ def test_the_table_does_not_change_the_result_and_saves_nodes():
     assert saved > 0
 
 
+def test_aspiration_windows_do_not_change_the_result():
+    plain = {"null_move": False, "futility": False, "reductions": False}
+    for pos in random_positions(9, 8, (6, 40)):
+        assert fixed_depth(pos, 5, **plain).score == fixed_depth(pos, 5, aspiration=False, **plain).score
+
+
+def threatened_positions(seed: int, count: int) -> list[tuple]:
+    """Positions where the side to move faces a breakthrough next turn and has none of its own."""
+    found = []
+    for pos in random_positions(seed, 3000, (10, 50)):
+        m1, m2, _, t1, t2, _, side = pos
+        threatened = fast.breakers(t2, board.FULL & ~(m1 | t2), side ^ 1)
+        if threatened and not fast.breakers(m2, board.FULL & ~(t1 | m2), side):
+            found.append(pos)
+            if len(found) == count:
+                break
+    return found
+
+
+def test_a_threat_inside_the_tree_is_searched_one_ply_deeper():
+    positions = threatened_positions(10, 5)
+    assert len(positions) == 5
+    for pos in positions:
+        compact = fast.compact(pos)
+        for interior, searched in ((True, 3), (False, 2)):
+            search = fast.Search(lambda: 0.0, float("inf"), interior=interior)
+            search._search(compact, 2, -fast.WIN - 1, fast.WIN + 1, 1, 0, 0)
+            assert search.table[compact][0] == searched
+
+
 def test_pruning_and_reductions_reach_a_depth_with_fewer_nodes():
     positions = random_positions(5, 6, (8, 20))
     full = sum(fixed_depth(pos, 5).nodes for pos in positions)
@@ -166,6 +196,7 @@ def test_the_strong_reference_finds_the_forced_wins(strong, index):
     assert engine.score > strong.WON
 
 
+@pytest.mark.slow  # a bench's smoke run
 def test_the_strong_reference_bench_runs_quick():
     done = subprocess.run([sys.executable, str(BENCH / "murus_strong.py"), "--quick"], cwd=BENCH.parent,
                           capture_output=True, text=True, timeout=240, check=False)
