@@ -39,6 +39,8 @@ from services.games.tables import Tables
 from services.jobs.ai_turns import ai_seats_now
 from services.jobs.doctor import Heartbeats, now_ms
 from services.jobs.failures import Failure, Failures
+from services.people.game_notices import notices
+from services.store import codec
 from services.store.connection import REDIS_DOWN
 from services.store.log import Follower, Group, LogEntry
 
@@ -118,7 +120,7 @@ class Dispatcher:
         return handled
 
     def _counted(self, partition: int, entries: list[LogEntry]) -> None:
-        self._handled += self._handle(partition, entries, self._failing)
+        self._handled += self._handle(partition, entries, self._failing, fresh=True)
 
     def _block_ms(self, block_ms: int) -> int:
         """How long the loop may wait for new entries: ``block_ms``, or less when a clock runs out sooner."""
@@ -209,8 +211,10 @@ class Dispatcher:
                 wait = min(longest, 2 * waited) if waited else self.settle_ms / 1000
                 unsettled[entry.id] = (now + wait, wait, entry, projections.get(entry.id))
 
-    def _handle(self, partition: int, entries: list[LogEntry], failing: dict[str, Failure]) -> int:
-        """Enqueue what the entries call for, game by game; acknowledge those whose effect is visible.
+    def _handle(self, partition: int, entries: list[LogEntry], failing: dict[str, Failure], fresh: bool = False
+                ) -> int:
+        """Enqueue what the entries call for, game by game; acknowledge those whose effect is visible. Entries
+        read for the first time (``fresh``) also tell the players' accounts what happened (at most once).
 
         A game whose log cannot be handled (an event that does not decode or fold, say) fails alone: its entries
         are counted as failures and retried with backoff, then dead-lettered; every other game goes on.
@@ -227,6 +231,9 @@ class Dispatcher:
             by_game.setdefault(entry.gid, []).append(entry)
         done, recovered, gave_up, projections = [], [], [], {}
         dispatched = self._dispatch(list(by_game)) if by_game else {}
+        if fresh:
+            self._notify({gid: items for gid, items in by_game.items()
+                          if not isinstance(dispatched[gid], Exception)})
         for gid, items in by_game.items():
             outcome = dispatched[gid]
             if isinstance(outcome, Exception):  # this game's entries fail; the others go on
@@ -284,6 +291,29 @@ class Dispatcher:
             out[gid] = (projected[gid], game.version if ai_seats else None)
         self.clocks.set(deadlines)
         return out
+
+    def _notify(self, by_game: dict[str, list[LogEntry]]) -> None:
+        """Tell the accounts of the games' seats what their new entries mean for them (game_notices.py)."""
+        people = self.runtime.people
+        if people is None or not by_game:
+            return
+        for gid, items in by_game.items():
+            try:
+                game = self.runtime.games.load(gid)  # cached: loaded by the batch just now
+                entries = [(e.version, e.fields.get(b"type", b"").decode()) for e in items]
+                for account, kind, data in notices(game, entries, lambda v, gid=gid: self._seat_of(gid, v)):
+                    people.notifications.to_account(account, kind, **data)
+            except UNREACHABLE:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a nudge lost, nothing else
+                log.warning("dispatcher: notifications of %s not sent: %s", gid, _why(exc))
+
+    def _seat_of(self, gid: str, version: int) -> int | None:
+        """The seat of the event at ``version`` of ``gid``."""
+        game = self.runtime.games.load(gid)
+        for item in self.runtime.store.read(gid, after=version - 1, to=version):
+            return getattr(codec.decode(game.module, item.data), "seat", None)
+        return None
 
     def _poke_behind(self, versions: dict[str, int]) -> dict[str, int]:
         """Each game's projected version (one read), the games whose projection is behind its version in
