@@ -1,7 +1,7 @@
 """A strong reference Murus Gallicus engine (basic variant), and the matches that measure against it.
 
-    python bench/murus_strong.py [--opponent hard|old] [--games 100] [--time 0.5] [--jobs 1] [--seed 2026]
-                                 [--clock wall|cpu] [--quick]
+    python bench/murus_strong.py [--opponent hard|old|self|classic] [--variant JSON] [--games 100] [--start 0]
+                                 [--time 0.5] [--jobs 1] [--seed 2026] [--clock wall|cpu] [--quick]
 
 Written apart from ``domain/ai/murus.py`` (it shares no code with its search; from ``domain.murus.board`` it
 takes only the board's geometry, and its own move generator is checked against the rules' one in the tests): a
@@ -21,7 +21,9 @@ plain, well-made alpha-beta of the kind issue #32 describes —
 
 It thinks for its whole budget (checking the clock every 512 nodes) and answers with the best move of the deepest
 complete iteration, or of the interrupted one once its first move was searched. ``--opponent old`` plays it
-against ``bench/murus_reference.py`` (the earlier reference), ``--opponent hard`` plays ``hard`` against it. Seats
+against ``bench/murus_reference.py`` (the earlier reference), ``--opponent hard`` plays ``hard`` against it,
+``--opponent self`` plays it with the weights ``--variant`` changes against itself (the tuning matches), and
+``--opponent classic`` plays #17's ``hard`` search against it. Seats
 alternate every game; games i and i+1 start from the same opening (``OPENING_PLIES`` random plies by seed). The
 figure printed is the first-named engine's (``hard``, or this one against ``old``) win rate with the 95% Wilson
 interval. With ``--clock cpu`` budgets are CPU time of the game's process.
@@ -451,6 +453,8 @@ def main(argv: list[str] | None = None) -> int:
                         "against this engine")
     p.add_argument("--variant", default="{}", help="self: the variant's weights as JSON, e.g. '{\"threat\": 150}'")
     p.add_argument("--games", type=int, default=100)
+    p.add_argument("--start", type=int, default=0,
+                   help="the first game's index: a long match may run as several shards (--start 0, 50, ...)")
     p.add_argument("--time", type=float, default=0.5, help="seconds a move for both engines")
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--seed", type=int, default=2026)
@@ -462,7 +466,8 @@ def main(argv: list[str] | None = None) -> int:
     weights = json.loads(args.variant)
     harness.header(f"Murus: {first} against {second} at equal time (bench/murus_strong.py)", argv)
     started = time.monotonic()
-    tasks = [(i, args.seed, args.time, args.clock, args.opponent, weights) for i in range(args.games)]
+    tasks = [(i, args.seed, args.time, args.clock, args.opponent, weights)
+             for i in range(args.start, args.start + args.games)]
     results = []
     with ProcessPoolExecutor(args.jobs) as pool:
         for result in pool.map(_task, tasks):
