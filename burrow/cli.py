@@ -131,28 +131,39 @@ def _require_real_redis(runtime, what: str) -> None:
                         "(the embedded 'burrow serve' runs its own workers)")
 
 
+def _damaged(exc) -> UserError:
+    """A game whose events cannot be read (``errors.Corrupt``): one line naming the game and version, exit 1."""
+    return UserError(exc.message, status=1)
+
+
 def cmd_replay(args) -> int:
     from services import errors
     from services.reads.views import all_documents
 
     runtime = _runtime(args)
     try:
-        latest = runtime.games.load(args.gid)
-        to = args.to if args.to is not None else latest.version
-        if not 1 <= to <= latest.version:
-            raise UserError(f"--to must be between 1 and {latest.version}")
+        last = runtime.store.version(args.gid)
+        if last == 0:
+            runtime.games.load(args.gid)  # NotFound, or a game being created (version 0)
+        to = args.to if args.to is not None else last
+        if not 1 <= to <= last:
+            raise UserError(f"--to must be between 1 and {last}")
+        # Only the events up to ``to`` are folded (from a snapshot): a damaged event after it stops only --verify.
         game = runtime.games.at_version(args.gid, to)
+        latest = runtime.games.load(args.gid) if args.verify else None
     except errors.NotFound as exc:
         raise UserError(exc.message) from None
+    except errors.Corrupt as exc:
+        raise _damaged(exc) from None
     module = game.module
-    print(f"{game.meta['game']} {game.gid} at version {game.version} of {latest.version}: "
+    print(f"{game.meta['game']} {game.gid} at version {game.version} of {last}: "
           f"{module.status(game.state)}")
     print(module.render(game.state))
     result = module.result(game.state)
     if result:
         names = [game.names[s] for s in result["winners"]]
         print(f"result: {', '.join(names) or 'draw'} — {result['reason']}")
-    if args.verify:
+    if latest is not None:
         stored = runtime.projector.stored(args.gid)
         if stored is None:
             print("verify: no projection of this game (run 'burrow rebuild' or start the workers)")
@@ -204,7 +215,7 @@ def cmd_export(args) -> int:
 
     runtime = _runtime(args)
     try:
-        lines = list(export_lines(runtime.store, args.gid))
+        lines = list(_exported(runtime, args.gid, export_lines(runtime.store, args.gid)))
     except KeyError:
         raise UserError(f"no game {args.gid!r}") from None
     text = "".join(line + "\n" for line in lines)
@@ -217,6 +228,21 @@ def cmd_export(args) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _exported(runtime, gid: str, lines):
+    """``lines`` of an export, line by line; a damaged event (not msgpack: its data cannot be written as JSON) is
+    one line naming its version, exit 1, and nothing is written."""
+    import msgspec
+
+    written = 0  # the header, then one line per version
+    try:
+        for line in lines:
+            yield line
+            written += 1
+    except (msgspec.DecodeError, ValueError, TypeError) as exc:
+        raise UserError(f"game {gid} cannot be exported: its event at version {written} is damaged (its data "
+                        f"does not decode: {type(exc).__name__}); nothing was written", status=1) from None
 
 
 def cmd_import(args) -> int:
