@@ -121,8 +121,10 @@ class Tables:
                 reserved[new_seat] = game.gid
         first = next(self.store.read(game.gid, to=1))
         options = dict(getattr(codec.decode(game.module, first.data), "options", {}) or {})
+        held = accounts(game)  # an account's seat stays its account's (its name is no guest's to take)
         created = self.service.create(game.meta["game"], players, options, client=client,
-                                      clock=game.state.clock_setting, reserved=reserved)
+                                      clock=game.state.clock_setting, reserved=reserved,
+                                      accounts={new: held[old] for new, old in enumerate(rotated) if held[old]})
         assert mine is not None
         return created
 
@@ -137,7 +139,7 @@ class Tables:
                                  id=new_gid)
         for _ in range(RETRIES):
             try:
-                taken = self._sit(new, new_seat, game.names[seat])
+                taken = self._sit(new, new_seat, game.names[seat], accounts(game)[seat])
                 break
             except ConcurrencyError:
                 new = self.service.states.load(new_gid)

@@ -257,3 +257,21 @@ def test_pages_of_ones_games_follow_each_other(client, runtime):
             break
     assert seen == list(reversed(made))
     assert ana.get("/api/me/games?cursor=nonsense").status_code == 400
+
+
+def test_a_rematch_keeps_the_accounts_at_their_seats(client, runtime):
+    app = client.application
+    ana, bob = signed_in(app, runtime, "Ana"), signed_in(app, runtime, "Bob")
+    g = ana.post("/api/games", json={"game": "murus", "players": [{"me": True}, {"open": True}]}).json
+    bob_token = bob.post(f"/api/games/{g['id']}/seats/1", json={}).json["token"]
+    client.post(f"/api/games/{g['id']}/commands", headers={"Authorization": f"Bearer {bob_token}"},
+                json={"move": "abort"})
+    r = client.post(f"/api/games/{g['id']}/rematch", headers={"Authorization": f"Bearer {g['seats'][0]['token']}"})
+    assert r.status_code == 201, r.json
+    new = r.json["id"]
+    r = client.post(f"/api/games/{g['id']}/rematch", headers={"Authorization": f"Bearer {bob_token}"})
+    assert r.status_code == 201 and r.json["id"] == new
+    doc = client.get(f"/api/games/{new}?min_version=4").json
+    assert [(p["name"], p["account"]) for p in doc["players"]] == [("Bob", "Bob"), ("Ana", "Ana")]
+    assert [x["id"] for x in bob.get("/api/me/games").json["games"]][0] == new
+    assert [x["id"] for x in ana.get("/api/me/games").json["games"]][0] == new
