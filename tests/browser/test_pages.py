@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from domain import registry
 from domain.registry import GAME_NAMES
 
 WEB = Path(__file__).resolve().parents[2] / "web"
@@ -64,8 +65,33 @@ def test_scripts_never_parse_html_or_log():
         assert not re.search(r"\bconsole\.\w+\(", text), f"console output in {script.relative_to(WEB)}"
 
 
-def test_every_game_has_a_board_module():
+def test_every_board_a_registration_names_is_a_module_exporting_render():
+    boards = [game.board for game in registry.game_types() if game.board] + ["generic.js"]
+    assert len(boards) == len(GAME_NAMES) + 1  # every built-in game draws its own board
+    for board in boards:
+        text = (WEB / "static" / "boards" / board).read_text()
+        assert re.search(r"^export \{render\b", text, re.MULTILINE), f"boards/{board} exports no render"
+
+
+def test_the_scripts_are_es_modules_that_share_nothing_through_window():
+    """No build step and no globals between files: every script imports what it uses; each page loads one entry
+    module (the board module is imported by the game page's, from the address the page gives)."""
+    for script in (WEB / "static").rglob("*.js"):
+        text, name = script.read_text(), script.relative_to(WEB)
+        assert not re.search(r"\bwindow\.\w+\s*=[^=]", text), f"a window global set in {name}"
+        assert "window.Burrow" not in text, name
+        assert not re.search(r"^\(function \(\) \{", text, re.MULTILINE), f"{name} is not a module"
+    for page in ("game.html", "lobby.html"):
+        tags = re.findall(r"<script\b[^>]*>", (WEB / "templates" / page).read_text())
+        assert len(tags) == 1 and 'type="module"' in tags[0], (page, tags)
+
+
+@fakeredis_only
+def test_the_game_page_names_the_board_module_of_the_games_registration(client):
     for name in GAME_NAMES:
-        module = WEB / "static" / "boards" / f"{name}.js"
-        assert f"window.BurrowBoards.{name} = " in module.read_text()
-    assert "window.BurrowBoards.generic = " in (WEB / "static" / "boards" / "generic.js").read_text()
+        players = [{"name": f"P{i}"} for i in range(registry.game_info(name).seats[0])]
+        gid = client.post("/api/games", json={"game": name, "players": players}).json["id"]
+        html = client.get(f"/games/{gid}").get_data(as_text=True)
+        board = registry.game_type(name).board
+        assert f'<link rel="modulepreload" id="board-module" href="/static/boards/{board}">' in html
+        assert '<script type="module" src="/static/game.js"></script>' in html

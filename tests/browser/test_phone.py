@@ -116,7 +116,8 @@ def test_commando_agents_and_colour_dots(new_page, server, watch, size):
         box.id = "eight";
         document.getElementById("board").after(box);
         const narrow = document.getElementById("board").clientWidth < 600;
-        window.BurrowBoards.commando.render(box, doc, {legal: [], interactive: false, memory: {}, narrow});
+        const board = await import("/static/boards/commando.js");
+        board.render(box, doc, {legal: [], interactive: false, memory: {}, narrow});
     }""")
     layout = agent_layout(page, "#eight")
     check_agents(layout, 8)

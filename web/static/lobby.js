@@ -1,416 +1,415 @@
-/* The lobby: create a game (game, options, seats human or AI), then play it here (one seat or all of them at one
+/* The lobby's entry module: create a game (game, options, seats human or AI), then play it here (one seat or all of them at one
    screen), or hand out a seat's link; and the list of games, refreshed every few seconds.
 
-   The seat tokens of a new game stay in this page's memory, then go to sessionStorage (playing here) or to the
-   clipboard (a link): never into the DOM, a query string or the console. */
-(function () {
-  "use strict";
-  const {html, button, refocus} = window.BurrowDom;
-  const {api, tokens} = window.BurrowApi;
-  const $ = (id) => document.getElementById(id);
-  const POLL_MS = 4000;
-  const TITLES = {};
-  for (const option of $("game-choice").options) TITLES[option.value] = option.textContent.trim();
+   The seat tokens of a new game stay in this page's memory, then go to the browser's storage (playing here,
+   tokens in api.js) or to the clipboard (a link): never into the DOM, a query string or the console. */
+import {html, button, refocus} from "./dom.js";
+import {api, tokens} from "./api.js";
+import {extraBody, joinButtons, seatKind} from "./seats.js";
+import "./rules.js";  // the rules' summaries from the catalog, and the links that open them
 
-  /* Each game's options and AI levels come from GET /api/catalog (domain/<game>/catalog.py), loaded at start. The
-     form shows the options of the types a form can set: "bool" (a checkbox), "choice" (a select), "count" (a
-     positive integer; empty: none) and "int" (0 or more; empty: the default); "text" and "object" options are
-     the API's. Only values differing from the default are sent. */
-  const FORM_TYPES = ["bool", "choice", "count", "int"];
-  const CATALOG = {};  // game name → its catalog entry
+const $ = (id) => document.getElementById(id);
+const POLL_MS = 4000;
+const TITLES = {};
+for (const option of $("game-choice").options) TITLES[option.value] = option.textContent.trim();
 
-  function specsOf(game) {
-    const info = CATALOG[game];
-    return info ? info.options.filter((o) => FORM_TYPES.includes(o.type)) : [];
-  }
+/* Each game's options and AI levels come from GET /api/catalog (domain/<game>/catalog.py), loaded at start. The
+   form shows the options of the types a form can set: "bool" (a checkbox), "choice" (a select), "count" (a
+   positive integer; empty: none) and "int" (0 or more; empty: the default); "text" and "object" options are
+   the API's. Only values differing from the default are sent. */
+const FORM_TYPES = ["bool", "choice", "count", "int"];
+const CATALOG = {};  // game name → its catalog entry
 
-  function levelsOf(game) {
-    const info = CATALOG[game];
-    return [["", "Human"], ...(info ? info.levels : []).map((level) => [level, `AI — ${level}`])];
-  }
+function specsOf(game) {
+  const info = CATALOG[game];
+  return info ? info.options.filter((o) => FORM_TYPES.includes(o.type)) : [];
+}
 
-  // ---------------------------------------------------------------- the form
+function levelsOf(game) {
+  const info = CATALOG[game];
+  return [["", "Human"], ...(info ? info.levels : []).map((level) => [level, `AI — ${level}`])];
+}
 
-  function chosenGame() {
-    const select = $("game-choice");
-    return select.options[select.selectedIndex];
-  }
+// ---------------------------------------------------------------- the form
 
-  function renderOptions() {
-    const box = $("options");
-    for (const node of [...box.children]) if (node.tagName !== "LEGEND") node.remove();
-    const specs = specsOf(chosenGame().value);
-    if (!specs.length) html("p", "note", "This game has no options.", box);
-    for (const spec of specs) {
-      const label = html("label", spec.type === "bool" ? "field check" : "field", null, box);
-      let input;
-      if (spec.choices) {
-        input = document.createElement("select");
-        for (const choice of spec.choices) {
-          const option = html("option", "", choice.label, input);
-          option.value = choice.value;
-        }
-        input.value = spec.default;
+function chosenGame() {
+  const select = $("game-choice");
+  return select.options[select.selectedIndex];
+}
+
+function renderOptions() {
+  const box = $("options");
+  for (const node of [...box.children]) if (node.tagName !== "LEGEND") node.remove();
+  const specs = specsOf(chosenGame().value);
+  if (!specs.length) html("p", "note", "This game has no options.", box);
+  for (const spec of specs) {
+    const label = html("label", spec.type === "bool" ? "field check" : "field", null, box);
+    let input;
+    if (spec.choices) {
+      input = document.createElement("select");
+      for (const choice of spec.choices) {
+        const option = html("option", "", choice.label, input);
+        option.value = choice.value;
+      }
+      input.value = spec.default;
+    } else {
+      input = document.createElement("input");
+      input.type = spec.type === "bool" ? "checkbox" : "number";
+      if (spec.type === "count" || spec.type === "int") {
+        input.min = spec.type === "count" ? "1" : "0";
+        input.inputMode = "numeric";
+        if (spec.default !== null) input.placeholder = String(spec.default);
       } else {
-        input = document.createElement("input");
-        input.type = spec.type === "bool" ? "checkbox" : "number";
-        if (spec.type === "count" || spec.type === "int") {
-          input.min = spec.type === "count" ? "1" : "0";
-          input.inputMode = "numeric";
-          if (spec.default !== null) input.placeholder = String(spec.default);
-        } else {
-          input.checked = spec.default === true;
-        }
-      }
-      input.name = spec.name;
-      input.dataset.option = spec.name;
-      if (spec.help) label.title = spec.help;
-      if (spec.type === "bool") {
-        label.appendChild(input);
-        label.appendChild(document.createTextNode(" " + spec.label));
-      } else {
-        label.appendChild(document.createTextNode(spec.label + " "));
-        label.appendChild(input);
+        input.checked = spec.default === true;
       }
     }
-  }
-
-  function options() {
-    const specs = specsOf(chosenGame().value);
-    const out = {};
-    for (const spec of specs) {
-      const input = $("options").querySelector(`[data-option="${spec.name}"]`);
-      if (spec.type === "bool") {
-        if (input.checked !== spec.default) out[spec.name] = input.checked;
-      } else if (spec.type === "count" || spec.type === "int") {
-        if (input.value.trim()) out[spec.name] = Number(input.value);
-      } else if (input.value !== spec.default) {
-        out[spec.name] = input.value;
-      }
-    }
-    return out;
-  }
-
-  /* Add the game's seat kinds (a person, an AI of each level) missing from the select ``kind``. */
-  function fillKinds(kind) {
-    const hasAi = chosenGame().dataset.ai === "yes";
-    const present = new Set([...kind.options].map((option) => option.value));
-    for (const [value, text] of levelsOf(chosenGame().value)) {
-      if (present.has(value)) continue;
-      const option = html("option", "", text, kind);
-      option.value = value;
-      option.disabled = Boolean(value) && !hasAi;
+    input.name = spec.name;
+    input.dataset.option = spec.name;
+    if (spec.help) label.title = spec.help;
+    if (spec.type === "bool") {
+      label.appendChild(input);
+      label.appendChild(document.createTextNode(" " + spec.label));
+    } else {
+      label.appendChild(document.createTextNode(spec.label + " "));
+      label.appendChild(input);
     }
   }
+}
 
-  function seatRow(index) {
-    const item = html("li", "seat-row", null);
-    const nameLabel = html("label", "field", `Seat ${index} name `, item);
-    const name = document.createElement("input");
-    name.className = "seat-name";
-    name.maxLength = 40;
-    name.autocomplete = "off";
-    name.value = `Player ${index + 1}`;
-    nameLabel.appendChild(name);
-    const kindLabel = html("label", "field", "played by ", item);
-    const kind = document.createElement("select");
-    kind.className = "seat-kind";
-    fillKinds(kind);
-    kind.addEventListener("change", () => {
-      if (kind.value && /^Player \d+$/.test(name.value)) name.value = `Bot ${index + 1}`;
-      if (!kind.value && /^Bot \d+$/.test(name.value)) name.value = `Player ${index + 1}`;
-    });
-    kindLabel.appendChild(kind);
-    if (window.BurrowSeats) window.BurrowSeats.seatKind(kind, name);  // "Anyone": an open seat (seats.js)
-    return item;
-  }
-
-  function renderSeats(count) {
-    const list = $("seats");
-    const game = chosenGame();
-    const min = Number(game.dataset.minSeats);
-    const max = Number(game.dataset.maxSeats);
-    const wanted = Math.max(min, Math.min(max, count));
-    while (list.children.length > wanted) list.lastElementChild.remove();
-    while (list.children.length < wanted) list.appendChild(seatRow(list.children.length));
-    $("add-seat").disabled = wanted >= max;
-    $("remove-seat").disabled = wanted <= min;
-    $("add-seat").hidden = $("remove-seat").hidden = min === max;
-    $("ai-note").hidden = game.dataset.ai === "yes";
-  }
-
-  function onGameChange() {
-    for (const help of document.querySelectorAll(".help-game")) help.hidden = help.dataset.game !== chosenGame().value;
-    const title = $("help-title");
-    if (title) title.textContent = `How to play ${TITLES[chosenGame().value] || chosenGame().value}`;
-    renderOptions();
-    $("seats").replaceChildren();
-    renderSeats(Number(chosenGame().dataset.minSeats));
-  }
-
-  function players() {
-    return [...$("seats").children].map((row) => {
-      const player = {name: row.querySelector(".seat-name").value.trim()};
-      const level = row.querySelector(".seat-kind").value;
-      if (level === "open") return {open: true};
-      if (level) player.ai = level;
-      return player;
-    });
-  }
-
-  function showError(text, field) {
-    $("create-error").textContent = text;
-    for (const node of document.querySelectorAll("#create [aria-invalid]")) node.removeAttribute("aria-invalid");
-    if (field) {
-      field.setAttribute("aria-invalid", "true");
-      field.focus();
+function options() {
+  const specs = specsOf(chosenGame().value);
+  const out = {};
+  for (const spec of specs) {
+    const input = $("options").querySelector(`[data-option="${spec.name}"]`);
+    if (spec.type === "bool") {
+      if (input.checked !== spec.default) out[spec.name] = input.checked;
+    } else if (spec.type === "count" || spec.type === "int") {
+      if (input.value.trim()) out[spec.name] = Number(input.value);
+    } else if (input.value !== spec.default) {
+      out[spec.name] = input.value;
     }
   }
+  return out;
+}
 
-  /** The words a person reads for a request field: an option's label, "Seat 1's name", "The starting position". */
-  function fieldName(path) {
-    let m;
-    if ((m = /^options\.(\w+)/.exec(path))) {
-      const input = $("options").querySelector(`[data-option="${m[1]}"]`);
-      const label = input && input.closest("label");
-      const words = label ? label.textContent.replace(/\s+/g, " ").trim() : m[1].replace(/_/g, " ");
-      return {text: `“${words}”`, input};
-    }
-    if ((m = /^players\[(\d+)\]\.?(\w*)/.exec(path))) {
-      const row = $("seats").children[Number(m[1])];
-      const what = m[2] === "ai" ? "player" : m[2] || "entry";
-      return {text: `Seat ${m[1]}'s ${what}`, input: row && row.querySelector(m[2] === "ai" ? ".seat-kind" : ".seat-name")};
-    }
-    if (/^players/.test(path)) return {text: "The seats", input: null};
-    if ((m = /^clock\.(\w+)/.exec(path))) {  // the clock's fields (seats.js): "Minutes", "Hours per move", …
-      const input = $(m[1] === "increment" ? "clock-b" : "clock-a");
-      const label = input && input.closest("label");
-      return {text: label ? `“${label.textContent.replace(/\s+/g, " ").trim()}”` : "The clock", input};
-    }
-    if (/^position/.test(path)) return {text: "The starting position", input: $("position")};
-    if (/^seed/.test(path)) return {text: "The seed", input: $("seed")};
-    if (/^game/.test(path)) return {text: "The game", input: $("game-choice")};
-    return null;
+/* Add the game's seat kinds (a person, an AI of each level) missing from the select ``kind``. */
+function fillKinds(kind) {
+  const hasAi = chosenGame().dataset.ai === "yes";
+  const present = new Set([...kind.options].map((option) => option.value));
+  for (const [value, text] of levelsOf(chosenGame().value)) {
+    if (present.has(value)) continue;
+    const option = html("option", "", text, kind);
+    option.value = value;
+    option.disabled = Boolean(value) && !hasAi;
   }
+}
 
-  /** A server message in the words of the form: "options.max_plies: must be a positive integer or null, not 0"
-      becomes "“End in a draw after …”: must be a whole number above 0, or left empty (you gave 0)." */
-  function friendly(err) {
-    const message = String(err.message || "");
-    const m = /^([A-Za-z_][\w.[\]]*): (.*)$/.exec(message);
-    const path = err.field || (m ? m[1] : null);
-    const found = path ? fieldName(path) : null;
-    if (!found) return {text: message, input: null};
-    let rest = m && (!err.field || m[1] === err.field || m[1].startsWith(err.field)) ? m[2] : message;
-    rest = rest
-      .replace(/must be a positive integer or null, not (.+)$/, "must be a whole number above 0, or left empty (you gave $1)")
-      .replace(/must be a whole number of 0 or more, not (.+)$/, "must be a whole number, 0 or more (you gave $1)")
-      .replace(/invalid enum value '([^']*)'/, "“$1” is not one of the choices")
-      .replace(/^Expected `(\w+)`, got `(\w+)`.*$/, "has the wrong kind of value");
-    const deeper = path && path.startsWith("position.") ? ` (at ${path.slice("position.".length)})` : "";
-    return {text: `${found.text}${deeper}: ${rest.replace(/\.$/, "")}.`, input: found.input};
+function seatRow(index) {
+  const item = html("li", "seat-row", null);
+  const nameLabel = html("label", "field", `Seat ${index} name `, item);
+  const name = document.createElement("input");
+  name.className = "seat-name";
+  name.maxLength = 40;
+  name.autocomplete = "off";
+  name.value = `Player ${index + 1}`;
+  nameLabel.appendChild(name);
+  const kindLabel = html("label", "field", "played by ", item);
+  const kind = document.createElement("select");
+  kind.className = "seat-kind";
+  fillKinds(kind);
+  kind.addEventListener("change", () => {
+    if (kind.value && /^Player \d+$/.test(name.value)) name.value = `Bot ${index + 1}`;
+    if (!kind.value && /^Bot \d+$/.test(name.value)) name.value = `Player ${index + 1}`;
+  });
+  kindLabel.appendChild(kind);
+  seatKind(kind, name);  // "Anyone": an open seat (seats.js)
+  return item;
+}
+
+function renderSeats(count) {
+  const list = $("seats");
+  const game = chosenGame();
+  const min = Number(game.dataset.minSeats);
+  const max = Number(game.dataset.maxSeats);
+  const wanted = Math.max(min, Math.min(max, count));
+  while (list.children.length > wanted) list.lastElementChild.remove();
+  while (list.children.length < wanted) list.appendChild(seatRow(list.children.length));
+  $("add-seat").disabled = wanted >= max;
+  $("remove-seat").disabled = wanted <= min;
+  $("add-seat").hidden = $("remove-seat").hidden = min === max;
+  $("ai-note").hidden = game.dataset.ai === "yes";
+}
+
+function onGameChange() {
+  for (const help of document.querySelectorAll(".help-game")) help.hidden = help.dataset.game !== chosenGame().value;
+  const title = $("help-title");
+  if (title) title.textContent = `How to play ${TITLES[chosenGame().value] || chosenGame().value}`;
+  renderOptions();
+  $("seats").replaceChildren();
+  renderSeats(Number(chosenGame().dataset.minSeats));
+}
+
+function players() {
+  return [...$("seats").children].map((row) => {
+    const player = {name: row.querySelector(".seat-name").value.trim()};
+    const level = row.querySelector(".seat-kind").value;
+    if (level === "open") return {open: true};
+    if (level) player.ai = level;
+    return player;
+  });
+}
+
+function showError(text, field) {
+  $("create-error").textContent = text;
+  for (const node of document.querySelectorAll("#create [aria-invalid]")) node.removeAttribute("aria-invalid");
+  if (field) {
+    field.setAttribute("aria-invalid", "true");
+    field.focus();
   }
+}
 
-  /** Checks made before asking the server: empty names, numbers that are not whole numbers. */
-  function problems() {
-    for (const [i, row] of [...$("seats").children].entries()) {
-      const name = row.querySelector(".seat-name");
-      // (An open seat's name field is disabled: whoever joins names it.)
-      if (!name.value.trim() && !name.disabled) return {text: `Seat ${i} needs a name.`, input: name};
-    }
-    for (const input of $("options").querySelectorAll('input[type="number"]')) {
-      const value = input.value.trim();
-      const label = input.closest("label").textContent.replace(/\s+/g, " ").trim();
-      const min = Number(input.min || 0);
-      if (input.validity.badInput || (value && (!/^\d+$/.test(value) || Number(value) < min))) {
-        return {text: `“${label}”: ${min > 0 ? "a whole number above 0, or leave it empty" : "a whole number, 0 or more"}.`,
-                input};
-      }
-    }
-    const seed = $("seed");
-    if (seed.validity.badInput || (seed.value.trim() && !/^\d+$/.test(seed.value.trim()))) {
-      return {text: "The seed: a whole number, 0 or more (or leave it empty).", input: seed};
-    }
-    return null;
+/** The words a person reads for a request field: an option's label, "Seat 1's name", "The starting position". */
+function fieldName(path) {
+  let m;
+  if ((m = /^options\.(\w+)/.exec(path))) {
+    const input = $("options").querySelector(`[data-option="${m[1]}"]`);
+    const label = input && input.closest("label");
+    const words = label ? label.textContent.replace(/\s+/g, " ").trim() : m[1].replace(/_/g, " ");
+    return {text: `“${words}”`, input};
   }
+  if ((m = /^players\[(\d+)\]\.?(\w*)/.exec(path))) {
+    const row = $("seats").children[Number(m[1])];
+    const what = m[2] === "ai" ? "player" : m[2] || "entry";
+    return {text: `Seat ${m[1]}'s ${what}`, input: row && row.querySelector(m[2] === "ai" ? ".seat-kind" : ".seat-name")};
+  }
+  if (/^players/.test(path)) return {text: "The seats", input: null};
+  if ((m = /^clock\.(\w+)/.exec(path))) {  // the clock's fields (seats.js): "Minutes", "Hours per move", …
+    const input = $(m[1] === "increment" ? "clock-b" : "clock-a");
+    const label = input && input.closest("label");
+    return {text: label ? `“${label.textContent.replace(/\s+/g, " ").trim()}”` : "The clock", input};
+  }
+  if (/^position/.test(path)) return {text: "The starting position", input: $("position")};
+  if (/^seed/.test(path)) return {text: "The seed", input: $("seed")};
+  if (/^game/.test(path)) return {text: "The game", input: $("game-choice")};
+  return null;
+}
 
-  async function create(event) {
-    event.preventDefault();
-    showError("");
-    const problem = problems();
-    if (problem) {
-      showError(problem.text, problem.input);
+/** A server message in the words of the form: "options.max_plies: must be a positive integer or null, not 0"
+    becomes "“End in a draw after …”: must be a whole number above 0, or left empty (you gave 0)." */
+function friendly(err) {
+  const message = String(err.message || "");
+  const m = /^([A-Za-z_][\w.[\]]*): (.*)$/.exec(message);
+  const path = err.field || (m ? m[1] : null);
+  const found = path ? fieldName(path) : null;
+  if (!found) return {text: message, input: null};
+  let rest = m && (!err.field || m[1] === err.field || m[1].startsWith(err.field)) ? m[2] : message;
+  rest = rest
+    .replace(/must be a positive integer or null, not (.+)$/, "must be a whole number above 0, or left empty (you gave $1)")
+    .replace(/must be a whole number of 0 or more, not (.+)$/, "must be a whole number, 0 or more (you gave $1)")
+    .replace(/invalid enum value '([^']*)'/, "“$1” is not one of the choices")
+    .replace(/^Expected `(\w+)`, got `(\w+)`.*$/, "has the wrong kind of value");
+  const deeper = path && path.startsWith("position.") ? ` (at ${path.slice("position.".length)})` : "";
+  return {text: `${found.text}${deeper}: ${rest.replace(/\.$/, "")}.`, input: found.input};
+}
+
+/** Checks made before asking the server: empty names, numbers that are not whole numbers. */
+function problems() {
+  for (const [i, row] of [...$("seats").children].entries()) {
+    const name = row.querySelector(".seat-name");
+    // (An open seat's name field is disabled: whoever joins names it.)
+    if (!name.value.trim() && !name.disabled) return {text: `Seat ${i} needs a name.`, input: name};
+  }
+  for (const input of $("options").querySelectorAll('input[type="number"]')) {
+    const value = input.value.trim();
+    const label = input.closest("label").textContent.replace(/\s+/g, " ").trim();
+    const min = Number(input.min || 0);
+    if (input.validity.badInput || (value && (!/^\d+$/.test(value) || Number(value) < min))) {
+      return {text: `“${label}”: ${min > 0 ? "a whole number above 0, or leave it empty" : "a whole number, 0 or more"}.`,
+              input};
+    }
+  }
+  const seed = $("seed");
+  if (seed.validity.badInput || (seed.value.trim() && !/^\d+$/.test(seed.value.trim()))) {
+    return {text: "The seed: a whole number, 0 or more (or leave it empty).", input: seed};
+  }
+  return null;
+}
+
+async function create(event) {
+  event.preventDefault();
+  showError("");
+  const problem = problems();
+  if (problem) {
+    showError(problem.text, problem.input);
+    return;
+  }
+  const body = {game: chosenGame().value, players: players(), options: options(), ...extraBody()};
+  const seed = $("seed").value.trim();
+  if (seed) body.seed = Number(seed);
+  const position = $("position").value.trim();
+  if (position) {
+    try {
+      body.position = JSON.parse(position);
+    } catch (err) {
+      showError("The starting position is not valid JSON: see the game's rules below for its form.", $("position"));
       return;
     }
-    const body = {game: chosenGame().value, players: players(), options: options(),
-                  ...(window.BurrowSeats ? window.BurrowSeats.extraBody() : {})};
-    const seed = $("seed").value.trim();
-    if (seed) body.seed = Number(seed);
-    const position = $("position").value.trim();
-    if (position) {
-      try {
-        body.position = JSON.parse(position);
-      } catch (err) {
-        showError("The starting position is not valid JSON: see the game's rules below for its form.", $("position"));
-        return;
-      }
+  }
+  const submit = $("create-button");
+  submit.disabled = true;
+  try {
+    const answer = await api("/api/games", {method: "POST", body});
+    showCreated(body.game, answer);
+    pollGames();
+  } catch (err) {
+    const shown = friendly(err);
+    showError(shown.text, shown.input);
+  } finally {
+    submit.disabled = false;
+  }
+}
+
+// ---------------------------------------------------------------- after creation
+
+function playHere(gid, seatTokens) {
+  if (tokens.save(gid, seatTokens)) {
+    location.assign("/games/" + encodeURIComponent(gid));
+  } else {
+    // No sessionStorage: hand the tokens over in the fragment instead (the game page removes it at once).
+    location.assign("/games/" + encodeURIComponent(gid) + "#tokens=" + seatTokens.map(encodeURIComponent).join(","));
+  }
+}
+
+async function copySeatLink(gid, seat) {
+  const url = tokens.link(gid, seat.token);
+  try {
+    await navigator.clipboard.writeText(url);
+    $("created-summary").textContent = `The link for seat ${seat.seat} (${seat.name}) is copied.`;
+  } catch (err) {
+    window.prompt(`The link for seat ${seat.seat} (copy it):`, url);
+  }
+}
+
+function showCreated(game, answer) {
+  const humans = answer.seats.filter((s) => s.token);
+  const names = answer.seats.map((s) => (s.open ? "an open seat" : s.ai ? `${s.name} (AI, ${s.ai})` : s.name))
+    .join(", ");
+  $("created-summary").textContent = `${TITLES[game] || game}, game ${answer.id}: ${names}.`;
+  const actions = $("created-actions");
+  actions.replaceChildren();
+  if (humans.length > 1) {
+    button(`Play all ${humans.length} seats here (hot seat)`, () => playHere(answer.id, humans.map((s) => s.token)),
+           "primary", actions);
+  }
+  for (const seat of humans) {
+    const row = html("p", "seat-actions", null, actions);
+    button(`Play seat ${seat.seat} (${seat.name}) here`, () => playHere(answer.id, [seat.token]),
+           humans.length === 1 ? "primary" : "", row);
+    button(`Copy the link for seat ${seat.seat}`, () => copySeatLink(answer.id, seat), "", row);
+  }
+  const watch = html("a", "watch", "Watch this game", actions);
+  watch.href = "/games/" + encodeURIComponent(answer.id);
+  $("created").hidden = false;
+  const first = actions.querySelector("button, a");
+  if (first) first.focus();
+}
+
+// ---------------------------------------------------------------- the list of games
+
+let statusFilter = "";
+let lastList = "";
+
+/** When a game last changed (its creation if the server does not know better). */
+function changed(g) {
+  return Math.max(Date.parse(g.updated) || 0, Date.parse(g.created) || 0);
+}
+
+function ago(time) {
+  const seconds = Math.max(0, (Date.now() - time) / 1000);
+  if (!isFinite(seconds)) return "";
+  if (seconds < 60) return "just now";
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
+  return `${Math.floor(seconds / 86400)} d ago`;
+}
+
+function describeGame(g) {
+  const name = (seat) => (g.players[seat] && g.players[seat].name ? g.players[seat].name : `seat ${seat}`);
+  if (g.status === "finished") {
+    const winners = (g.result && g.result.winners) || [];
+    if (!winners.length && g.result && g.result.termination === "aborted") return "Aborted: no result";
+    return winners.length ? `Finished: ${winners.map(name).join(" and ")} won` : "Finished: a draw";
+  }
+  if (g.status === "setup") return "Open: setting up" + (g.to_act.length ? `, waiting for ${g.to_act.map(name).join(", ")}` : "");
+  return g.to_act.length ? `Running: ${g.to_act.map(name).join(", ")} to play` : "Running";
+}
+
+function renderGames(games) {
+  const list = $("games");
+  const focused = document.activeElement && list.contains(document.activeElement)
+    ? document.activeElement.getAttribute("data-key") : null;
+  list.replaceChildren();
+  const kind = {open: "open", setup: "open", playing: "running", finished: "finished"}[statusFilter];
+  $("games-status").textContent = games.length ? `${games.length} ${kind ? kind + " " : ""}game${games.length === 1 ? "" : "s"}`
+    : kind ? `No ${kind} games right now.` : "No games yet: create one above.";
+  for (const g of games) {
+    const item = html("li", `game-item status-${g.status}`, null, list);
+    const link = html("a", "game-link", null, item);
+    link.href = "/games/" + encodeURIComponent(g.id);
+    link.dataset.key = g.id;
+    const head = html("span", "game-head", null, link);
+    html("span", "game-title", TITLES[g.game] || g.game, head);
+    html("span", "game-time", `#${g.id} · ${ago(changed(g))}`, head);
+    html("span", "game-players", g.players.map((p) => (p.ai ? `${p.name} (AI)` : p.open && !p.name ? "(open)" : p.name))
+      .join(" vs "), link);
+    const held = tokens.stored(g.id).length;
+    html("span", "game-state", describeGame(g) + (held ? ` · you hold ${held === 1 ? "a seat" : held + " seats"}` : ""),
+         link);
+    joinButtons(g, item, $("games-status"));  // open seats: Join (seats.js)
+  }
+  refocus(list, focused);
+}
+
+async function pollGames() {
+  try {
+    const query = statusFilter ? "?status=" + encodeURIComponent(statusFilter) : "";
+    const body = await api("/api/games" + query);
+    const games = body.games.slice().sort((a, b) => changed(b) - changed(a));
+    const key = JSON.stringify(games);
+    if (key !== lastList) {
+      lastList = key;
+      renderGames(games);
     }
-    const submit = $("create-button");
-    submit.disabled = true;
-    try {
-      const answer = await api("/api/games", {method: "POST", body});
-      showCreated(body.game, answer);
+  } catch (err) {
+    $("games-status").textContent = "The list of games cannot be loaded right now; retrying.";
+  }
+}
+
+function bindFilters() {
+  for (const b of document.querySelectorAll(".filter")) {
+    b.addEventListener("click", () => {
+      statusFilter = b.dataset.status;
+      for (const other of document.querySelectorAll(".filter")) {
+        other.setAttribute("aria-pressed", other === b ? "true" : "false");
+      }
+      lastList = "";
       pollGames();
-    } catch (err) {
-      const shown = friendly(err);
-      showError(shown.text, shown.input);
-    } finally {
-      submit.disabled = false;
-    }
+    });
   }
+}
 
-  // ---------------------------------------------------------------- after creation
+// ---------------------------------------------------------------- start
 
-  function playHere(gid, seatTokens) {
-    if (tokens.save(gid, seatTokens)) {
-      location.assign("/games/" + encodeURIComponent(gid));
-    } else {
-      // No sessionStorage: hand the tokens over in the fragment instead (the game page removes it at once).
-      location.assign("/games/" + encodeURIComponent(gid) + "#tokens=" + seatTokens.map(encodeURIComponent).join(","));
-    }
-  }
-
-  async function copySeatLink(gid, seat) {
-    const url = tokens.link(gid, seat.token);
-    try {
-      await navigator.clipboard.writeText(url);
-      $("created-summary").textContent = `The link for seat ${seat.seat} (${seat.name}) is copied.`;
-    } catch (err) {
-      window.prompt(`The link for seat ${seat.seat} (copy it):`, url);
-    }
-  }
-
-  function showCreated(game, answer) {
-    const humans = answer.seats.filter((s) => s.token);
-    const names = answer.seats.map((s) => (s.open ? "an open seat" : s.ai ? `${s.name} (AI, ${s.ai})` : s.name))
-      .join(", ");
-    $("created-summary").textContent = `${TITLES[game] || game}, game ${answer.id}: ${names}.`;
-    const actions = $("created-actions");
-    actions.replaceChildren();
-    if (humans.length > 1) {
-      button(`Play all ${humans.length} seats here (hot seat)`, () => playHere(answer.id, humans.map((s) => s.token)),
-             "primary", actions);
-    }
-    for (const seat of humans) {
-      const row = html("p", "seat-actions", null, actions);
-      button(`Play seat ${seat.seat} (${seat.name}) here`, () => playHere(answer.id, [seat.token]),
-             humans.length === 1 ? "primary" : "", row);
-      button(`Copy the link for seat ${seat.seat}`, () => copySeatLink(answer.id, seat), "", row);
-    }
-    const watch = html("a", "watch", "Watch this game", actions);
-    watch.href = "/games/" + encodeURIComponent(answer.id);
-    $("created").hidden = false;
-    const first = actions.querySelector("button, a");
-    if (first) first.focus();
-  }
-
-  // ---------------------------------------------------------------- the list of games
-
-  let statusFilter = "";
-  let lastList = "";
-
-  /** When a game last changed (its creation if the server does not know better). */
-  function changed(g) {
-    return Math.max(Date.parse(g.updated) || 0, Date.parse(g.created) || 0);
-  }
-
-  function ago(time) {
-    const seconds = Math.max(0, (Date.now() - time) / 1000);
-    if (!isFinite(seconds)) return "";
-    if (seconds < 60) return "just now";
-    if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
-    if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
-    return `${Math.floor(seconds / 86400)} d ago`;
-  }
-
-  function describeGame(g) {
-    const name = (seat) => (g.players[seat] && g.players[seat].name ? g.players[seat].name : `seat ${seat}`);
-    if (g.status === "finished") {
-      const winners = (g.result && g.result.winners) || [];
-      if (!winners.length && g.result && g.result.termination === "aborted") return "Aborted: no result";
-      return winners.length ? `Finished: ${winners.map(name).join(" and ")} won` : "Finished: a draw";
-    }
-    if (g.status === "setup") return "Open: setting up" + (g.to_act.length ? `, waiting for ${g.to_act.map(name).join(", ")}` : "");
-    return g.to_act.length ? `Running: ${g.to_act.map(name).join(", ")} to play` : "Running";
-  }
-
-  function renderGames(games) {
-    const list = $("games");
-    const focused = document.activeElement && list.contains(document.activeElement)
-      ? document.activeElement.getAttribute("data-key") : null;
-    list.replaceChildren();
-    const kind = {open: "open", setup: "open", playing: "running", finished: "finished"}[statusFilter];
-    $("games-status").textContent = games.length ? `${games.length} ${kind ? kind + " " : ""}game${games.length === 1 ? "" : "s"}`
-      : kind ? `No ${kind} games right now.` : "No games yet: create one above.";
-    for (const g of games) {
-      const item = html("li", `game-item status-${g.status}`, null, list);
-      const link = html("a", "game-link", null, item);
-      link.href = "/games/" + encodeURIComponent(g.id);
-      link.dataset.key = g.id;
-      const head = html("span", "game-head", null, link);
-      html("span", "game-title", TITLES[g.game] || g.game, head);
-      html("span", "game-time", `#${g.id} · ${ago(changed(g))}`, head);
-      html("span", "game-players", g.players.map((p) => (p.ai ? `${p.name} (AI)` : p.open && !p.name ? "(open)" : p.name))
-        .join(" vs "), link);
-      const held = tokens.stored(g.id).length;
-      html("span", "game-state", describeGame(g) + (held ? ` · you hold ${held === 1 ? "a seat" : held + " seats"}` : ""),
-           link);
-      if (window.BurrowSeats) window.BurrowSeats.joinButtons(g, item, $("games-status"));  // open seats: Join
-    }
-    refocus(list, focused);
-  }
-
-  async function pollGames() {
-    try {
-      const query = statusFilter ? "?status=" + encodeURIComponent(statusFilter) : "";
-      const body = await api("/api/games" + query);
-      const games = body.games.slice().sort((a, b) => changed(b) - changed(a));
-      const key = JSON.stringify(games);
-      if (key !== lastList) {
-        lastList = key;
-        renderGames(games);
-      }
-    } catch (err) {
-      $("games-status").textContent = "The list of games cannot be loaded right now; retrying.";
-    }
-  }
-
-  function bindFilters() {
-    for (const b of document.querySelectorAll(".filter")) {
-      b.addEventListener("click", () => {
-        statusFilter = b.dataset.status;
-        for (const other of document.querySelectorAll(".filter")) {
-          other.setAttribute("aria-pressed", other === b ? "true" : "false");
-        }
-        lastList = "";
-        pollGames();
-      });
-    }
-  }
-
-  // ---------------------------------------------------------------- start
-
-  $("game-choice").addEventListener("change", onGameChange);
-  $("add-seat").addEventListener("click", () => renderSeats($("seats").children.length + 1));
-  $("remove-seat").addEventListener("click", () => renderSeats($("seats").children.length - 1));
-  $("create").addEventListener("submit", create);
-  bindFilters();
-  onGameChange();
-  api("/api/catalog").then((body) => {
-    for (const info of body.games) CATALOG[info.name] = info;
-    renderOptions();
-    for (const kind of document.querySelectorAll(".seat-kind")) fillKinds(kind);
-  }).catch(() => {});  // without the catalog the form offers no options and human seats only
-  pollGames();
-  setInterval(() => { if (!document.hidden) pollGames(); }, POLL_MS);
-})();
+$("game-choice").addEventListener("change", onGameChange);
+$("add-seat").addEventListener("click", () => renderSeats($("seats").children.length + 1));
+$("remove-seat").addEventListener("click", () => renderSeats($("seats").children.length - 1));
+$("create").addEventListener("submit", create);
+bindFilters();
+onGameChange();
+api("/api/catalog").then((body) => {
+  for (const info of body.games) CATALOG[info.name] = info;
+  renderOptions();
+  for (const kind of document.querySelectorAll(".seat-kind")) fillKinds(kind);
+}).catch(() => {});  // without the catalog the form offers no options and human seats only
+pollGames();
+setInterval(() => { if (!document.hidden) pollGames(); }, POLL_MS);

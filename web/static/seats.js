@@ -1,283 +1,232 @@
-/* Seats that stay yours, open seats and "My games" (CONTRACT.md "Tables").
+/* Open seats and "My games" (CONTRACT.md "Tables"), on the lobby. Seats stay yours: api.js keeps each game's seat
+   tokens in localStorage (tokens.stored, tokens.save, tokens.games), so a reload, a new tab or coming back next
+   week keeps the seat. Tokens travel only in an Authorization header or a link's #fragment: never a query
+   string, the HTML or a log.
 
-   Loaded after api.js on every page: it keeps each game's seat tokens in localStorage (key "burrow:tokens:<gid>",
-   the key api.js used in sessionStorage), so a reload, a new tab or coming back next week keeps the seat. Tokens
-   still travel only in an Authorization header or a link's #fragment: never a query string, the HTML or a log.
+   Imported by lobby.js, it adds: the "Anyone" seat choice (an open seat) and a clock to the form, the list of
+   games with open seats and a Join button (asks a name), and "My games" (your turn first) with copy-link and
+   forget. */
+import {api, tokens} from "./api.js";
 
-   On the lobby it adds: the "Anyone" seat choice (an open seat) and a clock to the form, the list of games with
-   open seats and a Join button (asks a name), and "My games" (your turn first) with copy-link and forget. */
-(function () {
-  "use strict";
-  const {api, tokens} = window.BurrowApi;
-  const PREFIX = "burrow:tokens:";
-  const $ = (id) => document.getElementById(id);
+const $ = (id) => document.getElementById(id);
 
-  // ---------------------------------------------------------------- tokens in localStorage
+export {extraBody, seatKind, joinButtons};
 
-  function readList(storage, key) {
-    try {
-      const list = JSON.parse(storage.getItem(key) || "[]");
-      return Array.isArray(list) ? list.filter((t) => typeof t === "string" && t) : [];
-    } catch (err) {
-      return [];
-    }
-  }
+// ---------------------------------------------------------------- the lobby form: "Anyone" and a clock
 
-  tokens.stored = function (gid) {
-    const kept = readList(localStorage, PREFIX + gid);
-    // Seats this tab held before tokens moved to localStorage come along.
-    let tab = [];
-    try {
-      tab = readList(sessionStorage, PREFIX + gid);
-    } catch (err) {
-      tab = [];
-    }
-    return [...new Set([...kept, ...tab])];
-  };
+/** Adds "Anyone (open seat)" to a seat's "played by" select (called by lobby.js for each seat row). */
+function seatKind(select, nameInput) {
+  const option = document.createElement("option");
+  option.value = "open";
+  option.textContent = "Anyone (an open seat: joined from the lobby)";
+  select.appendChild(option);
+  select.addEventListener("change", () => {
+    nameInput.disabled = select.value === "open";
+  });
+}
 
-  tokens.save = function (gid, list) {
-    try {
-      if (list.length) localStorage.setItem(PREFIX + gid, JSON.stringify(list));
-      else localStorage.removeItem(PREFIX + gid);
-      try {
-        sessionStorage.removeItem(PREFIX + gid);
-      } catch (err) { /* no sessionStorage: nothing to move */ }
-      return true;
-    } catch (err) {
-      return false;
-    }
-  };
+/** Fields seats.js adds to the create request: the clock. */
+function extraBody() {
+  const kind = $("clock-kind");
+  if (!kind || !kind.value) return {};
+  const a = Number($("clock-a").value);
+  const b = Number($("clock-b").value);
+  if (kind.value === "fischer") return {clock: {initial: a * 60, increment: b}};
+  return {clock: {per_move: a * 3600}};
+}
 
-  /** Every game this browser holds a seat of. */
-  tokens.games = function () {
-    const found = [];
-    try {
-      for (let i = 0; i < localStorage.length; i += 1) {
-        const key = localStorage.key(i);
-        if (key && key.startsWith(PREFIX)) found.push(key.slice(PREFIX.length));
-      }
-    } catch (err) { /* no localStorage: no games kept */ }
-    return found;
-  };
+function labelled(text, input, id) {
+  const label = document.createElement("label");
+  label.className = "field";
+  if (id) label.id = id;
+  const words = document.createElement("span");
+  words.textContent = text + " ";
+  label.append(words, input);
+  return label;
+}
 
-  window.BurrowSeats = {extraBody, seatKind, joinButtons};
+function numberInput(id, value) {
+  const input = document.createElement("input");
+  input.id = id;
+  input.type = "number";
+  input.min = "0";
+  input.step = "any";
+  input.value = value;
+  return input;
+}
 
-  // ---------------------------------------------------------------- the lobby form: "Anyone" and a clock
-
-  /** Adds "Anyone (open seat)" to a seat's "played by" select (called by lobby.js for each seat row). */
-  function seatKind(select, nameInput) {
+function clockFields() {
+  const form = $("create");
+  const advanced = form && form.querySelector("details.advanced");
+  if (!form || !advanced || $("clock-kind")) return;
+  const box = document.createElement("fieldset");
+  box.className = "options clock-options";
+  const legend = document.createElement("legend");
+  legend.textContent = "Clock";
+  const kind = document.createElement("select");
+  kind.id = "clock-kind";
+  for (const [value, text] of [["", "None"], ["fischer", "Minutes + seconds a move"],
+                               ["correspondence", "Hours per move"]]) {
     const option = document.createElement("option");
-    option.value = "open";
-    option.textContent = "Anyone (an open seat: joined from the lobby)";
-    select.appendChild(option);
-    select.addEventListener("change", () => {
-      nameInput.disabled = select.value === "open";
-    });
+    option.value = value;
+    option.textContent = text;
+    kind.appendChild(option);
   }
+  const first = labelled("Minutes", numberInput("clock-a", "5"), "clock-a-label");
+  const second = labelled("Seconds added per move", numberInput("clock-b", "3"), "clock-b-label");
+  first.hidden = second.hidden = true;
+  box.append(legend, labelled("Time control", kind), first, second);
+  form.insertBefore(box, advanced);
+  kind.addEventListener("change", () => {
+    first.hidden = !kind.value;
+    second.hidden = kind.value !== "fischer";
+    first.querySelector("span").textContent = (kind.value === "correspondence" ? "Hours per move" : "Minutes") + " ";
+    $("clock-a").value = kind.value === "correspondence" ? "24" : "5";
+  });
+}
 
-  /** Fields seats.js adds to the create request: the clock. */
-  function extraBody() {
-    const kind = $("clock-kind");
-    if (!kind || !kind.value) return {};
-    const a = Number($("clock-a").value);
-    const b = Number($("clock-b").value);
-    if (kind.value === "fischer") return {clock: {initial: a * 60, increment: b}};
-    return {clock: {per_move: a * 3600}};
+// ---------------------------------------------------------------- open games: Join
+
+async function join(game, seat, status) {
+  const name = (window.prompt(`Your name, to take seat ${seat} of this ${title(game.game)} game:`) || "").trim();
+  if (!name) return;
+  try {
+    const taken = await api(`/api/games/${encodeURIComponent(game.id)}/seats/${seat}`,
+                            {method: "POST", body: {name}});
+    tokens.save(game.id, [...tokens.stored(game.id), taken.token]);
+    location.assign("/games/" + encodeURIComponent(game.id));
+  } catch (err) {
+    (status || $("open-status")).textContent = err.message;
+    pollOpen();
   }
+}
 
-  function labelled(text, input, id) {
-    const label = document.createElement("label");
-    label.className = "field";
-    if (id) label.id = id;
-    const words = document.createElement("span");
-    words.textContent = text + " ";
-    label.append(words, input);
-    return label;
+/** A Join button for each open seat of lobby line ``game`` (not those kept for a rematch), added to ``item``;
+    also used by lobby.js for the main list's rows (``status``: where a failed join is told). */
+function joinButtons(game, item, status) {
+  if (game.status === "finished") return;
+  const mine = new Set(tokens.games());
+  for (const seat of game.open_seats || []) {
+    if (game.players[seat] && game.players[seat].name) continue;  // kept for a rematch
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "join";
+    b.textContent = mine.has(game.id) ? `Take seat ${seat} too` : `Join (seat ${seat})`;
+    b.addEventListener("click", () => join(game, seat, status));
+    item.appendChild(b);
   }
+}
 
-  function numberInput(id, value) {
-    const input = document.createElement("input");
-    input.id = id;
-    input.type = "number";
-    input.min = "0";
-    input.step = "any";
-    input.value = value;
-    return input;
-  }
+/** A game's title as the lobby's form names it ("Murus Gallicus", not "murus"). */
+function title(name) {
+  const option = [...document.querySelectorAll("#game-choice option")].find((o) => o.value === name);
+  return option ? option.textContent.trim() : name;
+}
 
-  function clockFields() {
-    const form = $("create");
-    const advanced = form && form.querySelector("details.advanced");
-    if (!form || !advanced || $("clock-kind")) return;
-    const box = document.createElement("fieldset");
-    box.className = "options clock-options";
-    const legend = document.createElement("legend");
-    legend.textContent = "Clock";
-    const kind = document.createElement("select");
-    kind.id = "clock-kind";
-    for (const [value, text] of [["", "None"], ["fischer", "Minutes + seconds a move"],
-                                 ["correspondence", "Hours per move"]]) {
-      const option = document.createElement("option");
-      option.value = value;
-      option.textContent = text;
-      kind.appendChild(option);
-    }
-    const first = labelled("Minutes", numberInput("clock-a", "5"), "clock-a-label");
-    const second = labelled("Seconds added per move", numberInput("clock-b", "3"), "clock-b-label");
-    first.hidden = second.hidden = true;
-    box.append(legend, labelled("Time control", kind), first, second);
-    form.insertBefore(box, advanced);
-    kind.addEventListener("change", () => {
-      first.hidden = !kind.value;
-      second.hidden = kind.value !== "fischer";
-      first.querySelector("span").textContent = (kind.value === "correspondence" ? "Hours per move" : "Minutes") + " ";
-      $("clock-a").value = kind.value === "correspondence" ? "24" : "5";
-    });
-  }
+function names(game) {
+  return game.players.map((p) => (p.open ? (p.name ? `(kept for ${p.name})` : "(open)") :
+    p.ai ? `${p.name} (AI)` : p.name)).join(" vs ");
+}
 
-  // ---------------------------------------------------------------- open games: Join
-
-  async function join(game, seat, status) {
-    const name = (window.prompt(`Your name, to take seat ${seat} of this ${title(game.game)} game:`) || "").trim();
-    if (!name) return;
-    try {
-      const taken = await api(`/api/games/${encodeURIComponent(game.id)}/seats/${seat}`,
-                              {method: "POST", body: {name}});
-      tokens.save(game.id, [...tokens.stored(game.id), taken.token]);
-      location.assign("/games/" + encodeURIComponent(game.id));
-    } catch (err) {
-      (status || $("open-status")).textContent = err.message;
-      pollOpen();
-    }
-  }
-
-  /** A Join button for each open seat of lobby line ``game`` (not those kept for a rematch), added to ``item``;
-      also used by lobby.js for the main list's rows (``status``: where a failed join is told). */
-  function joinButtons(game, item, status) {
-    if (game.status === "finished") return;
-    const mine = new Set(tokens.games());
-    for (const seat of game.open_seats || []) {
-      if (game.players[seat] && game.players[seat].name) continue;  // kept for a rematch
-      const b = document.createElement("button");
-      b.type = "button";
-      b.className = "join";
-      b.textContent = mine.has(game.id) ? `Take seat ${seat} too` : `Join (seat ${seat})`;
-      b.addEventListener("click", () => join(game, seat, status));
-      item.appendChild(b);
-    }
-  }
-
-  /** A game's title as the lobby's form names it ("Murus Gallicus", not "murus"). */
-  function title(name) {
-    const option = [...document.querySelectorAll("#game-choice option")].find((o) => o.value === name);
-    return option ? option.textContent.trim() : name;
-  }
-
-  function names(game) {
-    return game.players.map((p) => (p.open ? (p.name ? `(kept for ${p.name})` : "(open)") :
-      p.ai ? `${p.name} (AI)` : p.name)).join(" vs ");
-  }
-
-  async function pollOpen() {
-    const list = $("open-games");
-    if (!list) return;
-    try {
-      const body = await api("/api/games?status=open");
-      list.replaceChildren();
-      const games = body.games.filter((g) => g.status !== "finished");
-      $("open-status").textContent = games.length ? "" : "No game is waiting for a player right now.";
-      for (const game of games) {
-        const item = document.createElement("li");
-        item.className = "open-game";
-        const link = document.createElement("a");
-        link.href = "/games/" + encodeURIComponent(game.id);
-        link.textContent = `${title(game.game)} #${game.id}: ${names(game)}`;
-        item.appendChild(link);
-        joinButtons(game, item);
-        list.appendChild(item);
-      }
-    } catch (err) {
-      $("open-status").textContent = "The open games cannot be loaded right now; retrying.";
-    }
-  }
-
-  // ---------------------------------------------------------------- my games
-
-  async function copyLink(gid, token) {
-    const url = tokens.link(gid, token);
-    try {
-      await navigator.clipboard.writeText(url);
-      $("my-status").textContent = "The link is copied: whoever opens it plays that seat.";
-    } catch (err) {
-      window.prompt("The seat's link (copy it):", url);
-    }
-  }
-
-  function forget(gid) {
-    if (!window.confirm("Forget your seat in this game on this browser? Without its link you cannot play it again.")) {
-      return;
-    }
-    tokens.save(gid, []);
-    pollMine();
-  }
-
-  async function pollMine() {
-    const list = $("my-games");
-    if (!list) return;
-    const rows = [];
-    for (const gid of tokens.games().slice(0, 50)) {
-      const held = tokens.stored(gid);
-      if (!held.length) continue;
-      try {
-        const doc = await api("/api/games/" + encodeURIComponent(gid), {token: held[0]});
-        const docs = [doc];
-        for (const token of held.slice(1)) docs.push(await api("/api/games/" + encodeURIComponent(gid), {token}));
-        const yourTurn = docs.some((d) => d.status !== "finished" && d.you !== null && d.to_act.includes(d.you));
-        rows.push({gid, doc, held, yourTurn});
-      } catch (err) {
-        if (err.status === 404 || err.status === 401) rows.push({gid, doc: null, held, yourTurn: false});
-      }
-    }
-    rows.sort((a, b) => (b.yourTurn - a.yourTurn) || ((b.doc ? b.doc.version : 0) - (a.doc ? a.doc.version : 0)));
+async function pollOpen() {
+  const list = $("open-games");
+  if (!list) return;
+  try {
+    const body = await api("/api/games?status=open");
     list.replaceChildren();
-    $("my-status").textContent = rows.length ? "" : "No game on this browser yet: seats you create or join appear here.";
-    for (const row of rows) {
+    const games = body.games.filter((g) => g.status !== "finished");
+    $("open-status").textContent = games.length ? "" : "No game is waiting for a player right now.";
+    for (const game of games) {
       const item = document.createElement("li");
-      item.className = "my-game" + (row.yourTurn ? " your-turn" : "");
+      item.className = "open-game";
       const link = document.createElement("a");
-      link.href = "/games/" + encodeURIComponent(row.gid);
-      const d = row.doc;
-      const state = !d ? "no longer on this server" : row.yourTurn ? "your turn" :
-        d.status === "finished" ? (d.result ? d.result.reason : "finished") : d.status === "setup" ?
-          "waiting for players" : "their turn";
-      const who = d ? d.players.map((p) => p.name || "(open)").join(" vs ") : "";
-      link.textContent = `${d ? title(d.game) : "game"} #${row.gid} ${who ? "· " + who + " " : ""}· ${state}`;
+      link.href = "/games/" + encodeURIComponent(game.id);
+      link.textContent = `${title(game.game)} #${game.id}: ${names(game)}`;
       item.appendChild(link);
-      for (const token of row.held) {
-        const b = document.createElement("button");
-        b.type = "button";
-        b.textContent = row.held.length > 1 ? "Copy a seat's link" : "Copy my seat's link";
-        b.addEventListener("click", () => copyLink(row.gid, token));
-        item.appendChild(b);
-      }
-      const f = document.createElement("button");
-      f.type = "button";
-      f.textContent = "Forget";
-      f.addEventListener("click", () => forget(row.gid));
-      item.appendChild(f);
+      joinButtons(game, item);
       list.appendChild(item);
     }
+  } catch (err) {
+    $("open-status").textContent = "The open games cannot be loaded right now; retrying.";
   }
+}
 
-  if ($("open-games") || $("my-games")) {
-    clockFields();
-    pollOpen();
-    pollMine();
-    setInterval(() => {
-      if (!document.hidden) {
-        pollOpen();
-        pollMine();
-      }
-    }, 5000);
+// ---------------------------------------------------------------- my games
+
+async function copyLink(gid, token) {
+  const url = tokens.link(gid, token);
+  try {
+    await navigator.clipboard.writeText(url);
+    $("my-status").textContent = "The link is copied: whoever opens it plays that seat.";
+  } catch (err) {
+    window.prompt("The seat's link (copy it):", url);
   }
-})();
+}
+
+function forget(gid) {
+  if (!window.confirm("Forget your seat in this game on this browser? Without its link you cannot play it again.")) {
+    return;
+  }
+  tokens.save(gid, []);
+  pollMine();
+}
+
+async function pollMine() {
+  const list = $("my-games");
+  if (!list) return;
+  const rows = [];
+  for (const gid of tokens.games().slice(0, 50)) {
+    const held = tokens.stored(gid);
+    if (!held.length) continue;
+    try {
+      const doc = await api("/api/games/" + encodeURIComponent(gid), {token: held[0]});
+      const docs = [doc];
+      for (const token of held.slice(1)) docs.push(await api("/api/games/" + encodeURIComponent(gid), {token}));
+      const yourTurn = docs.some((d) => d.status !== "finished" && d.you !== null && d.to_act.includes(d.you));
+      rows.push({gid, doc, held, yourTurn});
+    } catch (err) {
+      if (err.status === 404 || err.status === 401) rows.push({gid, doc: null, held, yourTurn: false});
+    }
+  }
+  rows.sort((a, b) => (b.yourTurn - a.yourTurn) || ((b.doc ? b.doc.version : 0) - (a.doc ? a.doc.version : 0)));
+  list.replaceChildren();
+  $("my-status").textContent = rows.length ? "" : "No game on this browser yet: seats you create or join appear here.";
+  for (const row of rows) {
+    const item = document.createElement("li");
+    item.className = "my-game" + (row.yourTurn ? " your-turn" : "");
+    const link = document.createElement("a");
+    link.href = "/games/" + encodeURIComponent(row.gid);
+    const d = row.doc;
+    const state = !d ? "no longer on this server" : row.yourTurn ? "your turn" :
+      d.status === "finished" ? (d.result ? d.result.reason : "finished") : d.status === "setup" ?
+        "waiting for players" : "their turn";
+    const who = d ? d.players.map((p) => p.name || "(open)").join(" vs ") : "";
+    link.textContent = `${d ? title(d.game) : "game"} #${row.gid} ${who ? "· " + who + " " : ""}· ${state}`;
+    item.appendChild(link);
+    for (const token of row.held) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.textContent = row.held.length > 1 ? "Copy a seat's link" : "Copy my seat's link";
+      b.addEventListener("click", () => copyLink(row.gid, token));
+      item.appendChild(b);
+    }
+    const f = document.createElement("button");
+    f.type = "button";
+    f.textContent = "Forget";
+    f.addEventListener("click", () => forget(row.gid));
+    item.appendChild(f);
+    list.appendChild(item);
+  }
+}
+
+if ($("open-games") || $("my-games")) {
+  clockFields();
+  pollOpen();
+  pollMine();
+  setInterval(() => {
+    if (!document.hidden) {
+      pollOpen();
+      pollMine();
+    }
+  }, 5000);
+}

@@ -1,225 +1,223 @@
 /* The table around the board on the game page (CONTRACT.md "Tables"): resign (after a confirmation), offer /
    accept / decline a draw, abort, ticking clocks, and the rematch when the game is over.
 
-   game.js calls BurrowTable.render(doc, {held, replay}) after each render: ``doc`` is the document shown, ``held``
+   game.js calls render(doc, {held, replay}) after each render: ``doc`` is the document shown, ``held``
    the seats this page plays ([{token, seat}]). Commands go through POST /commands like moves, with the seat's
    token in the Authorization header; the page updates from the live stream as for any move. */
-(function () {
-  "use strict";
-  const {api, tokens} = window.BurrowApi;
-  const $ = (id) => document.getElementById(id);
-  const root = $("game");
-  const gid = root ? root.dataset.gid : null;
-  const LABELS = {"resign": "Resign", "offer draw": "Offer a draw", "accept draw": "Accept the draw",
-                  "decline draw": "Decline the draw", "abort": "Abort the game"};
-  let shown = {doc: null, held: [], replay: false};
-  let lastKey = "";
+import {api, tokens} from "./api.js";
 
-  function box() {
-    let node = $("table-tools");
-    if (!node) {
-      const anchor = $("seat-tools") || $("players");
-      if (!anchor) return null;
-      node = document.createElement("div");
-      node.id = "table-tools";
-      node.className = "table-tools";
-      anchor.insertAdjacentElement("afterend", node);
-    }
-    return node;
+const $ = (id) => document.getElementById(id);
+const root = $("game");
+const gid = root ? root.dataset.gid : null;
+const LABELS = {"resign": "Resign", "offer draw": "Offer a draw", "accept draw": "Accept the draw",
+                "decline draw": "Decline the draw", "abort": "Abort the game"};
+let shown = {doc: null, held: [], replay: false};
+let lastKey = "";
+
+function box() {
+  let node = $("table-tools");
+  if (!node) {
+    const anchor = $("seat-tools") || $("players");
+    if (!anchor) return null;
+    node = document.createElement("div");
+    node.id = "table-tools";
+    node.className = "table-tools";
+    anchor.insertAdjacentElement("afterend", node);
   }
+  return node;
+}
 
-  function say(text) {
-    const note = $("table-note");
-    if (note) note.textContent = text;
+function say(text) {
+  const note = $("table-note");
+  if (note) note.textContent = text;
+}
+
+function name(doc, seat) {
+  const p = (doc.players || [])[seat] || {};
+  return p.name || (p.open ? "Open seat" : `seat ${seat}`);
+}
+
+async function send(h, move) {
+  if (move === "resign" && !window.confirm("Resign this game? It ends now and counts as a loss.")) return;
+  if (move === "abort" && !window.confirm("Abort this game? It ends with no result.")) return;
+  try {
+    await api(`/api/games/${encodeURIComponent(gid)}/commands`, {method: "POST", token: h.token,
+                                                                  body: {move}});
+    say(move === "offer draw" ? "Your draw offer is sent." : "");
+  } catch (err) {
+    say(err.message);
   }
+}
 
-  function name(doc, seat) {
-    const p = (doc.players || [])[seat] || {};
-    return p.name || (p.open ? "Open seat" : `seat ${seat}`);
+async function rematch(h) {
+  try {
+    const answer = await api(`/api/games/${encodeURIComponent(gid)}/rematch`, {method: "POST", token: h.token});
+    const mine = answer.seats.filter((s) => s.token).map((s) => s.token);
+    tokens.save(answer.id, [...tokens.stored(answer.id), ...mine]);
+    location.assign("/games/" + encodeURIComponent(answer.id));
+  } catch (err) {
+    say(err.message);
   }
+}
 
-  async function send(h, move) {
-    if (move === "resign" && !window.confirm("Resign this game? It ends now and counts as a loss.")) return;
-    if (move === "abort" && !window.confirm("Abort this game? It ends with no result.")) return;
-    try {
-      await api(`/api/games/${encodeURIComponent(gid)}/commands`, {method: "POST", token: h.token,
-                                                                    body: {move}});
-      say(move === "offer draw" ? "Your draw offer is sent." : "");
-    } catch (err) {
-      say(err.message);
-    }
-  }
+// ---------------------------------------------------------------- the server's time
 
-  async function rematch(h) {
-    try {
-      const answer = await api(`/api/games/${encodeURIComponent(gid)}/rematch`, {method: "POST", token: h.token});
-      const mine = answer.seats.filter((s) => s.token).map((s) => s.token);
-      tokens.save(answer.id, [...tokens.stored(answer.id), ...mine]);
-      location.assign("/games/" + encodeURIComponent(answer.id));
-    } catch (err) {
-      say(err.message);
-    }
-  }
+/* The clocks tick from the server's ``as_of``, so this browser's clock must be read as the server's: a browser
+   set minutes off would otherwise show minutes off. The offset (server − browser, ms) comes from the HTTP
+   ``Date`` header of a few requests. A header holds whole seconds and uvicorn refreshes it once a second, so the
+   server answered at a time in [Date, Date + 2 s), and did so between the request's start (``sent``) and its
+   answer (``got``) on this browser's clock: the offset lies in [Date − got, Date + 2 s − sent]. The intervals of
+   several answers are intersected (an empty intersection — this browser's clock was set meanwhile — starts
+   over) and the middle is taken: within about half a second of the truth plus half a round trip. */
+const skew = {low: -Infinity, high: Infinity, samples: 0, timer: null};
+const SKEW_SAMPLES = [0, 330, 670, 1000, 1330];  // ms after the first clock: spread over a second's phases
+const SKEW_AGAIN_MS = 60000;
 
-  // ---------------------------------------------------------------- the server's time
-
-  /* The clocks tick from the server's ``as_of``, so this browser's clock must be read as the server's: a browser
-     set minutes off would otherwise show minutes off. The offset (server − browser, ms) comes from the HTTP
-     ``Date`` header of a few requests. A header holds whole seconds and uvicorn refreshes it once a second, so the
-     server answered at a time in [Date, Date + 2 s), and did so between the request's start (``sent``) and its
-     answer (``got``) on this browser's clock: the offset lies in [Date − got, Date + 2 s − sent]. The intervals of
-     several answers are intersected (an empty intersection — this browser's clock was set meanwhile — starts
-     over) and the middle is taken: within about half a second of the truth plus half a round trip. */
-  const skew = {low: -Infinity, high: Infinity, samples: 0, timer: null};
-  const SKEW_SAMPLES = [0, 330, 670, 1000, 1330];  // ms after the first clock: spread over a second's phases
-  const SKEW_AGAIN_MS = 60000;
-
-  async function sampleSkew() {
-    try {
-      const sent = Date.now();
-      const answer = await fetch("/api/health", {cache: "no-store"});
-      const got = Date.now();
-      const date = Date.parse(answer.headers.get("Date") || "");
-      if (!isFinite(date)) return;
-      const low = date - got;
-      const high = date + 2000 - sent;
-      if (Math.max(low, skew.low) > Math.min(high, skew.high)) skew.samples = 0;
-      skew.low = skew.samples ? Math.max(low, skew.low) : low;
-      skew.high = skew.samples ? Math.min(high, skew.high) : high;
-      skew.samples += 1;
-      tick();
-    } catch (err) { /* no answer: keep the estimate */ }
-  }
-
-  function measureSkew() {
-    if (skew.timer !== null) return;
-    for (const after of SKEW_SAMPLES) setTimeout(sampleSkew, after);
-    skew.timer = setInterval(() => { if (!document.hidden) sampleSkew(); }, SKEW_AGAIN_MS);
-  }
-
-  /** The server's time now (ms), or null before the first answer. */
-  function serverNow() {
-    return skew.samples ? Date.now() + (skew.low + skew.high) / 2 : null;
-  }
-
-  // ---------------------------------------------------------------- clocks
-
-  function clockText(seconds) {
-    const s = Math.max(0, seconds);
-    if (s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
-    if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
-    const whole = Math.floor(s);
-    const tenths = s < 10 ? "." + Math.floor((s * 10) % 10) : "";
-    return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}${tenths}`;
-  }
-
-  function tick() {
-    const doc = shown.doc;
-    const list = $("table-clocks");
-    if (!doc || !doc.clock || !list) return;
-    const now = serverNow();  // until the server's time is known, the clocks stand still at ``as_of``
-    const since = now === null ? 0 : (now - Date.parse(doc.clock.as_of)) / 1000;
-    const live = !shown.replay && doc.status !== "finished";
-    doc.clock.remaining.forEach((left, seat) => {
-      const item = list.querySelector(`[data-seat="${seat}"] .clock-time`);
-      if (!item) return;
-      const running = live && doc.clock.running.includes(seat);
-      item.textContent = clockText(running ? left - Math.max(0, since) : left);
-      item.parentElement.classList.toggle("running", running);
-    });
-  }
-
-  function renderClocks(node, doc) {
-    if (!doc.clock) return;
-    measureSkew();
-    const list = document.createElement("ul");
-    list.id = "table-clocks";
-    list.className = "clocks";
-    list.setAttribute("aria-label", "Clocks");
-    doc.clock.remaining.forEach((_, seat) => {
-      const item = document.createElement("li");
-      item.dataset.seat = String(seat);
-      item.className = "clock";
-      const who = document.createElement("span");
-      who.className = "clock-name";
-      who.textContent = name(doc, seat) + " ";
-      const time = document.createElement("span");
-      time.className = "clock-time";
-      time.setAttribute("role", "timer");
-      item.append(who, time);
-      list.appendChild(item);
-    });
-    node.appendChild(list);
-  }
-
-  // ---------------------------------------------------------------- buttons
-
-  function render(doc, options) {
-    shown = {doc, held: (options && options.held) || [], replay: Boolean(options && options.replay)};
-    const node = box();
-    if (!node || !doc) return;
-    const mine = shown.held.map((h) => {
-      const d = options.docs && options.docs.get(h.seat);
-      return d ? `${h.seat}:${d.version}:${(d.table || []).join("|")}:${d.status}` : `${h.seat}`;
-    }).join(",");
-    const key = JSON.stringify([doc.version, doc.status, doc.table, doc.rematch, doc.clock, shown.replay, mine]);
-    if (key === lastKey) return;
-    lastKey = key;
-    node.replaceChildren();
-    renderClocks(node, doc);
-    const actions = document.createElement("p");
-    actions.className = "table-actions";
-    let offered = false;  // a draw offered from here, not answered yet (two seats: no draw command left to send)
-    if (!shown.replay) {
-      for (const h of shown.held) {
-        const seatDoc = (options.docs && options.docs.get(h.seat)) || doc;
-        const commands = seatDoc.you === h.seat ? seatDoc.table || [] : [];
-        if ((seatDoc.players || []).length === 2 && commands.includes("resign") &&
-            !commands.some((move) => move.endsWith(" draw"))) offered = true;
-        for (const move of commands) {
-          const b = document.createElement("button");
-          b.type = "button";
-          b.className = "table-command" + (move === "accept draw" ? " primary" : "");
-          b.dataset.move = move;
-          b.textContent = LABELS[move] + (shown.held.length > 1 ? ` (${name(doc, h.seat)})` : "");
-          b.addEventListener("click", () => send(h, move));
-          actions.appendChild(b);
-        }
-        if (seatDoc.status === "finished") {
-          const b = document.createElement("button");
-          b.type = "button";
-          b.className = "rematch primary";
-          b.textContent = doc.rematch ? "Take your seat in the rematch" : "Rematch";
-          b.addEventListener("click", () => rematch(h));
-          actions.appendChild(b);
-          break;  // one rematch button for the page
-        }
-      }
-      if (!shown.held.length && doc.rematch) {
-        const a = document.createElement("a");
-        a.href = "/games/" + encodeURIComponent(doc.rematch);
-        a.textContent = "Watch the rematch";
-        actions.appendChild(a);
-      }
-    }
-    node.appendChild(actions);
-    const note = document.createElement("p");
-    note.id = "table-note";
-    note.className = "note";
-    note.setAttribute("aria-live", "polite");
-    node.appendChild(note);
-    const open = doc.status === "setup" ? doc.open_seats || [] : [];
-    if (open.some((seat) => ((doc.players || [])[seat] || {}).name)) {  // kept for a rematch's player, not anyone
-      note.textContent = "A rematch: each seat is kept for its player, who takes it from the finished game's page.";
-    } else if (open.length) {
-      note.textContent = "Waiting for a player: anyone can join from the lobby's list of games waiting for a player.";
-    }
-    // Said here, once the note exists (it is made again at every render): a seat held here may accept a draw.
-    if (actions.querySelector('[data-move="accept draw"]')) note.textContent = "A draw is offered: accept or decline it.";
-    else if (offered) note.textContent = "Your draw offer waits for an answer.";
+async function sampleSkew() {
+  try {
+    const sent = Date.now();
+    const answer = await fetch("/api/health", {cache: "no-store"});
+    const got = Date.now();
+    const date = Date.parse(answer.headers.get("Date") || "");
+    if (!isFinite(date)) return;
+    const low = date - got;
+    const high = date + 2000 - sent;
+    if (Math.max(low, skew.low) > Math.min(high, skew.high)) skew.samples = 0;
+    skew.low = skew.samples ? Math.max(low, skew.low) : low;
+    skew.high = skew.samples ? Math.min(high, skew.high) : high;
+    skew.samples += 1;
     tick();
-  }
+  } catch (err) { /* no answer: keep the estimate */ }
+}
 
-  setInterval(tick, 200);
-  window.BurrowTable = {render};
-})();
+function measureSkew() {
+  if (skew.timer !== null) return;
+  for (const after of SKEW_SAMPLES) setTimeout(sampleSkew, after);
+  skew.timer = setInterval(() => { if (!document.hidden) sampleSkew(); }, SKEW_AGAIN_MS);
+}
+
+/** The server's time now (ms), or null before the first answer. */
+function serverNow() {
+  return skew.samples ? Date.now() + (skew.low + skew.high) / 2 : null;
+}
+
+// ---------------------------------------------------------------- clocks
+
+function clockText(seconds) {
+  const s = Math.max(0, seconds);
+  if (s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
+  const whole = Math.floor(s);
+  const tenths = s < 10 ? "." + Math.floor((s * 10) % 10) : "";
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}${tenths}`;
+}
+
+function tick() {
+  const doc = shown.doc;
+  const list = $("table-clocks");
+  if (!doc || !doc.clock || !list) return;
+  const now = serverNow();  // until the server's time is known, the clocks stand still at ``as_of``
+  const since = now === null ? 0 : (now - Date.parse(doc.clock.as_of)) / 1000;
+  const live = !shown.replay && doc.status !== "finished";
+  doc.clock.remaining.forEach((left, seat) => {
+    const item = list.querySelector(`[data-seat="${seat}"] .clock-time`);
+    if (!item) return;
+    const running = live && doc.clock.running.includes(seat);
+    item.textContent = clockText(running ? left - Math.max(0, since) : left);
+    item.parentElement.classList.toggle("running", running);
+  });
+}
+
+function renderClocks(node, doc) {
+  if (!doc.clock) return;
+  measureSkew();
+  const list = document.createElement("ul");
+  list.id = "table-clocks";
+  list.className = "clocks";
+  list.setAttribute("aria-label", "Clocks");
+  doc.clock.remaining.forEach((_, seat) => {
+    const item = document.createElement("li");
+    item.dataset.seat = String(seat);
+    item.className = "clock";
+    const who = document.createElement("span");
+    who.className = "clock-name";
+    who.textContent = name(doc, seat) + " ";
+    const time = document.createElement("span");
+    time.className = "clock-time";
+    time.setAttribute("role", "timer");
+    item.append(who, time);
+    list.appendChild(item);
+  });
+  node.appendChild(list);
+}
+
+// ---------------------------------------------------------------- buttons
+
+function render(doc, options) {
+  shown = {doc, held: (options && options.held) || [], replay: Boolean(options && options.replay)};
+  const node = box();
+  if (!node || !doc) return;
+  const mine = shown.held.map((h) => {
+    const d = options.docs && options.docs.get(h.seat);
+    return d ? `${h.seat}:${d.version}:${(d.table || []).join("|")}:${d.status}` : `${h.seat}`;
+  }).join(",");
+  const key = JSON.stringify([doc.version, doc.status, doc.table, doc.rematch, doc.clock, shown.replay, mine]);
+  if (key === lastKey) return;
+  lastKey = key;
+  node.replaceChildren();
+  renderClocks(node, doc);
+  const actions = document.createElement("p");
+  actions.className = "table-actions";
+  let offered = false;  // a draw offered from here, not answered yet (two seats: no draw command left to send)
+  if (!shown.replay) {
+    for (const h of shown.held) {
+      const seatDoc = (options.docs && options.docs.get(h.seat)) || doc;
+      const commands = seatDoc.you === h.seat ? seatDoc.table || [] : [];
+      if ((seatDoc.players || []).length === 2 && commands.includes("resign") &&
+          !commands.some((move) => move.endsWith(" draw"))) offered = true;
+      for (const move of commands) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "table-command" + (move === "accept draw" ? " primary" : "");
+        b.dataset.move = move;
+        b.textContent = LABELS[move] + (shown.held.length > 1 ? ` (${name(doc, h.seat)})` : "");
+        b.addEventListener("click", () => send(h, move));
+        actions.appendChild(b);
+      }
+      if (seatDoc.status === "finished") {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "rematch primary";
+        b.textContent = doc.rematch ? "Take your seat in the rematch" : "Rematch";
+        b.addEventListener("click", () => rematch(h));
+        actions.appendChild(b);
+        break;  // one rematch button for the page
+      }
+    }
+    if (!shown.held.length && doc.rematch) {
+      const a = document.createElement("a");
+      a.href = "/games/" + encodeURIComponent(doc.rematch);
+      a.textContent = "Watch the rematch";
+      actions.appendChild(a);
+    }
+  }
+  node.appendChild(actions);
+  const note = document.createElement("p");
+  note.id = "table-note";
+  note.className = "note";
+  note.setAttribute("aria-live", "polite");
+  node.appendChild(note);
+  const open = doc.status === "setup" ? doc.open_seats || [] : [];
+  if (open.some((seat) => ((doc.players || [])[seat] || {}).name)) {  // kept for a rematch's player, not anyone
+    note.textContent = "A rematch: each seat is kept for its player, who takes it from the finished game's page.";
+  } else if (open.length) {
+    note.textContent = "Waiting for a player: anyone can join from the lobby's list of games waiting for a player.";
+  }
+  // Said here, once the note exists (it is made again at every render): a seat held here may accept a draw.
+  if (actions.querySelector('[data-move="accept draw"]')) note.textContent = "A draw is offered: accept or decline it.";
+  else if (offered) note.textContent = "Your draw offer waits for an answer.";
+  tick();
+}
+
+setInterval(tick, 200);
+export {render};

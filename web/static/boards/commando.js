@@ -2,293 +2,289 @@
    serpentine path, one row per district, each green path as a side lane; the teleport as a dashed arc, the red
    wall as a red bar. Agents, money and items in a table; the die; the fight as a dialog. Every decision is a
    word command ("roll", "map 4", "commit 1", …) offered as buttons straight from doc.legal. */
-(function () {
-  "use strict";
-  const {el, svg, text, picture, html, button} = window.BurrowDom;
-  const S = 48;
-  const NARROW_ROW = 8;  // squares per row in the small-screen layout (a district takes two rows)
-  let G = 6;   // the gap between squares and the margin: tighter on a small screen (set by render())
-  let M = 26;
-  const KIND_NAMES = {start: "start", base: "enemy base", plain: "square", caution: "caution", purchase: "purchase",
-                      fight: "fight", teleport: "teleport", green: "green path"};
+import {el, svg, text, picture, html, button} from "../dom.js";
 
-  function seatName(doc, seat) {
-    const p = (doc.players || [])[seat];
-    return p && p.name ? p.name : p && p.open ? "Open seat" : `Seat ${seat}`;
-  }
+const S = 48;
+const NARROW_ROW = 8;  // squares per row in the small-screen layout (a district takes two rows)
+let G = 6;   // the gap between squares and the margin: tighter on a small screen (set by render())
+let M = 26;
+const KIND_NAMES = {start: "start", base: "enemy base", plain: "square", caution: "caution", purchase: "purchase",
+                    fight: "fight", teleport: "teleport", green: "green path"};
 
-  /** A readable label for a command word of the notation. */
-  function label(command, doc) {
-    const state = doc.state || {};
-    const opts = state.options || {};
-    let m;
-    if (command === "roll") return "Roll the die";
-    if ((m = /^map (\d+)$/.exec(command))) return `Use the map: move ${m[1]}`;
-    if (command === "buy weapon") return `Buy a weapon (${opts.weapon_price ?? 2} banknotes)`;
-    if (command === "buy accessory") return `Buy an accessory (${opts.accessory_price ?? 1} banknote)`;
-    if (command === "done") return "Done shopping";
-    if ((m = /^challenge (\d+)$/.exec(command))) return `Challenge ${seatName(doc, Number(m[1]))}`;
-    if (command === "no challenge") return "No challenge";
-    if ((m = /^commit (\d+)$/.exec(command))) return `Commit ${m[1]} weapon${m[1] === "1" ? "" : "s"}`;
-    if (command === "swap") return "Swap places";
-    if (command === "stay") return state.phase === "wall" ? "Stay before the wall" : "Stay";
-    if (command === "pay") return state.phase === "wall" ? "Pay 1 to cross the wall" : `Pay the fine (${opts.fine ?? 2})`;
-    if (command === "retreat") return "Retreat to the green path";
-    if (command === "use accessory") return "Use an accessory";
-    if (command === "accept") return "Accept the card";
-    return command;
-  }
+function seatName(doc, seat) {
+  const p = (doc.players || [])[seat];
+  return p && p.name ? p.name : p && p.open ? "Open seat" : `Seat ${seat}`;
+}
 
-  /** Where each square is drawn: main squares snake one row per district (on a small screen, rows of
-      NARROW_ROW squares, a district over two rows); green squares ride above the row they leave from. */
-  function layout(board, narrow) {
-    const districts = board.districts || [];
-    const longest = Math.max(...districts.map((d) => d.last - d.first + 1), 1);
-    const perRow = narrow ? Math.min(NARROW_ROW, longest) : longest;
-    const spots = new Map();
-    const firstRows = [];
-    let row = 0;
-    for (const d of districts) {
-      firstRows.push(row);
-      for (let start = d.first; start <= d.last; start += perRow) {
-        for (let sq = start; sq <= Math.min(d.last, start + perRow - 1); sq++) {
-          const i = sq - start;
-          const col = row % 2 ? perRow - 1 - i : i;
-          spots.set(sq, {x: M + col * (S + G), y: 0, row});
-        }
-        row += 1;
+/** A readable label for a command word of the notation. */
+function label(command, doc) {
+  const state = doc.state || {};
+  const opts = state.options || {};
+  let m;
+  if (command === "roll") return "Roll the die";
+  if ((m = /^map (\d+)$/.exec(command))) return `Use the map: move ${m[1]}`;
+  if (command === "buy weapon") return `Buy a weapon (${opts.weapon_price ?? 2} banknotes)`;
+  if (command === "buy accessory") return `Buy an accessory (${opts.accessory_price ?? 1} banknote)`;
+  if (command === "done") return "Done shopping";
+  if ((m = /^challenge (\d+)$/.exec(command))) return `Challenge ${seatName(doc, Number(m[1]))}`;
+  if (command === "no challenge") return "No challenge";
+  if ((m = /^commit (\d+)$/.exec(command))) return `Commit ${m[1]} weapon${m[1] === "1" ? "" : "s"}`;
+  if (command === "swap") return "Swap places";
+  if (command === "stay") return state.phase === "wall" ? "Stay before the wall" : "Stay";
+  if (command === "pay") return state.phase === "wall" ? "Pay 1 to cross the wall" : `Pay the fine (${opts.fine ?? 2})`;
+  if (command === "retreat") return "Retreat to the green path";
+  if (command === "use accessory") return "Use an accessory";
+  if (command === "accept") return "Accept the card";
+  return command;
+}
+
+/** Where each square is drawn: main squares snake one row per district (on a small screen, rows of
+    NARROW_ROW squares, a district over two rows); green squares ride above the row they leave from. */
+function layout(board, narrow) {
+  const districts = board.districts || [];
+  const longest = Math.max(...districts.map((d) => d.last - d.first + 1), 1);
+  const perRow = narrow ? Math.min(NARROW_ROW, longest) : longest;
+  const spots = new Map();
+  const firstRows = [];
+  let row = 0;
+  for (const d of districts) {
+    firstRows.push(row);
+    for (let start = d.first; start <= d.last; start += perRow) {
+      for (let sq = start; sq <= Math.min(d.last, start + perRow - 1); sq++) {
+        const i = sq - start;
+        const col = row % 2 ? perRow - 1 - i : i;
+        spots.set(sq, {x: M + col * (S + G), y: 0, row});
       }
+      row += 1;
     }
-    // A row gets a lane above it only if a green path leaves from it (and its district's name sits there).
-    const laned = new Set((board.green_paths || []).map((g) => (spots.get(g.from) || {}).row));
-    firstRows.forEach((r) => laned.add(r));
-    const rowY = [];
-    let y = M;
-    for (let r = 0; r < row; r++) {
-      if (laned.has(r)) y += S + G;
-      rowY.push(y);
-      y += S + G + 8;
-    }
-    for (const spot of spots.values()) spot.y = rowY[spot.row];
-    for (const green of board.green_paths || []) {
-      const start = spots.get(green.from);
-      if (!start) continue;
-      const dir = start.row % 2 ? -1 : 1;
-      green.squares.forEach((sq, k) => {
-        spots.set(sq, {x: start.x + dir * (k + 1) * (S + G), y: start.y - (S + G), row: start.row, green: true});
-      });
-    }
-    return {spots, firstRows, width: 2 * M + perRow * (S + G) - G, height: y - G - 8 + M};
   }
-
-  /** Where the agents on one square sit: under the square's number, side by side, never on each other. Up to two
-      in a row of big discs, up to four in a 2 × 2, six in a 3 × 2, eight in a 4 × 2 of smaller ones. */
-  function agentSlots(spot, n) {
-    const left = spot.x;
-    const top = spot.y;
-    if (n <= 1) return [{x: left + S / 2, y: top + S - 14, r: 10}];
-    if (n === 2) return [0, 1].map((i) => ({x: left + S / 4 + 1 + i * (S / 2 - 2), y: top + S - 14, r: 9}));
-    const cols = n <= 4 ? 2 : n <= 6 ? 3 : 4;
-    const r = n <= 6 ? 6.5 : 5.5;
-    const step = (S - 2 * r - 4) / (cols - 1);
-    const slots = [];
-    for (let k = 0; k < n; k++) {
-      slots.push({x: left + 2 + r + (k % cols) * step, y: top + (k < cols ? 27 : S - 7), r});
-    }
-    return slots;
+  // A row gets a lane above it only if a green path leaves from it (and its district's name sits there).
+  const laned = new Set((board.green_paths || []).map((g) => (spots.get(g.from) || {}).row));
+  firstRows.forEach((r) => laned.add(r));
+  const rowY = [];
+  let y = M;
+  for (let r = 0; r < row; r++) {
+    if (laned.has(r)) y += S + G;
+    rowY.push(y);
+    y += S + G + 8;
   }
-
-  function centre(spot) {
-    return {x: spot.x + S / 2, y: spot.y + S / 2};
-  }
-
-  function render(container, doc, ui) {
-    const state = doc.state || {};
-    const board = state.board || {};
-    const squares = board.squares || [];
-    [G, M] = ui.narrow ? [4, 12] : [6, 26];
-    const {spots, firstRows, width, height} = layout(board, ui.narrow);
-    const wrapper = html("div", ui.narrow ? "commando small" : "commando", null, container);
-    const root = svg(width, height, "Mission commando track", html("div", "board-scroll", null, wrapper));
-
-    // The main track as one line, then each green path as a loop off it.
-    const main = squares.filter((s) => s.path === "main").map((s) => s.id).sort((a, b) => a - b);
-    const line = main.map((id) => spots.get(id)).filter(Boolean).map(centre).map((p) => `${p.x},${p.y}`).join(" ");
-    el("polyline", {points: line, class: "track-line"}, root);
-    for (const green of board.green_paths || []) {
-      const ids = [green.from, ...green.squares, green.to];
-      const pts = ids.map((id) => spots.get(id)).filter(Boolean).map(centre).map((p) => `${p.x},${p.y}`).join(" ");
-      el("polyline", {points: pts, class: "green-line"}, root);
-    }
-    // District names, above the end of the row that its green lane leaves free.
-    (board.districts || []).forEach((d, i) => {
-      const first = spots.get(d.first);
-      if (!first) return;
-      const y = first.y - (S + G) + S / 2;
-      if (firstRows[i] % 2) text(root, M, y, d.name, "district-name anchor-start");
-      else text(root, width - M, y, d.name, "district-name anchor-end");
+  for (const spot of spots.values()) spot.y = rowY[spot.row];
+  for (const green of board.green_paths || []) {
+    const start = spots.get(green.from);
+    if (!start) continue;
+    const dir = start.row % 2 ? -1 : 1;
+    green.squares.forEach((sq, k) => {
+      spots.set(sq, {x: start.x + dir * (k + 1) * (S + G), y: start.y - (S + G), row: start.row, green: true});
     });
+  }
+  return {spots, firstRows, width: 2 * M + perRow * (S + G) - G, height: y - G - 8 + M};
+}
 
-    const lastDie = state.last_die;
-    const crowd = new Map();
-    for (const agent of state.agents || []) crowd.set(agent.square, (crowd.get(agent.square) || 0) + 1);
-    for (const sq of squares) {
-      const spot = spots.get(sq.id);
-      if (!spot) continue;
-      const group = el("g", {"data-square": sq.id}, root);
-      let cls = `sq sq-${sq.kind}`;
-      if (sq.numbered) cls += " sq-number";
-      el("rect", {x: spot.x, y: spot.y, width: S, height: S, rx: 6, class: cls}, group);
-      const short = {start: "S", base: "★", caution: "!", purchase: "$", fight: "⚔", teleport: "⇢", green: ""}[sq.kind];
-      if (crowd.get(sq.id)) {
-        // Agents sit in the lower part: the number and the symbol move to the top corners, above them.
-        text(group, spot.x + 4, spot.y + 10, String(sq.id), "sq-number-text");
-        if (short) text(group, spot.x + S - 4, spot.y + 11, short, "sq-symbol-corner");
-      } else {
-        text(group, spot.x + S / 2, spot.y + 13, String(sq.id), "sq-label");
-        if (short) text(group, spot.x + S / 2, spot.y + 31, short, "sq-label sq-symbol");
-      }
-      const what = [KIND_NAMES[sq.kind] || sq.kind];
-      if (sq.numbered) what.push("banknote");
-      picture(group, `Square ${sq.id}: ${what.join(", ")}`);
-    }
-    // Teleports: a dashed arc; the red wall: a bar between its two squares.
-    for (const t of board.teleports || []) {
-      const a = spots.get(t.from);
-      const b = spots.get(t.to);
-      if (!a || !b) continue;
-      const p = centre(a);
-      const q = centre(b);
-      const mid = {x: (p.x + q.x) / 2 + 40, y: (p.y + q.y) / 2};
-      el("path", {d: `M${p.x},${p.y} Q${mid.x},${mid.y} ${q.x},${q.y}`, class: "teleport-line"}, root);
-    }
-    if (board.wall && board.wall.length === 2) {
-      const a = centre(spots.get(board.wall[0]));
-      const b = centre(spots.get(board.wall[1]));
-      const mx = (a.x + b.x) / 2;
-      const my = (a.y + b.y) / 2;
-      // Across the track between the two squares: perpendicular to the step from one to the other.
-      const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
-      const nx = -(b.y - a.y) / length;
-      const ny = (b.x - a.x) / length;
-      const half = S / 2 - 4;
-      el("line", {x1: mx - nx * half, y1: my - ny * half, x2: mx + nx * half, y2: my + ny * half, class: "wall"},
-         root);
-    }
+/** Where the agents on one square sit: under the square's number, side by side, never on each other. Up to two
+    in a row of big discs, up to four in a 2 × 2, six in a 3 × 2, eight in a 4 × 2 of smaller ones. */
+function agentSlots(spot, n) {
+  const left = spot.x;
+  const top = spot.y;
+  if (n <= 1) return [{x: left + S / 2, y: top + S - 14, r: 10}];
+  if (n === 2) return [0, 1].map((i) => ({x: left + S / 4 + 1 + i * (S / 2 - 2), y: top + S - 14, r: 9}));
+  const cols = n <= 4 ? 2 : n <= 6 ? 3 : 4;
+  const r = n <= 6 ? 6.5 : 5.5;
+  const step = (S - 2 * r - 4) / (cols - 1);
+  const slots = [];
+  for (let k = 0; k < n; k++) {
+    slots.push({x: left + 2 + r + (k % cols) * step, y: top + (k < cols ? 27 : S - 7), r});
+  }
+  return slots;
+}
 
-    // Agents: several on one square sit side by side.
-    const bySquare = new Map();
-    for (const agent of state.agents || []) {
-      if (!bySquare.has(agent.square)) bySquare.set(agent.square, []);
-      bySquare.get(agent.square).push(agent);
-    }
-    for (const [square, agents] of bySquare) {
-      const spot = spots.get(square);
-      if (!spot) continue;
-      const slots = agentSlots(spot, agents.length);
-      agents.forEach((agent, k) => {
-        const {x, y, r} = slots[k];
-        const g = el("g", {"data-agent": agent.seat}, root);
-        const moving = doc.to_act.includes(agent.seat);
-        el("circle", {cx: x, cy: y, r, class: `agent agent-${agent.seat % 8}${moving ? " agent-active" : ""}`}, g);
-        text(g, x, y + 0.5, String(agent.seat), r < 7 ? "agent-label tiny" : "agent-label");
-        picture(g, `${seatName(doc, agent.seat)} on square ${square}`);
-      });
-    }
+function centre(spot) {
+  return {x: spot.x + S / 2, y: spot.y + S / 2};
+}
 
-    renderPanel(wrapper, doc, ui, lastDie);
+function render(container, doc, ui) {
+  const state = doc.state || {};
+  const board = state.board || {};
+  const squares = board.squares || [];
+  [G, M] = ui.narrow ? [4, 12] : [6, 26];
+  const {spots, firstRows, width, height} = layout(board, ui.narrow);
+  const wrapper = html("div", ui.narrow ? "commando small" : "commando", null, container);
+  const root = svg(width, height, "Mission commando track", html("div", "board-scroll", null, wrapper));
+
+  // The main track as one line, then each green path as a loop off it.
+  const main = squares.filter((s) => s.path === "main").map((s) => s.id).sort((a, b) => a - b);
+  const line = main.map((id) => spots.get(id)).filter(Boolean).map(centre).map((p) => `${p.x},${p.y}`).join(" ");
+  el("polyline", {points: line, class: "track-line"}, root);
+  for (const green of board.green_paths || []) {
+    const ids = [green.from, ...green.squares, green.to];
+    const pts = ids.map((id) => spots.get(id)).filter(Boolean).map(centre).map((p) => `${p.x},${p.y}`).join(" ");
+    el("polyline", {points: pts, class: "green-line"}, root);
+  }
+  // District names, above the end of the row that its green lane leaves free.
+  (board.districts || []).forEach((d, i) => {
+    const first = spots.get(d.first);
+    if (!first) return;
+    const y = first.y - (S + G) + S / 2;
+    if (firstRows[i] % 2) text(root, M, y, d.name, "district-name anchor-start");
+    else text(root, width - M, y, d.name, "district-name anchor-end");
+  });
+
+  const lastDie = state.last_die;
+  const crowd = new Map();
+  for (const agent of state.agents || []) crowd.set(agent.square, (crowd.get(agent.square) || 0) + 1);
+  for (const sq of squares) {
+    const spot = spots.get(sq.id);
+    if (!spot) continue;
+    const group = el("g", {"data-square": sq.id}, root);
+    let cls = `sq sq-${sq.kind}`;
+    if (sq.numbered) cls += " sq-number";
+    el("rect", {x: spot.x, y: spot.y, width: S, height: S, rx: 6, class: cls}, group);
+    const short = {start: "S", base: "★", caution: "!", purchase: "$", fight: "⚔", teleport: "⇢", green: ""}[sq.kind];
+    if (crowd.get(sq.id)) {
+      // Agents sit in the lower part: the number and the symbol move to the top corners, above them.
+      text(group, spot.x + 4, spot.y + 10, String(sq.id), "sq-number-text");
+      if (short) text(group, spot.x + S - 4, spot.y + 11, short, "sq-symbol-corner");
+    } else {
+      text(group, spot.x + S / 2, spot.y + 13, String(sq.id), "sq-label");
+      if (short) text(group, spot.x + S / 2, spot.y + 31, short, "sq-label sq-symbol");
+    }
+    const what = [KIND_NAMES[sq.kind] || sq.kind];
+    if (sq.numbered) what.push("banknote");
+    picture(group, `Square ${sq.id}: ${what.join(", ")}`);
+  }
+  // Teleports: a dashed arc; the red wall: a bar between its two squares.
+  for (const t of board.teleports || []) {
+    const a = spots.get(t.from);
+    const b = spots.get(t.to);
+    if (!a || !b) continue;
+    const p = centre(a);
+    const q = centre(b);
+    const mid = {x: (p.x + q.x) / 2 + 40, y: (p.y + q.y) / 2};
+    el("path", {d: `M${p.x},${p.y} Q${mid.x},${mid.y} ${q.x},${q.y}`, class: "teleport-line"}, root);
+  }
+  if (board.wall && board.wall.length === 2) {
+    const a = centre(spots.get(board.wall[0]));
+    const b = centre(spots.get(board.wall[1]));
+    const mx = (a.x + b.x) / 2;
+    const my = (a.y + b.y) / 2;
+    // Across the track between the two squares: perpendicular to the step from one to the other.
+    const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+    const nx = -(b.y - a.y) / length;
+    const ny = (b.x - a.x) / length;
+    const half = S / 2 - 4;
+    el("line", {x1: mx - nx * half, y1: my - ny * half, x2: mx + nx * half, y2: my + ny * half, class: "wall"},
+       root);
   }
 
-  function renderPanel(wrapper, doc, ui, lastDie) {
-    const state = doc.state || {};
-    const panel = html("div", "controls", null, wrapper);
-    const top = html("p", "choices", null, panel);
-    html("span", "prompt", "Die:", top);
-    const die = html("span", "die", lastDie === null || lastDie === undefined ? "–" : String(lastDie), top);
-    die.setAttribute("aria-label", lastDie === null || lastDie === undefined ? "no roll yet" : `last roll ${lastDie}`);
-    const pending = state.pending;
-    if (doc.status === "setup") {  // an open seat: nobody plays before every seat is taken
-      html("span", "", "The game starts when every seat is taken.", top);
-    } else if (pending && pending.seats) {
-      const who = pending.seats.map((s) => seatName(doc, s)).join(", ");
-      html("span", "", `${who}: ${pending.prompt}`, top);
-    }
-    if (pending && pending.card) html("p", "note", `Caution card: ${pending.card}`, panel);
-
-    if (state.fight) renderFight(panel, doc);
-    if (ui.interactive && ui.legal.length) {
-      const row = html("div", "choices", null, panel);
-      html("span", "prompt", "Your move:", row);
-      for (const command of ui.legal) {
-        const b = button(label(command, doc), () => ui.send(command), "move", row);
-        b.dataset.move = command;
-      }
-    }
-    renderAgents(panel, doc);
-    html("p", "note", "Squares: $ purchase · ⚔ fight · ! caution · ⇢ teleport · yellow: a banknote when passed · " +
-         "green: green path · red bar: the wall (1 banknote to cross) · ★ the enemy base.", panel);
+  // Agents: several on one square sit side by side.
+  const bySquare = new Map();
+  for (const agent of state.agents || []) {
+    if (!bySquare.has(agent.square)) bySquare.set(agent.square, []);
+    bySquare.get(agent.square).push(agent);
+  }
+  for (const [square, agents] of bySquare) {
+    const spot = spots.get(square);
+    if (!spot) continue;
+    const slots = agentSlots(spot, agents.length);
+    agents.forEach((agent, k) => {
+      const {x, y, r} = slots[k];
+      const g = el("g", {"data-agent": agent.seat}, root);
+      const moving = doc.to_act.includes(agent.seat);
+      el("circle", {cx: x, cy: y, r, class: `agent agent-${agent.seat % 8}${moving ? " agent-active" : ""}`}, g);
+      text(g, x, y + 0.5, String(agent.seat), r < 7 ? "agent-label tiny" : "agent-label");
+      picture(g, `${seatName(doc, agent.seat)} on square ${square}`);
+    });
   }
 
-  function renderFight(panel, doc) {
-    const f = doc.state.fight;
-    const box = html("div", "fight", null, panel);
-    box.setAttribute("role", "dialog");
-    box.setAttribute("aria-label", "Fight");
-    html("p", "prompt", `Fight on square ${f.square} (${f.kind}): ${seatName(doc, f.attacker)} attacks ` +
-         `${seatName(doc, f.defender)}.`, box);
-    const commits = f.commits || {};
-    const shown = (n) => (n === null || n === undefined ? "hidden" : String(n));
-    const bits = [`${seatName(doc, f.attacker)} commits ${f.committed.includes(f.attacker) ? shown(commits.attacker) : "…"}`,
-                  `${seatName(doc, f.defender)} commits ${f.committed.includes(f.defender) ? shown(commits.defender) : "…"}`];
-    html("p", "", bits.join(" · "), box);
-    if ((f.waiting_for || []).length) {
-      html("p", "note", `Waiting for ${f.waiting_for.map((s) => seatName(doc, s)).join(" and ")} to commit weapons ` +
-           "(secretly).", box);
-    }
-    if ((f.dice || []).some((d) => d !== null && d !== undefined)) {
-      html("p", "", `Dice: ${seatName(doc, f.attacker)} ${f.dice[0] ?? "…"}, ${seatName(doc, f.defender)} ${f.dice[1] ?? "…"}`,
-           box);
-    }
-    if (f.winner !== null && f.winner !== undefined) {
-      html("p", "prompt", `${seatName(doc, f.winner)} wins the fight.`, box);
+  renderPanel(wrapper, doc, ui, lastDie);
+}
+
+function renderPanel(wrapper, doc, ui, lastDie) {
+  const state = doc.state || {};
+  const panel = html("div", "controls", null, wrapper);
+  const top = html("p", "choices", null, panel);
+  html("span", "prompt", "Die:", top);
+  const die = html("span", "die", lastDie === null || lastDie === undefined ? "–" : String(lastDie), top);
+  die.setAttribute("aria-label", lastDie === null || lastDie === undefined ? "no roll yet" : `last roll ${lastDie}`);
+  const pending = state.pending;
+  if (doc.status === "setup") {  // an open seat: nobody plays before every seat is taken
+    html("span", "", "The game starts when every seat is taken.", top);
+  } else if (pending && pending.seats) {
+    const who = pending.seats.map((s) => seatName(doc, s)).join(", ");
+    html("span", "", `${who}: ${pending.prompt}`, top);
+  }
+  if (pending && pending.card) html("p", "note", `Caution card: ${pending.card}`, panel);
+
+  if (state.fight) renderFight(panel, doc);
+  if (ui.interactive && ui.legal.length) {
+    const row = html("div", "choices", null, panel);
+    html("span", "prompt", "Your move:", row);
+    for (const command of ui.legal) {
+      const b = button(label(command, doc), () => ui.send(command), "move", row);
+      b.dataset.move = command;
     }
   }
+  renderAgents(panel, doc);
+  html("p", "note", "Squares: $ purchase · ⚔ fight · ! caution · ⇢ teleport · yellow: a banknote when passed · " +
+       "green: green path · red bar: the wall (1 banknote to cross) · ★ the enemy base.", panel);
+}
 
-  function renderAgents(panel, doc) {
-    const state = doc.state || {};
-    const table = html("table", "agents-table", null, html("div", "table-scroll", null, panel));
-    html("caption", "visually-hidden", "Agents", table);
-    const head = html("tr", "", null, html("thead", "", null, table));
-    for (const h of ["Agent", "Square", "To the base", "Banknotes", "Weapons", "Accessories", "Maps", ""]) {
-      html("th", "", h, head).setAttribute("scope", "col");
-    }
-    const body = html("tbody", "", null, table);
-    for (const a of state.agents || []) {
-      const tr = html("tr", doc.to_act.includes(a.seat) ? "to-act" : "", null, body);
-      const th = html("th", "", null, tr);
-      th.setAttribute("scope", "row");
-      const dot = el("svg", {width: 14, height: 14, viewBox: "0 0 14 14", "aria-hidden": "true"}, th);
-      el("circle", {cx: 7, cy: 7, r: 6, class: `agent agent-${a.seat % 8}`}, dot);
-      th.appendChild(document.createTextNode(" " + seatName(doc, a.seat)));
-      html("td", "", `${a.square}${a.path === "green" ? " (green path)" : ""}`, tr);
-      html("td", "", String(a.to_base ?? ""), tr);
-      for (const key of ["money", "weapons", "accessories", "maps"]) html("td", "", String(a[key] ?? 0), tr);
-      html("td", "note", a.skip ? "loses next turn" : "", tr);
-    }
-    const caution = state.caution || {};
-    html("p", "note", `Caution deck: ${caution.deck ?? "?"} cards · discard: ${(caution.discard || []).length}`, panel);
+function renderFight(panel, doc) {
+  const f = doc.state.fight;
+  const box = html("div", "fight", null, panel);
+  box.setAttribute("role", "dialog");
+  box.setAttribute("aria-label", "Fight");
+  html("p", "prompt", `Fight on square ${f.square} (${f.kind}): ${seatName(doc, f.attacker)} attacks ` +
+       `${seatName(doc, f.defender)}.`, box);
+  const commits = f.commits || {};
+  const shown = (n) => (n === null || n === undefined ? "hidden" : String(n));
+  const bits = [`${seatName(doc, f.attacker)} commits ${f.committed.includes(f.attacker) ? shown(commits.attacker) : "…"}`,
+                `${seatName(doc, f.defender)} commits ${f.committed.includes(f.defender) ? shown(commits.defender) : "…"}`];
+  html("p", "", bits.join(" · "), box);
+  if ((f.waiting_for || []).length) {
+    html("p", "note", `Waiting for ${f.waiting_for.map((s) => seatName(doc, s)).join(" and ")} to commit weapons ` +
+         "(secretly).", box);
   }
-
-  /** Why a click on the track did nothing: it is not clickable, the buttons under it are. */
-  function why(doc, ctx, node) {
-    if (!node.closest("svg")) return null;
-    return "The track is not clickable: choose your move with the buttons under it" +
-      (ctx.legal.length ? ` (${ctx.legal.map((c) => label(c, doc)).join(", ")}).` : ".");
+  if ((f.dice || []).some((d) => d !== null && d !== undefined)) {
+    html("p", "", `Dice: ${seatName(doc, f.attacker)} ${f.dice[0] ?? "…"}, ${seatName(doc, f.defender)} ${f.dice[1] ?? "…"}`,
+         box);
   }
+  if (f.winner !== null && f.winner !== undefined) {
+    html("p", "prompt", `${seatName(doc, f.winner)} wins the fight.`, box);
+  }
+}
 
-  window.BurrowBoards.commando = {
-    render,
-    why,
-    seatDot: (doc, seat) => `seat-colour-${seat % 8}`,
-  };
-})();
+function renderAgents(panel, doc) {
+  const state = doc.state || {};
+  const table = html("table", "agents-table", null, html("div", "table-scroll", null, panel));
+  html("caption", "visually-hidden", "Agents", table);
+  const head = html("tr", "", null, html("thead", "", null, table));
+  for (const h of ["Agent", "Square", "To the base", "Banknotes", "Weapons", "Accessories", "Maps", ""]) {
+    html("th", "", h, head).setAttribute("scope", "col");
+  }
+  const body = html("tbody", "", null, table);
+  for (const a of state.agents || []) {
+    const tr = html("tr", doc.to_act.includes(a.seat) ? "to-act" : "", null, body);
+    const th = html("th", "", null, tr);
+    th.setAttribute("scope", "row");
+    const dot = el("svg", {width: 14, height: 14, viewBox: "0 0 14 14", "aria-hidden": "true"}, th);
+    el("circle", {cx: 7, cy: 7, r: 6, class: `agent agent-${a.seat % 8}`}, dot);
+    th.appendChild(document.createTextNode(" " + seatName(doc, a.seat)));
+    html("td", "", `${a.square}${a.path === "green" ? " (green path)" : ""}`, tr);
+    html("td", "", String(a.to_base ?? ""), tr);
+    for (const key of ["money", "weapons", "accessories", "maps"]) html("td", "", String(a[key] ?? 0), tr);
+    html("td", "note", a.skip ? "loses next turn" : "", tr);
+  }
+  const caution = state.caution || {};
+  html("p", "note", `Caution deck: ${caution.deck ?? "?"} cards · discard: ${(caution.discard || []).length}`, panel);
+}
+
+/** Why a click on the track did nothing: it is not clickable, the buttons under it are. */
+function why(doc, ctx, node) {
+  if (!node.closest("svg")) return null;
+  return "The track is not clickable: choose your move with the buttons under it" +
+    (ctx.legal.length ? ` (${ctx.legal.map((c) => label(c, doc)).join(", ")}).` : ".");
+}
+
+const seatDot = (doc, seat) => `seat-colour-${seat % 8}`;
+
+export {render, why, seatDot};
