@@ -4,9 +4,10 @@
 
 * **perft** — move sequences of exactly D plies counted through the decider interface (``legal`` for every
   seat to act, ``decide`` + ``evolve`` to go deeper; a finished game ends the line; dice and draws take one
-  outcome per command from a fixed-seed rng). Murus also has ``perft`` on its bitboards: both columns are
-  given, and their counts must agree. ``bench/perft_murus.py`` (the Murus engineer's) compares the bitboards with
-  a naive generator; ``run_all.py`` runs it too.
+  outcome per command from a fixed-seed rng). A game whose registration names a ``perft`` (Murus, on its
+  bitboards) gets both columns, and their counts must agree: the script exits 1 when they do not.
+  ``bench/perft_murus.py`` (the Murus engineer's) compares the bitboards with a naive generator; ``run_all.py``
+  runs it too.
 * **random playouts** — whole games from ``initial`` with uniformly random legal commands, through the decider.
 * **AI search** — iterations per second of each AI's search at its ``hard`` level, on positions from random games
   (the AI's own loop, from the seat's view as a job gives it): MCTS iterations (squirrels), ISMCTS iterations
@@ -66,9 +67,10 @@ def perft_rows(names, seconds: float, max_depth: int) -> list[list]:
             with Timer() as t:
                 nodes = decider_perft(module, state, depth, random.Random(0))
             bitboard, fast = float("nan"), ""
-            if hasattr(module, "perft") and name == "murus":
+            perft = game_type(name).perft  # the game's own perft, as its registration names it (Murus: bitboards)
+            if perft is not None:
                 with Timer() as b:
-                    count = module.perft(state, depth)
+                    count = perft(state, depth)
                 bitboard = count / max(b.seconds, 1e-9)
                 fast = "yes" if count == nodes else f"NO ({count})"
             rows.append([name, depth, nodes, t.seconds, nodes / max(t.seconds, 1e-9), bitboard, fast])
@@ -184,8 +186,8 @@ def main(argv: list[str] | None = None) -> int:
         args.seconds, args.ai_budget, args.positions, max_depth = 0.05, 0.02, 1, 2
     names = harness.games_available()
     harness.header("Engines: perft, random playouts, AI search", argv)
-    table(["game", "depth", "nodes", "decider s", "decider nodes/s", "bitboard nodes/s", "counts agree"],
-          perft_rows(names, args.seconds, max_depth),
+    perfts = perft_rows(names, args.seconds, max_depth)
+    table(["game", "depth", "nodes", "decider s", "decider nodes/s", "bitboard nodes/s", "counts agree"], perfts,
           title="Perft from the opening (minimum seats) through the decider; Murus also on its bitboards")
     table(["game", "games", "commands", "events", "games/s", "commands/s", "events/s"],
           playout_rows(names, args.seconds),
@@ -193,6 +195,11 @@ def main(argv: list[str] | None = None) -> int:
     table(["game", "AI search", "decisions", "iterations", "seconds", "iterations/s"],
           ai_rows(names, args.ai_budget, args.positions),
           title=f"AI search at the hard level, {args.ai_budget:g} s per decision")
+    disagree = [f"{row[0]} at depth {row[1]}" for row in perfts if str(row[-1]).startswith("NO")]
+    if disagree:
+        print(f"engines: the game's own perft and the decider's count differ for {', '.join(disagree)}",
+              file=sys.stderr)
+        return 1
     return 0
 
 

@@ -103,6 +103,7 @@ def test_the_search_never_reads_the_deck_order():
         state, state.turn)
 
 
+@pytest.mark.slow  # a statistical match
 def test_hard_beats_easy_in_a_seeded_match():
     """A statistical claim on fixed seeds: hard won about 63% of such games when measured (dice weigh a lot)."""
     score = {"hard": 0.0, "easy": 0.0}

@@ -119,6 +119,7 @@ def test_only_the_seat_to_act_may_ask():
         ai.choose(mg.view(state, idle), idle, "hard", random.Random(0), 0.02, StepClock())
 
 
+@pytest.mark.slow  # a statistical match
 def test_hard_beats_easy_in_a_small_seeded_match():
     wins = {"hard": 0, "easy": 0}
     for game in range(4):

@@ -107,6 +107,7 @@ def test_the_ai_rebuilds_exactly_the_viewed_position():
 
 # Strength ---------------------------------------------------------------------------------------------------
 
+@pytest.mark.slow  # a statistical match
 def test_hard_beats_easy_in_a_seeded_match():
     wins = 0
     games = [(variant, hard_seat) for variant in ("basic", "advanced") for hard_seat in (0, 1)]

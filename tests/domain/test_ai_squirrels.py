@@ -99,6 +99,7 @@ def test_the_ai_refuses_to_play_out_of_turn():
         ai.choose(game.view(state, other), other, "easy", random.Random(0), 0.02, StepClock())
 
 
+@pytest.mark.slow  # a statistical match
 def test_hard_beats_easy_in_a_seeded_match():
     score = {"hard": 0.0, "easy": 0.0}
     for seed in range(8):

@@ -18,6 +18,8 @@ from tests.conftest import RedisProcess
 from tests.reliability.conftest import require_redis_server
 from tests.reliability.live import wait_until
 
+pytestmark = pytest.mark.slow  # replicated redis-servers started here: the full run's
+
 
 @pytest.fixture
 def master():

@@ -25,6 +25,8 @@ from tests.reliability.deployment import cluster_ports
 from tests.store import test_store_contract as contract
 from workers.dispatcher import Dispatcher
 
+pytestmark = pytest.mark.slow  # Redis Clusters started here: the full run's (pytest -m 'not slow' skips it)
+
 NODES = 3
 
 

@@ -22,6 +22,8 @@ from tests.reliability.deployment import Cluster, Deployment, have_cluster_tools
 from tests.reliability.live import Players, assert_acknowledged_present, wait_until
 from tests.reliability.test_process_crashes import settled
 
+pytestmark = pytest.mark.slow  # the whole deployment started here, about a minute: the full run's
+
 PARTITIONS = 8
 CONVERGE_SECONDS = 90
 # Every game, a person against AI seats; short games (max_plies) so that the module stays within CI's budget.
@@ -111,7 +113,11 @@ def test_every_game_with_ai_seats_played_to_the_end_on_the_cluster(deployment, m
         wait_until(lambda gid=game["id"]: http.get(f"/api/games/{gid}")[1].get("status") == "finished", 30,
                    what=f"game {game['id']} to be seen finished")
     keys = Keys(deployment.prefix, PARTITIONS)
-    assert len({deployment.cluster.node_of(keys.game(g["id"])).port for _, g in made}) >= 2  # spread over masters
+    # Spread over masters, without counting on random ids to land apart: the partitions' logs span the masters,
+    # and every game lives on the master of its partition's log.
+    node = deployment.cluster.node_of
+    assert len({node(keys.log(p)).port for p in range(PARTITIONS)}) >= 2
+    assert all(node(keys.game(g["id"])).port == node(keys.log(keys.partition(g["id"]))).port for _, g in made)
     converge_and_verify(deployment, [g["id"] for _, g in made], monkeypatch, capsys)
     for p in players:
         assert_acknowledged_present(http, p.acked)

@@ -3,9 +3,13 @@ partition's games reach their watchers (the logs live on different nodes)."""
 
 from __future__ import annotations
 
+import pytest
+
 from services.live import hub as live
 from tests.reliability.test_cluster import cluster, cluster_runtime  # noqa: F401 - fixtures
 from tests.services.test_live import Reader, new_game, play
+
+pytestmark = pytest.mark.slow  # a Redis Cluster started here: the full run's
 
 
 def test_every_partition_reaches_its_watchers_on_a_cluster(cluster_runtime):  # noqa: F811

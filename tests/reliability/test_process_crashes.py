@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import redis
 
 from burrow.cli import main as burrow
 from services.store.streams import Keys
 from tests.conftest import free_port
 from tests.reliability.live import Http, Players, Server, assert_acknowledged_present, wait_until
+
+pytestmark = pytest.mark.slow  # processes killed under load: crash drills, the full run's
 
 AOF = ("--appendonly", "yes", "--appendfsync", "everysec")  # production's persistence (README, docker-compose)
 ENV = {"BURROW_CLAIM_IDLE_MS": "300", "BURROW_AI_TIME": "0.05"}

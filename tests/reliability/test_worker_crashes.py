@@ -110,6 +110,7 @@ def test_dispatcher_killed_mid_batch_converges(setup, capsys):
     assert_replay_verifies(server, gids, capsys)
 
 
+@pytest.mark.slow  # waits out the 30 s
 def test_a_killed_worker_leaves_no_process_behind_and_doctor_sees_it_dead_within_30_s(setup):
     """``burrow worker`` forks nothing (no scheduler process: clocks are the dispatchers'), so a SIGKILL leaves no
     orphan; and ``burrow doctor`` stops counting it within 30 s of its last word (#31)."""

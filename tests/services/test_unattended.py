@@ -40,6 +40,7 @@ def live(tmp_path):
         thread.join(10)
 
 
+@pytest.mark.slow  # whole AI-vs-AI games: a soak
 @pytest.mark.parametrize("game, seats, options", GAMES, ids=[g for g, _, _ in GAMES])
 def test_ai_versus_ai_runs_to_the_end(live, game, seats, options):
     g = live.service.create(game, [{"name": f"Bot{i}", "ai": "easy" if i % 2 else "normal"} for i in range(seats)],

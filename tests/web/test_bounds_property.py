@@ -40,9 +40,12 @@ def app(tmp_path_factory):
     return runtime, create_app(runtime).test_client()
 
 
-def keys(runtime) -> set[bytes]:
-    runtime.service.jobs.flush()  # an earlier creation's projection poke, sent by a thread of its own meanwhile
-    return set(runtime.redis.keys("*"))
+def keys(runtime) -> tuple[set[bytes], dict[bytes, int]]:
+    """What a request writes: the event store's keys (all under its prefix) and each partition log's length. Not
+    the queues' keys: a thread of their own sends an earlier creation's projection poke whenever it likes, and
+    RQ's markers expire on their own (neither is anything a refused request wrote)."""
+    found = set(runtime.redis.keys(f"{runtime.store.keys.prefix}:*"))
+    return found, {key: runtime.redis.xlen(key) for key in found if key.endswith(b":log")}
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
