@@ -8,19 +8,26 @@ the two. Resign, draws and abort are commands (``GameService.command``); the rul
 
 from __future__ import annotations
 
+import secrets
 import time
 from dataclasses import replace
 
 from domain.table import Rematched, SeatTaken
+from domain.text import Text
 from services import bounds, errors, tokens
 from services.accounts.seating import AlreadySeated
 from services.games.commands import GameService
 from services.games.states import Game
 from services.reads.views import accounts
+from services.scripts import lua
 from services.store import codec
 from services.store.streams import ConcurrencyError
 
 RETRIES = 64
+CLAIM_MS = 10_000  # a rematch claim lapses this long after its holder died (creating one takes milliseconds)
+WAIT_SECONDS = CLAIM_MS / 1000 + 2  # how long a racing request waits for the rematch before a 409
+WAIT_STEP = 0.02
+RELEASE_CLAIM = lua("release_claim")
 
 
 class SeatTakenError(errors.Conflict):
@@ -90,21 +97,52 @@ class Tables:
 
     def rematch(self, gid: str, seat: int, client: str | None = None) -> dict:
         """The finished game's rematch for ``seat``: created by the first caller (same game, options and clock,
-        seats rotated, AI seats stay AI), joined by the others; ``{"id", "seats"}`` with the caller's token."""
-        for _ in range(RETRIES):
+        seats rotated, AI seats stay AI), joined by the others; ``{"id", "seats"}`` with the caller's token.
+
+        Exactly one rematch game is made however many requests race: the caller that takes the game's rematch
+        claim (``SET NX`` with a TTL) creates it and appends ``rematched``; the others wait for that event and
+        join. A claimant that fails lets go of its claim at once, one that dies loses it after ``CLAIM_MS``."""
+        deadline = time.monotonic() + WAIT_SECONDS
+        while True:
             game = self.service.states.load(gid)
             if game.module.status(game.state) != "finished":
-                raise errors.Conflict("the game is not over yet: a rematch comes after it", version=game.version)
+                raise errors.Conflict(Text("the game is not over yet: a rematch comes after it"),
+                                      version=game.version)
             if game.state.rematch is not None:
                 return self._join_rematch(game, seat)
-            new = self._create_rematch(game, seat, client)
+            claim = secrets.token_hex(8)
+            if self.store.redis.set(self.store.keys.rematch_claim(gid), claim, nx=True, px=CLAIM_MS):
+                try:
+                    return self._make_rematch(gid, seat, client)
+                finally:
+                    self._release(gid, claim)
+            if time.monotonic() > deadline:
+                raise errors.Conflict(Text("the rematch is being made; try again in a moment"),
+                                      version=game.version)
+            time.sleep(WAIT_STEP)  # another request makes it: join it once its ``rematched`` is appended
+
+    def _make_rematch(self, gid: str, seat: int, client: str | None) -> dict:
+        """Create the rematch and record it (``rematched``) in the finished game, holding its claim."""
+        game = self.service.states.load(gid)  # the rematch may have been made just before the claim was taken
+        if game.state.rematch is not None:
+            return self._join_rematch(game, seat)
+        new = self._create_rematch(game, seat, client)
+        for _ in range(RETRIES):
             try:
                 self.store.append(gid, [codec.encode(Rematched(gid=new["id"]))], expected_version=game.version)
-            except ConcurrencyError:
-                continue  # another seat asked at the same moment: join theirs (ours stays an open game)
-            self.service.poke(gid)
-            return new
-        raise errors.Conflict("the game is too busy right now; try again", version=self.store.version(gid))
+                break
+            except ConcurrencyError:  # an event other than a rematch (the claim keeps those out): judge again
+                game = self.service.states.load(gid)
+                if game.state.rematch is not None:
+                    raise errors.Conflict(Text("the game is too busy right now; try again"),
+                                          version=game.version) from None
+        else:
+            raise errors.Conflict(Text("the game is too busy right now; try again"), version=game.version)
+        self.service.poke(gid)
+        return new
+
+    def _release(self, gid: str, claim: str) -> None:
+        self.store.redis.eval(RELEASE_CLAIM, 1, self.store.keys.rematch_claim(gid), claim)
 
     def _create_rematch(self, game: Game, seat: int, client: str | None) -> dict:
         n = game.seats

@@ -206,6 +206,10 @@ class Keys:
         """String with a TTL: a chunk of the analysis is queued or running (gone: redo it)."""
         return f"{self._p(self.partition(gid))}:analysis:{gid}:v{version}:lease:{chunk}"
 
+    def rematch_claim(self, gid: str) -> str:
+        """String with a TTL: the request making the finished game's rematch (``services/games/tables.py``)."""
+        return f"{self._p(self.partition(gid))}:rematch:{gid}"
+
     # -- meeting people (services/people/): chat, presence, notifications, seeks, challenges, reports ----------
 
     def chat(self, gid: str, room: str) -> str:
