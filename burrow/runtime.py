@@ -6,6 +6,7 @@ by Flask, the dispatcher thread and the RQ worker thread, with a journal on disk
 
 from __future__ import annotations
 
+from services.accounts import of_store as accounts_of_store
 from services.config import Settings
 from services.context import Runtime, current, install
 from services.games.commands import GameService
@@ -51,6 +52,17 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
     people = People.on(client, keys)
     service = GameService(games, BatchedPokes(jobs) if settings.fast_path else None, limits=settings.limits,
                           presence=people.presence)
+
+    def start(game: str, options: dict, clock: dict | None, usernames: list[str]) -> str:
+        """A game of quick pairing or a challenge: every seat its account's, in this order."""
+        return service.create(game, [{"name": u} for u in usernames], options, clock=clock,
+                              accounts=dict(enumerate(usernames)))["id"]
+
+    def username_of(name: str) -> str | None:
+        found = accounts_of_store(store).store.by_username(name)
+        return found.username if found else None
+
+    people.with_games(start, username_of)
     return Runtime(settings, client, rq_client, store, games, Seats(store), service, Projector(games), queue, jobs,
                    Ratings(games), embedded, loaded, people)
 

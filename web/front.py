@@ -21,6 +21,7 @@ Before any of them, ``Guard`` (a small ASGI middleware) decides once, for every 
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
@@ -36,6 +37,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 
 from services import errors as service_errors
+from services.accounts import of as accounts_of
 from services.bounds import is_game_id
 from services.clients import address_of
 from services.config import Settings
@@ -48,6 +50,8 @@ SEND_SECONDS = 10  # a stream whose client takes longer to accept one message is
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 SETUP_THREADS = 4  # threads that open streams (the first stream of a game loads it); never more
 BODY_METHODS = (b"POST", b"PUT", b"PATCH", b"DELETE")
+SESSION_COOKIE = "burrow_session"  # the cookie web/session.py sets
+NOTE_ID = re.compile(r"\d{1,15}-\d{1,10}")  # a notification's id (a Redis stream id)
 
 
 class Waker:
@@ -203,10 +207,12 @@ class EventStream(EventSourceResponse):
 
 
 class Streams:
-    """``GET /api/games/<gid>/stream``: the one route that serves a game's live stream."""
+    """The live streams: ``GET /api/games/<gid>/stream``, the one route that serves a game's, and
+    ``GET /api/me/stream``, an account's notifications (``username_of`` a session cookie: its account's name)."""
 
-    def __init__(self, hub: Hub):
+    def __init__(self, hub: Hub, username_of=lambda cookie: None):
         self.hub = hub
+        self.username_of = username_of
         self.setup = ThreadPoolExecutor(max_workers=SETUP_THREADS, thread_name_prefix="stream-open")
         self._wakers: dict[asyncio.AbstractEventLoop, Waker] = {}
         self._open: set[asyncio.Event] = set()  # the wake-ups of every open stream
@@ -247,6 +253,27 @@ class Streams:
             return Response(media_type="text/event-stream", headers=SSE_HEADERS)
         return EventStream(self._messages(sub, wakeup), headers=SSE_HEADERS, ping=KEEPALIVE_SECONDS,
                                    send_timeout=SEND_SECONDS, background=BackgroundTask(self.hub.unsubscribe, sub))
+
+    async def account(self, request: Request) -> Response:
+        """``GET /api/me/stream``: the signed-in account's notifications, to every tab and device, after
+        ``Last-Event-ID`` (a reconnect) or from now on."""
+        loop = asyncio.get_running_loop()
+        cookie = request.cookies.get(SESSION_COOKIE)
+        username = await loop.run_in_executor(self.setup, self.username_of, cookie) if cookie else None
+        if username is None:
+            return error_response(service_errors.Unauthorized("sign in first: this is an account's stream"))
+        after = request.headers.get("last-event-id")
+        if after is not None and not NOTE_ID.fullmatch(after):
+            return error_response(service_errors.BadRequest("Last-Event-ID: not a notification's id"))
+        wakeup, waker = asyncio.Event(), self._waker(loop)
+        address = request.client.host if request.client else None
+        try:
+            sub = await loop.run_in_executor(self.setup, self.hub.subscribe_account, username.lower(), after,
+                                             address, lambda: waker.wake(wakeup.set))
+        except service_errors.ServiceError as exc:
+            return error_response(exc)
+        return EventStream(self._messages(sub, wakeup), headers=SSE_HEADERS, ping=KEEPALIVE_SECONDS,
+                           send_timeout=SEND_SECONDS, background=BackgroundTask(self.hub.unsubscribe, sub))
 
     async def _messages(self, sub: Subscription, wakeup: asyncio.Event):
         self._open.add(wakeup)
@@ -290,7 +317,13 @@ def create_front(flask_app: Flask, threads: int = 32) -> Starlette:
     """The ASGI application over ``flask_app`` (its runtime's settings and hub), Flask on ``threads`` threads."""
     runtime = flask_app.config["RUNTIME"]
     hub = new_hub(runtime)
-    streams = Streams(hub)
+    accounts = accounts_of(runtime)
+
+    def username_of(cookie: str) -> str | None:
+        found = accounts.signed_in(cookie)
+        return found[1].username if found else None
+
+    streams = Streams(hub, username_of)
 
     @asynccontextmanager
     async def lifespan(app):
@@ -299,6 +332,7 @@ def create_front(flask_app: Flask, threads: int = 32) -> Starlette:
         hub.stop()
 
     routes = [Route("/api/games/{gid}/stream", streams.game, methods=["GET", "HEAD"]),
+              Route("/api/me/stream", streams.account, methods=["GET"]),
               Mount("/", app=Counted(Bridge(flask_app, threads), hub))]
     front = Starlette(routes=routes, lifespan=lifespan)
     front.add_middleware(Guard, settings=runtime.settings)

@@ -45,8 +45,9 @@ def chat_reader(rt, gid: str, room: str) -> tuple[str, str]:
 
 def signed_in_account() -> str | None:
     """The username of the request's signed-in account, or None (a guest)."""
-    finder = getattr(runtime(), "account_of_request", None)
-    return finder(request) if finder is not None else None
+    from web import session
+
+    return session.username()
 
 
 def body_of(*names: str) -> dict:
@@ -100,3 +101,98 @@ def _is_message_id(value: object) -> bool:
         return False
     ms, _, seq = value.partition("-")
     return ms.isdigit() and seq.isdigit()
+
+
+# -- quick pairing and challenges (signed in) ---------------------------------------------------------------
+
+def game_request(body: dict) -> tuple[str, dict, dict | None, int]:
+    """The game, options, clock and seat count a seek or a challenge asks for, checked against the catalog."""
+    from domain.base import BadSetup, check_options
+    from domain.registry import GAME_NAMES, game_info
+    from domain.table import check_clock
+
+    name = body.get("game")
+    if name not in GAME_NAMES:
+        raise errors.Unprocessable(f"game: unknown game {str(name)[:40]!r} (known: {', '.join(GAME_NAMES)})",
+                                   field="game")
+    info = game_info(name)
+    options = body.get("options") or {}
+    try:
+        check_options(options, info.options)
+        clock = check_clock(body.get("clock"))
+    except BadSetup as exc:
+        raise errors.Unprocessable(str(exc), field=exc.field) from exc
+    seats = body.get("seats", info.seats[0])
+    if not isinstance(seats, int) or isinstance(seats, bool) or not info.seats[0] <= seats <= info.seats[1]:
+        raise errors.Unprocessable(f"seats: {name} is played by {info.seat_range()} players", field="seats")
+    return name, options, clock, seats
+
+
+def signed_in_user() -> str:
+    from web import session
+
+    _, account = session.required()
+    return account.username
+
+
+@api.post("/seeks")
+def create_seek():
+    """``{"game", "options"?, "clock"?, "seats"?, "rating_range"?: [lo, hi]}``: 201 ``{"id", "status"}`` — paired
+    at once with compatible players waiting (``"status": "paired"``, ``"game"``), else waiting."""
+    rt, people = meeting()
+    username = signed_in_user()
+    body = body_of("game", "options", "clock", "seats", "rating_range")
+    game, options, clock, seats = game_request(body)
+    span = body.get("rating_range", [0, 10_000])
+    numbers = isinstance(span, list) and len(span) == 2 and all(
+        isinstance(x, int | float) and not isinstance(x, bool) and -10_000 <= x <= 10_000 for x in span)
+    if not numbers or span[0] > span[1]:
+        raise errors.Unprocessable("rating_range: two numbers [lowest, highest], lowest first",
+                                   field="rating_range")
+    rating = rt.ratings.of_player(username)[0].get(game, {}).get("rating", 1500)
+    return jsonify(people.seeks.seek(username, game, options, clock, seats, rating, tuple(span))), 201
+
+
+@api.get("/seeks")
+def list_seeks():
+    """``?game=``: the open seeks, oldest first."""
+    _, people = meeting()
+    return jsonify({"seeks": people.seeks.open(request.args.get("game"))})
+
+
+@api.delete("/seeks/<seek_id>")
+def cancel_seek(seek_id: str):
+    _, people = meeting()
+    people.seeks.cancel(signed_in_user(), seek_id)
+    return "", 204
+
+
+@api.post("/challenges")
+def create_challenge():
+    """``{"to", "game", "options"?, "clock"?}``: 201 ``{"id"}``; the player named is told."""
+    _, people = meeting()
+    username = signed_in_user()
+    body = body_of("to", "game", "options", "clock")
+    game, options, clock, _ = game_request(body)
+    return jsonify(people.challenges.create(username, body.get("to"), game, options, clock)), 201
+
+
+@api.get("/challenges")
+def my_challenges():
+    """The signed-in player's open challenges: ``{"incoming", "outgoing"}``."""
+    _, people = meeting()
+    return jsonify(people.challenges.of(signed_in_user()))
+
+
+@api.post("/challenges/<challenge_id>/accept")
+def accept_challenge(challenge_id: str):
+    """The recipient accepts: 201 ``{"game"}``, the challenger is told."""
+    _, people = meeting()
+    return jsonify(people.challenges.accept(signed_in_user(), challenge_id)), 201
+
+
+@api.post("/challenges/<challenge_id>/decline")
+def decline_challenge(challenge_id: str):
+    _, people = meeting()
+    people.challenges.decline(signed_in_user(), challenge_id)
+    return "", 204
