@@ -275,3 +275,14 @@ def test_a_rematch_keeps_the_accounts_at_their_seats(client, runtime):
     assert [(p["name"], p["account"]) for p in doc["players"]] == [("Bob", "Bob"), ("Ana", "Ana")]
     assert [x["id"] for x in bob.get("/api/me/games").json["games"]][0] == new
     assert [x["id"] for x in ana.get("/api/me/games").json["games"]][0] == new
+
+
+def test_pages_and_the_account_menu(client, runtime):
+    for path in ("/signup", "/signin", "/account", "/leaderboard", "/leaderboard/squirrels"):
+        r = client.get(path)
+        assert r.status_code == 200 and b'href="/signin"' in r.data, path
+    assert client.get("/@/Nobody").status_code == 404 and client.get("/leaderboard/chess").status_code == 404
+    ana = signed_in(client.application, runtime, "Ana")
+    page = ana.get("/@/ana")
+    assert page.status_code == 200 and b'data-username="Ana"' in page.data
+    assert b'class="me" href="/@/Ana"' in page.data and b'id="sign-out"' in page.data
