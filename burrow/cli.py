@@ -313,6 +313,20 @@ def cmd_doctor(args) -> int:
     return 0 if report["ok"] else 1
 
 
+def cmd_reports(args) -> int:
+    """The chat messages players reported, newest first, each with the messages before it."""
+    runtime = _runtime(args, journal=False)
+    reports = runtime.people.chat.reports(args.count)
+    for report in reports:
+        message = report["message"]
+        print(f"{message['at']}  game {report['gid']} ({report['room']}), reported by {report['reporter']}:")
+        for before in report["context"]:
+            print(f"    {before['from']}: {before['text']}")
+        print(f"  > {message['from']}: {message['text']}")
+    print(f"{len(reports)} report(s)")
+    return 0
+
+
 def cmd_analyse(args) -> int:
     from burrow.progress import Progress
     from services import errors
@@ -507,6 +521,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--dead", type=int, nargs="?", const=20, default=0, metavar="N",
                    help="also list the newest N dead letters of each partition (default 20)")
     s.set_defaults(func=cmd_doctor)
+    s = with_store(sub.add_parser("reports", help="chat messages players reported, with what came before"))
+    s.add_argument("--count", type=_positive, default=50, help="the newest N reports (default 50)")
+    s.set_defaults(func=cmd_reports)
     s = with_store(sub.add_parser("analyse", help="analyse a finished game: each move's chances, blunders"))
     s.add_argument("gid")
     s.add_argument("--budget", type=float, metavar="S",

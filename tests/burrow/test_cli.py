@@ -74,3 +74,21 @@ def test_selfplay_prints_a_results_table(capsys):
                      "--options", '{"max_plies": 40}']) == 0
     out = capsys.readouterr().out
     assert "win rate" in out and "easy" in out
+
+
+def test_reports_lists_the_reported_chat_messages_with_their_context(tmp_path, capsys, monkeypatch):
+    from burrow.runtime import build
+    from services.config import Settings
+
+    monkeypatch.setenv("BURROW_DATA", str(tmp_path))
+    rt = build(Settings(data_dir=str(tmp_path)), journal=False)
+    gid = rt.service.create("murus", [{"name": "Ann"}, {"name": "Ben"}])["id"]
+    rt.people.chat.post(gid, "players", "Ann", "a", "hello")
+    bad = rt.people.chat.post(gid, "players", "Ben", "b", "something rude")
+    rt.people.chat.report(gid, "players", bad["id"], "Ann")
+    import burrow.cli
+
+    monkeypatch.setattr(burrow.cli, "_runtime", lambda args, journal=None: rt)
+    assert burrow.cli.main(["reports"]) == 0
+    out = capsys.readouterr().out
+    assert "reported by Ann" in out and "    Ann: hello" in out and "  > Ben: something rude" in out
