@@ -160,3 +160,42 @@ def test_a_profile_shows_ratings_with_a_graph_and_games(new_page, server, width)
         page.goto(path)
         fits(page)
         shot(page, f"{path.strip('/')}-{width}")
+
+
+def test_my_games_follow_the_account_to_a_second_device(new_page, server):
+    name = fresh("Ana")
+    laptop = new_page()
+    sign_up(laptop, name)
+    created = laptop.evaluate("""async () => (await fetch('/api/games', {method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({game: 'murus', players: [{me: true}, {name: 'Guest'}]})})).json()""")
+    gid = created["id"]
+    phone = new_page(390, 844)  # another browser: nothing in its storage
+    phone.goto("/signin")
+    phone.fill("#username", name)
+    phone.fill("#password", "correct horse battery")
+    phone.click("#signin-password")
+    phone.wait_for_url("**/")
+    phone.wait_for_selector(f"#my-games a[href='/games/{gid}']")
+    assert "your turn" in phone.inner_text("#my-games")
+    phone.wait_for_selector(f"#games .game-profiles a[href='/@/{name}']")
+    fits(phone)
+    shot(phone, "lobby-signed-in-390")
+    phone.click(f"#my-games a[href='/games/{gid}']")
+    phone.wait_for_selector("#players .player.mine")
+    assert phone.locator(f"#players a.seat-name[href='/@/{name}']").count() == 1
+    assert "played here" in phone.inner_text("#players")
+    shot(phone, "game-account-390")
+
+
+def test_the_lobby_form_seats_the_signed_in_account(new_page, server):
+    name = fresh("Cy")
+    page = new_page()
+    sign_up(page, name)
+    assert page.input_value("#seats li:first-child .seat-name") == name
+    page.click("#create-button")
+    page.wait_for_selector("#created:not([hidden])")
+    mine = page.evaluate("async () => (await fetch('/api/me/games')).json()")
+    assert len(mine["games"]) == 1 and mine["games"][0]["seat"] == 0
+    doc = server.api("GET", f"/api/games/{mine['games'][0]['id']}")
+    assert doc["players"][0]["account"] == name

@@ -7,6 +7,7 @@ import {html, button, refocus} from "./dom.js";
 import {api, tokens} from "./api.js";
 import {extraBody, joinButtons, seatKind} from "./seats.js";
 import "./rules.js";  // the rules' summaries from the catalog, and the links that open them
+import {playerName, signedIn} from "./accounts.js";
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 4000;
@@ -111,7 +112,7 @@ function seatRow(index) {
   name.className = "seat-name";
   name.maxLength = 40;
   name.autocomplete = "off";
-  name.value = `Player ${index + 1}`;
+  name.value = index === 0 && signedIn() ? signedIn() : `Player ${index + 1}`;  // signed in: you, at seat 0
   nameLabel.appendChild(name);
   const kindLabel = html("label", "field", "played by ", item);
   const kind = document.createElement("select");
@@ -150,11 +151,17 @@ function onGameChange() {
 }
 
 function players() {
+  const me = (signedIn() || "").toLowerCase();
+  let seated = false;
   return [...$("seats").children].map((row) => {
     const player = {name: row.querySelector(".seat-name").value.trim()};
     const level = row.querySelector(".seat-kind").value;
     if (level === "open") return {open: true};
     if (level) player.ai = level;
+    else if (me && !seated && player.name.toLowerCase() === me) {
+      seated = true;
+      return {me: true};  // the signed-in account's seat: its rating, its games on every device
+    }
     return player;
   });
 }
@@ -362,6 +369,11 @@ function renderGames(games) {
     html("span", "game-time", `#${g.id} · ${ago(changed(g))}`, head);
     html("span", "game-players", g.players.map((p) => (p.ai ? `${p.name} (AI)` : p.open && !p.name ? "(open)" : p.name))
       .join(" vs "), link);
+    const accounts = g.players.filter((p) => p.account);
+    if (accounts.length) {  // the row is a link to the game: the players' profiles are linked beside it
+      const profiles = html("span", "game-profiles", null, item);
+      for (const p of accounts) playerName(p, profiles);
+    }
     const held = tokens.stored(g.id).length;
     html("span", "game-state", describeGame(g) + (held ? ` · you hold ${held === 1 ? "a seat" : held + " seats"}` : ""),
          link);

@@ -2,6 +2,8 @@
    list and the replay controls. Pure drawing: each function gets the data and the callbacks it needs from the
    frame (game.js), which owns the state. Ids are those of templates/game.html. */
 import {html, button} from "./dom.js";
+import {t} from "./i18n.js";
+import {profileUrl} from "./accounts.js";
 
 const $ = (id) => document.getElementById(id);
 const LEGAL_BUTTONS_MAX = 240;
@@ -87,7 +89,14 @@ function players(doc, ctx) {
     const line = html("span", "seat-line", null, item);
     const dot = ctx.dot ? ctx.dot(seat) : null;
     html("span", `seat-dot ${dot || "seat-colour-" + (seat % 8)}`, null, line).setAttribute("aria-hidden", "true");
-    html("span", "seat-name", ctx.label(seat), line);
+    const name = html(player.account ? "a" : "span", "seat-name", ctx.label(seat), line);
+    if (player.account) name.href = profileUrl(player.account);  // an account's seat: its profile
+    if (doc.online && !player.ai && !player.open) {  // its player has the game's page (or their account) open
+      const here = doc.online[seat];
+      const presence = html("span", here ? "online" : "offline", here ? "●" : "○", line);
+      presence.title = here ? t("online") : t("away");
+      presence.setAttribute("aria-label", presence.title);
+    }
     const tags = [];
     if (player.ai) tags.push(`AI, ${player.ai}`);
     if (mine) tags.push("played here");

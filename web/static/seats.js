@@ -7,6 +7,7 @@
    games with open seats and a Join button (asks a name), and "My games" (your turn first) with copy-link and
    forget. */
 import {api, tokens} from "./api.js";
+import {signedIn} from "./accounts.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -88,11 +89,13 @@ function clockFields() {
 // ---------------------------------------------------------------- open games: Join
 
 async function join(game, seat, status) {
-  const name = (window.prompt(`Your name, to take seat ${seat} of this ${title(game.game)} game:`) || "").trim();
-  if (!name) return;
+  // Signed in, the seat is the account's (no name asked); a guest names themself.
+  const name = signedIn() ? null :
+    (window.prompt(`Your name, to take seat ${seat} of this ${title(game.game)} game:`) || "").trim();
+  if (name === "") return;
   try {
     const taken = await api(`/api/games/${encodeURIComponent(game.id)}/seats/${seat}`,
-                            {method: "POST", body: {name}});
+                            {method: "POST", body: name === null ? {} : {name}});
     tokens.save(game.id, [...tokens.stored(game.id), taken.token]);
     location.assign("/games/" + encodeURIComponent(game.id));
   } catch (err) {
@@ -171,11 +174,36 @@ function forget(gid) {
   pollMine();
 }
 
+/** Signed in: the account's seats, on any device (``GET /api/me/games``), their tokens kept in this browser too so
+    that their pages open as the seat; rows as pollMine draws them. */
+async function accountRows() {
+  if (!signedIn()) return [];
+  let answer;
+  try {
+    answer = await api("/api/me/games?limit=50");
+  } catch (err) {
+    return [];
+  }
+  const rows = new Map();
+  for (const g of answer.games) {
+    if (!g.token) continue;
+    const held = [...new Set([...tokens.stored(g.id), g.token])];
+    tokens.save(g.id, held);
+    const row = rows.get(g.id) || {gid: g.id, held, yourTurn: false, doc: {game: g.game, status: g.status,
+      version: 0, result: null, players: g.players}};
+    row.yourTurn = row.yourTurn || (g.your_turn && g.status !== "finished");
+    rows.set(g.id, row);
+  }
+  return [...rows.values()];
+}
+
 async function pollMine() {
   const list = $("my-games");
   if (!list) return;
-  const rows = [];
+  const rows = await accountRows();
+  const listed = new Set(rows.map((r) => r.gid));
   for (const gid of tokens.games().slice(0, 50)) {
+    if (listed.has(gid)) continue;
     const held = tokens.stored(gid);
     if (!held.length) continue;
     try {
