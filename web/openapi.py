@@ -295,10 +295,12 @@ def document() -> dict:
                 "responses": {"200": _json(Analysis, "status, analysed version, one entry per move analysed"),
                               **_errors(404, 503)}}},
         "/api/stats": {"get": {
-            "summary": "Per game: finished games, draws, wins by seat, mean length; Elo ratings by player name",
+            "summary": "Per game: finished and rated games, draws, wins by seat, mean length; each game's "
+                       "leaderboard (ratings)",
             "operationId": "stats",
             "responses": {"200": {"description": "statistics and ratings", "content": {"application/json": {
                 "schema": {"type": "object"}}}}, **_errors(503)}}},
+        **_account_paths(),
         "/api/openapi.json": {"get": {
             "summary": "This document", "operationId": "openapi",
             "responses": {"200": {"description": "OpenAPI 3.1", "content": {"application/json": {
@@ -311,5 +313,74 @@ def document() -> dict:
         "paths": paths,
         "components": {"schemas": components,
                        "securitySchemes": {"seat": {"type": "http", "scheme": "bearer",
-                                                    "description": "the seat token returned at creation"}}},
+                                                    "description": "the seat token returned at creation"},
+                                           "session": {"type": "apiKey", "in": "cookie", "name": "burrow_session",
+                                                       "description": "a signed-in account's session"}}},
+    }
+
+
+def _account_paths() -> dict:
+    """Accounts, sessions, passkeys, profiles and leaderboards (CONTRACT.md, "Accounts and ratings";
+    ``web/accounts.py``); their bodies and answers are documented in docs/api.md."""
+    obj = {"application/json": {"schema": {"type": "object"}}}
+    meaning = {400: "malformed body or parameter, or a passkey that does not verify (passkey_refused)",
+               401: "not signed in, or bad_credentials", 404: "no such player, session or game",
+               409: "username_taken, or a passkey of another account", 422: "a bad field (the message names it)",
+               429: "too_many_attempts (sign-in), too_many_accounts (sign-up)", 503: "Redis is unreachable"}
+
+    def op(summary: str, op_id: str, ok: str, status: str = "200", body: bool = False, signed: bool = False,
+           errors: tuple[int, ...] = (400, 422, 503), params: list | None = None) -> dict:
+        out = {"summary": summary, "operationId": op_id,
+               "responses": {status: {"description": ok, **({"content": obj} if status != "204" else {})},
+                             **{str(e): _json(Error, meaning[e]) for e in errors}}}
+        if body:
+            out["requestBody"] = {"required": True, "content": obj}
+        if signed:
+            out["security"] = [{"session": []}]
+        if params:
+            out["parameters"] = params
+        return out
+
+    user = {"name": "username", "in": "path", "required": True, "schema": {"type": "string"}}
+    game = {"name": "game", "in": "path", "required": True, "schema": {"type": "string"}}
+    page = [_query("limit", "games per page (default 20)", {"type": "integer", "minimum": 1, "maximum": 100}),
+            _query("cursor", "the previous page's next", {"type": "string"})]
+    return {
+        "/api/accounts": {"post": op("Sign up: {username, password}; a session cookie", "signUp", "{username}",
+                                     "201", body=True, errors=(400, 409, 422, 429))},
+        "/api/session": {
+            "post": op("Sign in: {username, password}; a new session cookie", "signIn", "{username}", body=True,
+                       errors=(400, 401, 422, 429)),
+            "delete": op("Sign out: the session is revoked on the server", "signOut", "signed out", "204",
+                         errors=())},
+        "/api/passkeys/register/options": {"post": op(
+            "Options to make a passkey (signed in: for the account; else {username}: a new account)",
+            "passkeyRegisterOptions", "PublicKeyCredentialCreationOptionsJSON", errors=(400, 409, 422))},
+        "/api/passkeys/register": {"post": op(
+            "Add the passkey (the credential's toJSON()); a new account signs in", "passkeyRegister",
+            "{username, passkeys?}", "201", body=True, errors=(400, 409, 429))},
+        "/api/passkeys/login/options": {"post": op("Options to sign in with a passkey", "passkeyLoginOptions",
+                                                   "PublicKeyCredentialRequestOptionsJSON", errors=())},
+        "/api/passkeys/login": {"post": op("Sign in with a passkey (the credential's toJSON())", "passkeyLogin",
+                                           "{username}", body=True, errors=(400, 401))},
+        "/api/me": {"get": op("The signed-in account and its ratings", "me", "{username, ratings, …}",
+                              signed=True, errors=(401,))},
+        "/api/me/password": {"post": op("Set or change the password; other sessions end", "setPassword",
+                                        "saved", "204", body=True, signed=True, errors=(400, 401, 422))},
+        "/api/me/games": {"get": op("The account's seats with their tokens, newest first", "myGames",
+                                    "{games, next}", signed=True, errors=(400, 401), params=page)},
+        "/api/me/sessions": {
+            "get": op("The account's sessions", "mySessions", "{sessions}", signed=True, errors=(401,)),
+            "delete": op("Sign out everywhere", "signOutEverywhere", "signed out", "204", signed=True,
+                         errors=(401,))},
+        "/api/me/sessions/{sid}": {"delete": op(
+            "End one session", "endSession", "ended", "204", signed=True, errors=(401, 404),
+            params=[{"name": "sid", "in": "path", "required": True, "schema": {"type": "string"}}])},
+        "/api/players/{username}": {"get": op("A player's profile: ratings and their history", "player",
+                                              "{username, created, ratings, history}", errors=(404,),
+                                              params=[user])},
+        "/api/players/{username}/games": {"get": op("A player's games, newest first", "playerGames",
+                                                    "{games, next}", errors=(400, 404), params=[user, *page])},
+        "/api/leaderboard/{game}": {"get": op("The best 100 non-provisional ratings of a game", "leaderboard",
+                                              "{game, players}", errors=(404,), params=[game])},
     }
