@@ -4,6 +4,7 @@ games and sessions, profiles, leaderboards, and their pages. Thin: parse, call `
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from urllib.parse import urlsplit
@@ -12,11 +13,12 @@ from flask import Blueprint, current_app, jsonify, render_template, request
 
 from domain import registry
 from services import errors
+from services.accounts.events import LanguageChosen
 from services.accounts.passkeys import Passkeys
 from services.accounts.service import USERNAME
 from services.reads.views import accounts as seat_accounts
 from services.store.codec import iso_time
-from web import session
+from web import i18n, session
 from web.api import only_json_from_this_origin, service_error
 
 accounts_bp = Blueprint("accounts", __name__, template_folder="templates")
@@ -296,6 +298,25 @@ def leaderboard(game: str):
 
 
 # -- pages ------------------------------------------------------------------------------------------------------
+
+@accounts_bp.record_once
+def account_language(state) -> None:
+    """The language saved with the signed-in account is the page's, after the query's and the cookie's."""
+    i18n.set_account_language(lambda: (found := session.signed_in()) and found[1].language or None)
+
+
+@accounts_bp.before_app_request
+def remember_language():
+    """A signed-in reader who picks a language with the page's switch (``?lang=`` on a page) keeps it on every
+    device."""
+    lang = request.args.get("lang")
+    if request.method != "GET" or request.path.startswith("/api/") or i18n.known(lang) is None:
+        return
+    found = session.signed_in()
+    if found is not None and found[1].language != lang:
+        with contextlib.suppress(errors.ServiceError):  # a race with another change: the next page saves it
+            session.accounts().store.append(found[1], [LanguageChosen(lang=lang)])
+
 
 @accounts_bp.app_context_processor
 def signed_in_user():

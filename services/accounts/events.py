@@ -40,7 +40,13 @@ class PasskeyUsed(AccountEvent, frozen=True, tag="passkey_used"):
     sign_count: int
 
 
-EVENTS = (AccountCreated, PasswordSet, PasskeyAdded, PasskeyUsed)
+class LanguageChosen(AccountEvent, frozen=True, tag="language_chosen"):
+    """The language the account's pages are shown in (``en``, ``fr``, ``zh``), chosen with the page's switch."""
+
+    lang: str
+
+
+EVENTS = (AccountCreated, PasswordSet, PasskeyAdded, PasskeyUsed, LanguageChosen)
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(Union[EVENTS])  # noqa: UP007
 

@@ -49,6 +49,7 @@ class Account:
     version: int = 0
     password: str | None = None
     passkeys: dict[str, Passkey] = field(default_factory=dict)
+    language: str | None = None
 
 
 def evolve(account: Account | None, event: ev.AccountEvent, account_id: str, at: int) -> Account:
@@ -68,6 +69,8 @@ def evolve(account: Account | None, event: ev.AccountEvent, account_id: str, at:
             if cid in keys:
                 keys[cid] = replace(keys[cid], sign_count=count)
             return replace(account, passkeys=keys, version=account.version + 1)
+        case ev.LanguageChosen(lang=lang):
+            return replace(account, language=lang, version=account.version + 1)
     raise ValueError(f"not an account event: {event!r}")
 
 

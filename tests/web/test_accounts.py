@@ -286,3 +286,12 @@ def test_pages_and_the_account_menu(client, runtime):
     page = ana.get("/@/ana")
     assert page.status_code == 200 and b'data-username="Ana"' in page.data
     assert b'class="me" href="/@/Ana"' in page.data and b'id="sign-out"' in page.data
+
+
+def test_the_language_chosen_is_the_accounts_on_every_device(client, runtime):
+    laptop = signed_in(client.application, runtime, "Ana")
+    assert laptop.get("/?lang=fr").status_code == 200
+    phone = signed_in(client.application, runtime, "Ana")  # no cookie of the switch on this one
+    page = phone.get("/", headers={"Accept-Language": "en"})
+    assert b'<html lang="fr"' in page.data
+    assert b'<html lang="en"' in client.get("/", headers={"Accept-Language": "en"}).data
