@@ -29,6 +29,7 @@ class Settings:
     head_seconds: float = 10.0  # a connection's request head must arrive within this (the server's keep-alive)
     body_seconds: float = 10.0  # a request's body must arrive within this (408 after)
     streams_per_client: int = 20  # open live streams (SSE) per client, over every web process; 0: no cap
+    old_reads_per_client: int = 2  # reads of a game at an old version under way at once per client; 0: no cap
     # The command path pokes the projection workers itself (one pipelined round trip: the game joins the games
     # waiting); the dispatcher, reading the log, stays the safety net. Under load it cuts the projection lag from
     # about 40 ms to 10 ms at the median (bench/projection_lag.py, docs/benchmarks.md).
@@ -51,7 +52,8 @@ class Settings:
         ``BURROW_DATA``, ``BURROW_AI_TIME``, ``BURROW_CLAIM_IDLE_MS``, ``BURROW_FAST_PATH``, ``BURROW_QUEUES``,
         ``BURROW_ANALYSIS_TIME``, ``BURROW_AI_PER_CLIENT``, ``BURROW_DEAD_LETTER_AFTER``,
         ``BURROW_RETRY_MS``, ``BURROW_TRUSTED_PROXIES``, ``BURROW_PUBLIC_URL``, ``BURROW_ALLOWED_HOSTS``,
-        ``BURROW_HEAD_SECONDS``, ``BURROW_BODY_SECONDS``, ``BURROW_STREAMS_PER_CLIENT``, ``BURROW_CREATE_RATE``,
+        ``BURROW_HEAD_SECONDS``, ``BURROW_BODY_SECONDS``, ``BURROW_STREAMS_PER_CLIENT``,
+        ``BURROW_OLD_READS_PER_CLIENT``, ``BURROW_CREATE_RATE``,
         ``BURROW_OPEN_GAMES``, ``BURROW_ACK_REPLICAS``, ``BURROW_ACK_TIMEOUT_MS``; explicit ``overrides``
         (not None) win."""
         env = os.environ
@@ -71,6 +73,7 @@ class Settings:
             "head_seconds": float(env.get("BURROW_HEAD_SECONDS", "10")),
             "body_seconds": float(env.get("BURROW_BODY_SECONDS", "10")),
             "streams_per_client": int(env.get("BURROW_STREAMS_PER_CLIENT", "20")),
+            "old_reads_per_client": int(env.get("BURROW_OLD_READS_PER_CLIENT", "2")),
             "fast_path": env.get("BURROW_FAST_PATH", "1").lower() in ("1", "true", "yes"),
             "queue_name": env.get("BURROW_QUEUES", "burrow"),
             "ai_per_client": int(env.get("BURROW_AI_PER_CLIENT", "1")),

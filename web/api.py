@@ -17,6 +17,7 @@ from services.games.tables import Tables
 from services.jobs import doctor
 from services.people.presence import now_ms
 from services.reads import analysis
+from services.reads.limits import ExpensiveReads
 from services.reads.views import document
 from services.store.connection import REDIS_DOWN
 from web import schemas, session
@@ -194,9 +195,7 @@ def get_game(gid: str):
     seat = rt.seats.seat_for(gid, bearer_token())
     version = int_arg("version", minimum=1)
     if version is not None:
-        latest = rt.games.load(gid)
-        finished = latest.module.status(latest.state) == "finished"
-        return jsonify(document(rt.games.at_version(gid, version), seat, reveal=finished))
+        return jsonify(old_version(rt, gid, seat, version))
     # Never older than what the client says it has seen (``min_version``), nor than what this process has seen
     # (its own commands and reads): a client that stays with one process reads monotonically even without it.
     floor = max(int_arg("min_version") or 0, rt.games.seen_version(gid))
@@ -206,6 +205,24 @@ def get_game(gid: str):
         # always sees their own move.
         doc = document(rt.games.load(gid), seat)
     return jsonify(with_presence(rt, doc, seat))
+
+
+def old_version(rt, gid: str, seat: int | None, version: int) -> dict:
+    """The document of the game at ``version`` (time travel): at most ``old_reads_per_client`` such reads of one
+    client at once (429 beyond), each folding at most a snapshot interval of events."""
+    with old_reads(rt).one(request.remote_addr):
+        latest = rt.games.load(gid)
+        finished = latest.module.status(latest.state) == "finished"
+        return document(rt.games.at_version(gid, version), seat, reveal=finished)
+
+
+def old_reads(rt) -> ExpensiveReads:
+    """This app's per-client cap on reads of old versions."""
+    reads = current_app.extensions.get("burrow.old_reads")
+    if reads is None:
+        reads = current_app.extensions["burrow.old_reads"] = ExpensiveReads(rt.store,
+                                                                            rt.settings.old_reads_per_client)
+    return reads
 
 
 def with_presence(rt, doc: dict, seat: int | None) -> dict:

@@ -245,7 +245,10 @@ def document() -> dict:
             "parameters": [GID, _query("version", "the game as of this version (time travel)",
                                        {"type": "integer", "minimum": 1}),
                            _query("min_version", "wait briefly until the document reaches this version")],
-            "responses": {"200": _json(GameDocument, "the game document"), **_errors(400, 401, 404, 503)}}},
+            "responses": {"200": _json(GameDocument, "the game document"),
+                          **_errors(400, 401, 404, 503),
+                          "429": _json(Error, "too many reads of old versions (?version) from this client at "
+                                              "once")}}},
         "/api/games/{gid}/commands": {"post": {
             "summary": "Send a seat's command", "operationId": "sendCommand", "security": [{"seat": []}],
             "parameters": [GID],

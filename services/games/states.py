@@ -17,6 +17,7 @@ import redis
 from domain.base import REVEAL_ALL, BadEvent, Viewer
 from domain.table import table_of
 from services import errors
+from services.games import snapshots
 from services.store import codec
 from services.store.streams import EventStore, StoreUnavailable
 
@@ -70,6 +71,8 @@ class States:
         self._cache: OrderedDict[str, Game] = OrderedDict()
         self._cache_size = cache_size
         self._cache_lock = threading.Lock()
+        self.snapshots = snapshots.Snapshots(store)
+        self._kinds: dict[str, type] = {}  # game name → the type of its states (to decode a snapshot's)
 
     def load(self, gid: str) -> Game:
         """The game at its latest version: cached state plus the events appended since."""
@@ -123,11 +126,44 @@ class States:
         return last.at if last else game.meta["created"]
 
     def at_version(self, gid: str, version: int) -> Game:
-        """The game replayed from its first event up to ``version`` (time travel)."""
-        game = self._fold(self._before_first_event(gid), self.store.read(gid, to=version))
+        """The game at ``version`` (time travel): folded from the newest snapshot at or below it, or from its
+        first event (``services/games/snapshots.py``), so at most ``Snapshots.every`` events past a snapshot;
+        the snapshots the fold passes that are not stored yet are written on the way."""
+        game = self._before_first_event(gid)
+        found, after = None, 0
+        if version >= self.snapshots.every:
+            found = self.snapshots.latest(gid, version, self._kind(game))
+        if found is not None:
+            snap, state = found
+            ends = next(self.store.read(gid, after=snap.version - 1, to=snap.version), None)
+            if ends is not None and snapshots.checksum(ends.data) == snap.crc:  # the stream's event it ended on
+                game, after = replace(game, state=state, version=snap.version), snap.version
+            else:
+                log.error("game %s: the snapshot at version %s does not match the stream; folding from the start",
+                          gid, snap.version)
+        game = self._fold_keeping_snapshots(game, self.store.read(gid, after=after, to=version))
         if game.version < version:
             raise errors.NotFound(f"game {gid} has no version {version} (it is at version {game.version})")
         return game
+
+    def _kind(self, game: Game) -> type:
+        """The type of ``game``'s states (the game's own, inside the table's): what a snapshot decodes to. Known
+        once any game of its name was folded in this process, else learnt from its first event."""
+        name = game.meta["game"]
+        if name not in self._kinds:
+            self._kinds[name] = type(self._fold(game, self.store.read(game.gid, to=1)).state.game)
+        return self._kinds[name]
+
+    def _fold_keeping_snapshots(self, game: Game, stored) -> Game:
+        """``_fold``, writing a snapshot at every multiple of ``Snapshots.every`` it passes."""
+        every, segment = self.snapshots.every, []
+        for item in stored:
+            segment.append(item)
+            if item.version % every == 0:
+                game = self._fold(game, segment)
+                segment = []
+                self.snapshots.save(game.gid, game.meta["game"], game.version, game.state, item.data)
+        return self._fold(game, segment)
 
     def history(self, gid: str, seat: int, to: int) -> list[dict]:
         """``seat``'s view of the game at every version up to ``to``, oldest first: what a person at that seat

@@ -206,6 +206,15 @@ class Keys:
         """String with a TTL: a chunk of the analysis is queued or running (gone: redo it)."""
         return f"{self._p(self.partition(gid))}:analysis:{gid}:v{version}:lease:{chunk}"
 
+    def snapshots(self, gid: str) -> str:
+        """Hash: version → the game's folded state there, every 256 versions (``services/games/snapshots.py``)."""
+        return f"{self._p(self.partition(gid))}:snap:{gid}"
+
+    def client_reads(self, client: str) -> str:
+        """Sorted set: the expensive reads (old versions) of one client (a hashed address) under way in every
+        web process, each with its lease's expiry (ms), for the per-client cap (``services/reads/limits.py``)."""
+        return f"{self.prefix}:reads:{client}"
+
     def rematch_claim(self, gid: str) -> str:
         """String with a TTL: the request making the finished game's rematch (``services/games/tables.py``)."""
         return f"{self._p(self.partition(gid))}:rematch:{gid}"
