@@ -57,6 +57,7 @@ PATIENCE = 0.02  # seconds a reader lets this process's requests finish before i
 CATCH_UP = 32  # versions a stream may start behind and still get each one; further behind: one reset message
 BUFFER_BYTES = 1 << 20  # what a subscriber may fall behind by, in bytes, before it is dropped
 NOTICES = "notices"  # the reader of the notifications log, beside one per partition log
+ACCOUNT_BEAT_SECONDS = 10  # an account with a stream open here is marked seen this often (presence: 30 s)
 
 
 _encoder = msgspec.json.Encoder()
@@ -321,11 +322,13 @@ class Hub:
                 del self._clients[sub.client]
 
     def _renew(self) -> None:
-        """Renew the leases of this process's open streams (every third of ``LEASE_MS``; by one reader)."""
+        """Renew the leases of this process's open streams and mark their accounts seen (every third of
+        ``LEASE_MS``, by whichever reader comes first)."""
         now = time.monotonic()
-        if now - self._renewed < LEASE_MS / 3000:
-            return
-        self._renewed = now
+        with self._lock:
+            if now - self._renewed < min(LEASE_MS / 3000, ACCOUNT_BEAT_SECONDS):
+                return
+            self._renewed = now
         with self._lock:
             leases = list(self._leases.items())
             accounts = list(self._accounts)
@@ -461,6 +464,7 @@ class Hub:
         while not self._stopping.is_set():
             try:
                 follower.step(0, BLOCK_MS)
+                self._renew()  # accounts' streams may be open with no game watched (a lobby)
                 with self._lock:
                     if not self._accounts and not self._games and not self._joining:
                         self._threads.pop(NOTICES, None)

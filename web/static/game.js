@@ -13,6 +13,8 @@ import * as notify from "./notify.js";
 import "./rules.js";  // the rules' summary from the catalog, and the links that open them
 import * as setup from "./setup.js";
 import * as analysis from "./analysis.js";
+import * as chat from "./chat.js";
+import {signedIn} from "./accounts.js";
 
 const root = document.getElementById("game");
 const gid = root.dataset.gid;
@@ -575,6 +577,16 @@ function listen() {
   };
   source.addEventListener("version", onVersion);
   source.addEventListener("message", onVersion);
+  // Resumed too far behind: the current version at once (its document), the rest fetched (CONTRACT "Live
+  // updates").
+  source.addEventListener("reset", onVersion);
+  source.addEventListener("notice", (event) => {  // beside the versions: a chat message posted
+    try {
+      chat.notice(JSON.parse(event.data));
+    } catch (err) {
+      // not a notice this page knows
+    }
+  });
   source.addEventListener("open", () => { root.classList.remove("offline"); connection(true); });
   source.addEventListener("error", () => { root.classList.add("offline"); connection(false); });
   // While the stream is down, ask now and then: a page whose stream cannot connect still comes back.
@@ -602,6 +614,19 @@ async function start() {
     showError(err);
   }
   listen();
+  chat.start({gid, panel: $("chat"), seats: () => page.held, signedIn: Boolean(signedIn())});
+  beat();
+}
+
+/** Say this page is open, for every seat it plays (each player's "online" dot), every 15 s. */
+function beat() {
+  const send = () => {
+    for (const held of page.held) {
+      api(`${gamePath}/presence`, {method: "POST", token: held.token}).catch(() => {});
+    }
+  };
+  send();
+  setInterval(send, 15000);
 }
 
 start();
