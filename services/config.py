@@ -20,6 +20,9 @@ class Settings:
     analysis_time: float = 0.25  # post-game analysis: seconds of the hard engine per position
     queue_name: str = "burrow"  # RQ queues <queue_name>:project, :ai, :analysis (services/jobs.py)
     ai_per_client: int = 1  # AI turns of one client queued or running at once; the rest wait their turn
+    analysis_jobs_per_client: int = 1  # analysis jobs of one client queued or running at once; the rest wait
+    analyses_per_client: int = 5  # analyses one client asked for and not done yet (429 beyond); 0: no cap
+    analyses_waiting: int = 500  # analyses asked for and not done yet, of every client (429 beyond); 0: no cap
     claim_idle_ms: int = 30_000  # the dispatcher takes back log entries left unacknowledged this long
     dead_letter_after: int = 5  # failures of a log entry before the dispatcher dead-letters it
     retry_ms: int = 1000  # the dispatcher's first wait before retrying a failed entry (doubles each time)
@@ -50,7 +53,8 @@ class Settings:
     def from_env(cls, **overrides) -> Settings:
         """Settings read from ``REDIS_URL``, ``RQ_URL``, ``BURROW_PREFIX``, ``BURROW_PARTITIONS``,
         ``BURROW_DATA``, ``BURROW_AI_TIME``, ``BURROW_CLAIM_IDLE_MS``, ``BURROW_FAST_PATH``, ``BURROW_QUEUES``,
-        ``BURROW_ANALYSIS_TIME``, ``BURROW_AI_PER_CLIENT``, ``BURROW_DEAD_LETTER_AFTER``,
+        ``BURROW_ANALYSIS_TIME``, ``BURROW_AI_PER_CLIENT``, ``BURROW_ANALYSIS_JOBS_PER_CLIENT``,
+        ``BURROW_ANALYSES_PER_CLIENT``, ``BURROW_ANALYSES_WAITING``, ``BURROW_DEAD_LETTER_AFTER``,
         ``BURROW_RETRY_MS``, ``BURROW_TRUSTED_PROXIES``, ``BURROW_PUBLIC_URL``, ``BURROW_ALLOWED_HOSTS``,
         ``BURROW_HEAD_SECONDS``, ``BURROW_BODY_SECONDS``, ``BURROW_STREAMS_PER_CLIENT``,
         ``BURROW_OLD_READS_PER_CLIENT``, ``BURROW_CREATE_RATE``,
@@ -77,6 +81,9 @@ class Settings:
             "fast_path": env.get("BURROW_FAST_PATH", "1").lower() in ("1", "true", "yes"),
             "queue_name": env.get("BURROW_QUEUES", "burrow"),
             "ai_per_client": int(env.get("BURROW_AI_PER_CLIENT", "1")),
+            "analysis_jobs_per_client": int(env.get("BURROW_ANALYSIS_JOBS_PER_CLIENT", "1")),
+            "analyses_per_client": int(env.get("BURROW_ANALYSES_PER_CLIENT", "5")),
+            "analyses_waiting": int(env.get("BURROW_ANALYSES_WAITING", "500")),
             "ack_replicas": int(env.get("BURROW_ACK_REPLICAS", "0")),
             "ack_timeout_ms": int(env.get("BURROW_ACK_TIMEOUT_MS", "1000")),
         }

@@ -264,8 +264,9 @@ def get_events(gid: str):
 
 @api.post("/games/<gid>/analysis")
 def request_analysis(gid: str):
-    """Queue the analysis of a finished game (409 ``not_finished`` while it runs); 202 with its status."""
-    return jsonify({"status": analysis.of(runtime()).request(gid)}), 202
+    """Queue the analysis of a finished game (409 ``not_finished`` while it runs, 429 when this client's analyses
+    not done yet or everybody's are at their cap); 202 with its status."""
+    return jsonify({"status": analysis.of(runtime()).request(gid, address=request.remote_addr)}), 202
 
 
 @api.get("/games/<gid>/analysis")

@@ -292,6 +292,7 @@ def document() -> dict:
                     "schema": _ref(AnalysisRequest)}}},
                 "responses": {"202": _json(AnalysisStatus, "queued, or already running or done"),
                               "409": _json(Error, "not_finished: the game is still running"),
+                              "429": _json(Error, "too many analyses not done yet, of this client or of all"),
                               **_errors(404, 503)}},
             "get": {
                 "summary": "The analysis so far", "operationId": "getAnalysis", "parameters": [GID],

@@ -21,6 +21,11 @@ A turn already queued or waiting is not queued again (the dispatcher pokes a wai
 whose slot is older than ``stale_ms`` (its worker died) is. Nor is a turn that finished less than ``stale_ms`` ago:
 the dispatcher may have read the game just before that turn was played, and RQ breaks when a job id is enqueued
 again while its first run is still ending (``InvalidJobOperation: Failed to retrieve status``).
+
+Analysis jobs are fair between clients the same way (the client that asked, else the game's creator): at most
+``analysis_per_client`` jobs of a client in the ``analysis`` queue or running at once, its others waiting in a
+list of their own; and the backlog is bounded, per client (``analyses_per_client`` analyses asked for and not done)
+and in all (``analyses_waiting``): beyond, a request is refused (429) and an automatic one skipped.
 """
 
 from __future__ import annotations
@@ -54,6 +59,10 @@ SUBMIT = lua("ai_submit")
 # first).
 DONE = lua("ai_done")
 
+# KEYS: 1 the client's analyses not done, 2 every client's. ARGV: analysis, now ms, client's cap, backlog's cap,
+# window ms. Returns 1 counted, 0 the client is at its cap, -1 the backlog is full.
+RESERVE_ANALYSIS = lua("reserve_analysis")
+
 
 def queue_name(prefix: str, kind: str) -> str:
     """The RQ queue of ``kind`` (one of ``KINDS``) under ``prefix``."""
@@ -78,6 +87,7 @@ class RQJobs:
         self.stale_ms = stale_ms
         self._submit = connection.register_script(SUBMIT)
         self._done = connection.register_script(DONE)
+        self._reserve_analysis = connection.register_script(RESERVE_ANALYSIS)
 
     def queue(self, kind: str) -> rq.Queue:
         return self.queues[kind]
@@ -190,6 +200,72 @@ class RQJobs:
         # The job id makes a re-enqueue of the same turn visible; the job itself is idempotent.
         self.enqueue("ai", AI_TURN, gid, seat, version, client, job_id=ai_job_id(gid, seat, version),
                      retry=rq.Retry(max=3), job_timeout=120)
+
+
+    # -- analyses, fair between clients as AI turns are, with a bounded backlog ----------------------------
+
+    analysis_stale_ms = 900_000  # an analysis job's slot older than this is taken for lost (its worker died)
+    analysis_window_ms = 6 * 3600_000  # an analysis not done this long after it was asked is forgotten
+
+    def _analysis_keys(self, client: str | None) -> list[str]:
+        client = client or ANONYMOUS
+        keys = self.keys
+        return [keys.analysis_active(client), keys.analysis_waiting(client), keys.analysis_known(),
+                keys.analysis_finished()]
+
+    def reserve_analysis(self, client: str | None, analysis: str, per_client: int, total: int) -> int:
+        """Count ``analysis`` ("gid:version") in ``client``'s backlog and the whole one: 1 counted (or already),
+        0 the client has ``per_client`` analyses not done yet, -1 the backlog holds ``total`` (0: no cap)."""
+        keys = self.keys
+        return int(self._reserve_analysis(keys=[keys.analyses_of(client or ANONYMOUS), keys.analyses_all()],
+                                          args=[analysis, _now(), per_client if client else 0, total,
+                                                self.analysis_window_ms]))
+
+    def analysis_finished(self, client: str | None, analysis: str) -> None:
+        """``analysis`` is done (or given up): it leaves the backlogs."""
+        pipe = self.connection.pipeline()
+        pipe.zrem(self.keys.analyses_of(client or ANONYMOUS), analysis)
+        pipe.zrem(self.keys.analyses_all(), analysis)
+        pipe.execute()
+
+    def analysis_job(self, job: str, args: list, job_id: str, timeout: int, client: str | None, cap: int) -> bool:
+        """Queue analysis job ``job`` (a dotted path) with ``args``, or let it wait ``client``'s turn: at most
+        ``cap`` jobs of one client queued or running at once, the same scripts as AI turns (``ai_submit``,
+        ``ai_done``) over keys of their own. True if queued now; a job already queued or waiting is not again."""
+        payload = json.dumps({"id": job_id, "job": job, "args": args, "timeout": timeout, "client": client})
+        if not self._submit(keys=self._analysis_keys(client), args=[job_id, payload, _now(), cap if client else 0,
+                                                                     self.analysis_stale_ms]):
+            return False
+        self._enqueue_analysis(job, args, job_id, timeout)
+        return True
+
+    def analysis_done(self, job_id: str, client: str | None, cap: int) -> int:
+        """An analysis job of ``client`` has ended: free its slot and queue its next waiting jobs; how many."""
+        payloads = self._done(keys=self._analysis_keys(client), args=[job_id, _now(), cap if client else 0,
+                                                                       self.analysis_stale_ms])
+        for raw in payloads:
+            item = json.loads(raw)
+            self._enqueue_analysis(item["job"], item["args"], item["id"], item["timeout"])
+        return len(payloads)
+
+    def analysis_lost(self, job_id: str, client: str | None) -> None:
+        """An analysis job queued or running was lost (its lease lapsed: its worker died): forget it, freeing its
+        client's slot, so that it can be queued again. A job still waiting for a slot is not lost."""
+        keys = self._analysis_keys(client)
+        if self.connection.hget(keys[2], job_id) in (b"w", "w"):
+            return
+        pipe = self.connection.pipeline()
+        pipe.zrem(keys[0], job_id)
+        pipe.hdel(keys[2], job_id)
+        pipe.zrem(keys[3], job_id)
+        pipe.execute()
+
+    def analysis_waiting(self, client: str | None) -> int:
+        """How many analysis jobs of ``client`` wait for a slot."""
+        return self.connection.llen(self._analysis_keys(client)[1])
+
+    def _enqueue_analysis(self, job: str, args: list, job_id: str, timeout: int) -> None:
+        self.enqueue("analysis", job, *args, job_id=job_id, job_timeout=timeout)
 
 
 class BatchedPokes:

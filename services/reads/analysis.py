@@ -33,7 +33,9 @@ from typing import Any
 
 from domain.ai import analysis as engine
 from domain.base import BadNotation, IllegalMove
+from domain.text import Text
 from services import errors
+from services.clients import client_id
 from services.games.commands import rng_for
 from services.games.states import Game, States
 from services.store import codec
@@ -53,8 +55,11 @@ PLAN_CHUNK = -1
 
 
 def of(runtime) -> Analyses:
-    """The analyses of ``runtime``'s store, queued on its ``analysis`` queue at its budget."""
-    return Analyses(runtime.games, runtime.jobs, runtime.settings.analysis_time)
+    """The analyses of ``runtime``'s store, queued on its ``analysis`` queue at its budget and under its limits."""
+    settings = runtime.settings
+    return Analyses(runtime.games, runtime.jobs, settings.analysis_time,
+                    jobs_per_client=settings.analysis_jobs_per_client, per_client=settings.analyses_per_client,
+                    waiting=settings.analyses_waiting)
 
 
 class NotFinished(errors.ServiceError):
@@ -74,8 +79,12 @@ class Analyses:
     """Requests, runs and reads analyses; the store's Redis holds them, the ``analysis`` queue runs them."""
 
     def __init__(self, games: States, jobs, budget: float = 0.25,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, jobs_per_client: int = 1, per_client: int = 5,
+                 waiting: int = 500):
         self.games = games
+        self.jobs_per_client = jobs_per_client  # analysis jobs of one client queued or running at once
+        self.per_client = per_client  # analyses of one client asked for and not done (0: no cap)
+        self.waiting = waiting  # analyses asked for and not done, of every client (0: no cap)
         self.store = games.store
         self.redis = games.store.redis
         self.keys = games.store.keys
@@ -85,11 +94,15 @@ class Analyses:
 
     # -- requests ----------------------------------------------------------------------------------------
 
-    def request(self, gid: str, budget: float | None = None, queue: bool = True) -> str:
+    def request(self, gid: str, budget: float | None = None, queue: bool = True, address: str | None = None,
+                client: str | None = None) -> str:
         """Queue the analysis of a finished game (once per finished version); returns its status.
 
         ``budget`` (seconds per position, default the setting) different from an earlier analysis's starts a new
-        one; ``queue=False`` records the request without queueing the plan job (``burrow analyse`` runs it)."""
+        one; ``queue=False`` records the request without queueing the plan job (``burrow analyse`` runs it). Its
+        jobs count as the asking client's (``address``, or the hashed ``client``; else the game's creator): fair
+        between clients, and refused (``TooMany``, 429) beyond ``per_client`` analyses of that client not done
+        yet or ``waiting`` of everybody's."""
         game = self.games.load(gid)
         if game.module.status(game.state) != "finished":
             raise NotFinished("the game is still running: only a finished game can be analysed")
@@ -97,23 +110,40 @@ class Analyses:
         current = self._meta(gid)
         if current and current["version"] == game.version and current["budget"] == budget:
             return self.status(gid) if queue else current["status"]
+        client = client_id(address) if address else client or game.meta.get("client")
+        if queue:
+            self._reserve(client, gid, game.version)
         key = self.keys.analysis(gid)
         self.redis.delete(key, self.keys.analysis_plies(gid, game.version))
         self.redis.hset(key, mapping={"status": "queued", "version": game.version, "budget": budget,
-                                      "requested": int(time.time() * 1000)})
+                                      "requested": int(time.time() * 1000), "client": client or ""})
         if queue:
             self._queue_plan(gid, game.version)
         return "queued"
 
     def auto(self, gid: str) -> bool:
-        """Queue the analysis of a game that has just finished with a human seat, unless already requested."""
+        """Queue the analysis of a game that has just finished with a human seat, unless already requested (or
+        its creator's backlog or everybody's is full: then it is skipped, and may be asked for later)."""
         game = self.games.load(gid)
         if game.module.status(game.state) != "finished" or self._meta(gid) is not None:
             return False
         if all(player.get("ai") for player in game.meta["players"]):
             return False
-        self.request(gid)
+        try:
+            self.request(gid)
+        except errors.TooMany as exc:
+            log.info("analysis of %s not queued: %s", gid, exc)
+            return False
         return True
+
+    def _reserve(self, client: str | None, gid: str, version: int) -> None:
+        counted = self.jobs.reserve_analysis(client, f"{gid}:{version}", self.per_client, self.waiting)
+        if counted == 0:
+            raise errors.TooMany(Text("too many analyses asked for by this client and not done yet (at most "
+                                      "{limit}): wait for one to finish", limit=self.per_client), retry_after=60)
+        if counted < 0:
+            raise errors.TooMany(Text("too many analyses are waiting (at most {limit}); try again later",
+                                      limit=self.waiting), retry_after=60)
 
     # -- jobs --------------------------------------------------------------------------------------------
 
@@ -123,6 +153,12 @@ class Analyses:
         meta = self._meta(gid)
         if meta is None or meta["version"] != version:
             return 0  # superseded or never requested
+        try:
+            return self._plan(gid, version, meta, queue)
+        finally:
+            self._job_done(meta, PLAN_CHUNK)
+
+    def _plan(self, gid: str, version: int, meta: dict, queue: bool) -> int:
         if meta.get("plies") is None:
             game = self.games.at_version(gid, version)
             found = [[m.version, m.seat, m.move] for m in moves(self.games, game)]
@@ -142,6 +178,13 @@ class Analyses:
         meta = self._meta(gid)
         if meta is None or meta["version"] != version or meta.get("plies") is None:
             return 0
+        try:
+            return self._run_chunk(gid, version, chunk, meta, progress)
+        finally:
+            self._job_done(meta, chunk)
+
+    def _run_chunk(self, gid: str, version: int, chunk: int, meta: dict,
+                   progress: Callable[[int], None] | None) -> int:
         plies = meta["plies"][chunk * CHUNK_PLIES:(chunk + 1) * CHUNK_PLIES]
         first = chunk * CHUNK_PLIES
         results = self.redis.hkeys(self.keys.analysis_plies(gid, version))
@@ -168,14 +211,26 @@ class Analyses:
         self._finish_if_done(gid, self._meta(gid))
         return count
 
-    def _queue_plan(self, gid: str, version: int) -> None:
+    def _queue_plan(self, gid: str, version: int, lost: bool = False) -> None:
+        meta = self._meta(gid)
+        if lost:
+            self.jobs.analysis_lost(job_id(meta, PLAN_CHUNK), meta["client"])
         self.redis.set(self.keys.analysis_lease(gid, version, PLAN_CHUNK), "queued", ex=int(QUEUED_LEASE))
-        self.jobs.enqueue("analysis", PLAN, gid, version, job_id=f"analysis-{gid}-{version}-plan", job_timeout=600)
+        self.jobs.analysis_job(PLAN, [gid, version], job_id(meta, PLAN_CHUNK), 600, meta["client"],
+                               self.jobs_per_client)
 
-    def _queue_chunk(self, gid: str, version: int, chunk: int) -> None:
+    def _queue_chunk(self, gid: str, version: int, chunk: int, lost: bool = False) -> None:
+        meta = self._meta(gid)
+        if lost:
+            self.jobs.analysis_lost(job_id(meta, chunk), meta["client"])
         self.redis.set(self.keys.analysis_lease(gid, version, chunk), "queued", ex=int(QUEUED_LEASE))
-        self.jobs.enqueue("analysis", CHUNK, gid, version, chunk, job_id=f"analysis-{gid}-{version}-{chunk}",
-                          job_timeout=int(600 + 10 * CHUNK_PLIES * self.budget))
+        self.jobs.analysis_job(CHUNK, [gid, version, chunk], job_id(meta, chunk),
+                               int(600 + 10 * CHUNK_PLIES * meta["budget"]), meta["client"], self.jobs_per_client)
+
+    def _job_done(self, meta: dict, chunk: int) -> None:
+        """One of the analysis's jobs has ended (or ran here, from ``burrow analyse``): its client's slot goes to
+        its next job waiting."""
+        self.jobs.analysis_done(job_id(meta, chunk), meta["client"], self.jobs_per_client)
 
     def _finish_if_done(self, gid: str, meta: dict | None) -> None:
         if meta is None or meta.get("plies") is None:
@@ -183,6 +238,7 @@ class Analyses:
         stored = self.redis.hlen(self.keys.analysis_plies(meta["gid"], meta["version"]))
         if stored >= len(meta["plies"]) and meta["status"] != "done":
             self.redis.hset(self.keys.analysis(gid), "status", "done")
+            self.jobs.analysis_finished(meta["client"], f"{gid}:{meta['version']}")
 
     # -- reading -----------------------------------------------------------------------------------------
 
@@ -197,7 +253,8 @@ class Analyses:
             return None
         meta = {k.decode(): v.decode() for k, v in raw.items()}
         return {"gid": gid, "status": meta["status"], "version": int(meta["version"]),
-                "budget": float(meta["budget"]),
+                "budget": float(meta["budget"]), "requested": int(meta.get("requested", 0)),
+                "client": meta.get("client") or None,
                 "plies": json.loads(meta["plies"]) if "plies" in meta else None,
                 "chunks": int(meta["chunks"]) if "chunks" in meta else None}
 
@@ -212,14 +269,14 @@ class Analyses:
         version = meta["version"]
         if meta["plies"] is None:
             if not self.redis.exists(self.keys.analysis_lease(gid, version, PLAN_CHUNK)):
-                self._queue_plan(gid, version)
+                self._queue_plan(gid, version, lost=True)
             return meta["status"]
         stored = {int(k) for k in self.redis.hkeys(self.keys.analysis_plies(gid, version))}
         for chunk in range(meta["chunks"]):
             indices = range(chunk * CHUNK_PLIES, min((chunk + 1) * CHUNK_PLIES, len(meta["plies"])))
             if any(i not in stored for i in indices) \
                     and not self.redis.exists(self.keys.analysis_lease(gid, version, chunk)):
-                self._queue_chunk(gid, version, chunk)
+                self._queue_chunk(gid, version, chunk, lost=True)
         return meta["status"]
 
     def read(self, gid: str) -> dict:
@@ -238,6 +295,13 @@ class Analyses:
         flags = engine.blunders([e or {"seat": 0, "move": "", "win": None, "best": None} for e in entries], end)
         plies = [{**entry, "blunder": flag} for entry, flag in zip(entries, flags) if entry is not None]
         return {"status": status, "version": version, "plies": plies}
+
+
+def job_id(meta: dict, chunk: int) -> str:
+    """The RQ job id of one of an analysis's jobs (the plan: ``PLAN_CHUNK``): one per request, so that a new
+    request (another budget) is never taken for a job that has just finished."""
+    return (f"analysis-{meta['gid']}-{meta['version']}-{meta['requested']}-"
+            f"{'plan' if chunk == PLAN_CHUNK else chunk}")
 
 
 # -- the moves of a game --------------------------------------------------------------------------------------

@@ -357,6 +357,30 @@ class QueueKeys:
         """Sorted set: the AI turns finished lately, by when (ms)."""
         return f"{self.prefix}:aifair:finished"
 
+    def analysis_active(self, client: str) -> str:
+        """Sorted set: the analysis jobs of ``client`` queued or running, by when (ms)."""
+        return f"{self.prefix}:anfair:active:{client}"
+
+    def analysis_waiting(self, client: str) -> str:
+        """List: the analysis jobs of ``client`` waiting for a slot."""
+        return f"{self.prefix}:anfair:waiting:{client}"
+
+    def analysis_known(self) -> str:
+        """Hash: every analysis job known, active ("a") or waiting ("w")."""
+        return f"{self.prefix}:anfair:known"
+
+    def analysis_finished(self) -> str:
+        """Sorted set: the analysis jobs finished lately, by when (ms)."""
+        return f"{self.prefix}:anfair:finished"
+
+    def analyses_of(self, client: str) -> str:
+        """Sorted set: the analyses ``client`` asked for and that are not done yet, by when (ms): its backlog."""
+        return f"{self.prefix}:anfair:requests:{client}"
+
+    def analyses_all(self) -> str:
+        """Sorted set: every analysis asked for and not done yet, by when (ms): the whole backlog."""
+        return f"{self.prefix}:anfair:requests"
+
 
 def _stored(entries) -> list[StoredEvent]:
     return [StoredEvent(int(entry_id.split(b"-")[1]), fields[b"type"].decode(), fields[b"data"],
