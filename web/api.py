@@ -20,7 +20,7 @@ from services.reads import analysis
 from services.reads.limits import ExpensiveReads
 from services.reads.views import document
 from services.store.connection import REDIS_DOWN
-from web import schemas, session
+from web import i18n, schemas, session
 from web.errors import flask_response
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -178,7 +178,8 @@ def lobby():
     games, following = rt.projector.page(status, limit or LOBBY_PAGE, cursor)
     if status == "open" and rt.people is not None:  # waiting for a player who left: not worth joining
         games = rt.people.presence.creators_here(games)
-    return jsonify({"games": games, "next": following})
+    lang = i18n.request_language()
+    return jsonify({"games": [i18n.localize_document(g, lang) for g in games], "next": following})
 
 
 @api.get("/stats")
@@ -195,7 +196,7 @@ def get_game(gid: str):
     seat = rt.seats.seat_for(gid, bearer_token())
     version = int_arg("version", minimum=1)
     if version is not None:
-        return jsonify(old_version(rt, gid, seat, version))
+        return jsonify(i18n.localize_document(old_version(rt, gid, seat, version), i18n.request_language()))
     # Never older than what the client says it has seen (``min_version``), nor than what this process has seen
     # (its own commands and reads): a client that stays with one process reads monotonically even without it.
     floor = max(int_arg("min_version") or 0, rt.games.seen_version(gid))
@@ -204,7 +205,7 @@ def get_game(gid: str):
         # The projection is missing or behind: read the stream directly (cached state + tail), so that a player
         # always sees their own move.
         doc = document(rt.games.load(gid), seat)
-    return jsonify(with_presence(rt, doc, seat))
+    return jsonify(i18n.localize_document(with_presence(rt, doc, seat), i18n.request_language()))
 
 
 def old_version(rt, gid: str, seat: int | None, version: int) -> dict:
@@ -232,8 +233,8 @@ def with_presence(rt, doc: dict, seat: int | None) -> dict:
     if people is None:
         return doc
     gid = doc["id"]
-    if seat is not None:
-        people.presence.seat_seen(gid, seat)
+    if seat is not None and people.presence.seat_seen(gid, seat):
+        people.notifications.to_game(gid, "presence", seat=seat)
     doc = {**doc, "online": people.presence.online(gid, [p.get("account") for p in doc["players"]])}
     if seat is not None and doc["clock"] is not None and doc["status"] == "playing" and len(doc["players"]) == 2:
         game = rt.games.load(gid)
@@ -251,7 +252,8 @@ def post_command(gid: str):
     except ValueError as exc:
         raise errors.BadRequest(str(exc)) from None
     seat = required_seat(rt, gid)
-    return jsonify(rt.service.command(gid, seat, body.move, body.expected_version, body.command_id))
+    answer = rt.service.command(gid, seat, body.move, body.expected_version, body.command_id)
+    return jsonify({**answer, "events": i18n.localize_events(answer["events"], i18n.request_language())})
 
 
 @api.get("/games/<gid>/events")
@@ -259,7 +261,7 @@ def get_events(gid: str):
     rt = runtime()
     seat = rt.seats.seat_for(gid, bearer_token())
     after = int_arg("after") or 0
-    return jsonify({"events": rt.games.events(gid, seat, after)})
+    return jsonify({"events": i18n.localize_events(rt.games.events(gid, seat, after), i18n.request_language())})
 
 
 @api.post("/games/<gid>/analysis")

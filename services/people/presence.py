@@ -35,12 +35,16 @@ class Presence:
         self.redis = client
         self.keys = keys
 
-    def seat_seen(self, gid: str, seat: int, at: int | None = None) -> None:
-        key = self.keys.presence(gid)
+    def seat_seen(self, gid: str, seat: int, at: int | None = None) -> bool:
+        """The seat's page is open now; True when it had not been seen in the last ``ONLINE_MS`` (it comes
+        online: the game's pages are worth telling)."""
+        key, at = self.keys.presence(gid), at or now_ms()
         pipe = self.redis.pipeline(transaction=False)
-        pipe.hset(key, str(seat), at or now_ms())
+        pipe.hget(key, str(seat))
+        pipe.hset(key, str(seat), at)
         pipe.pexpire(key, KEEP_MS)
-        pipe.execute()
+        before = pipe.execute()[0]
+        return before is None or at - int(before) > ONLINE_MS
 
     def accounts_seen(self, accounts: list[str], at: int | None = None) -> None:
         if accounts:

@@ -45,14 +45,24 @@ function path(room, after) {
   return `/api/games/${encodeURIComponent(state.gid)}/chat?${query}`;
 }
 
-async function load(room) {
-  const known = state.shown[room] || (state.shown[room] = []);
-  const body = await api(path(room, state.last[room]), {token: room === "players" ? token() : undefined});
-  for (const message of body.messages) {
-    known.push(message);
-    state.last[room] = message.id;
-  }
-  if (room === state.room) draw();
+const loading = {};  // room → the load in progress: loads of a room run one after another
+
+/** Fetch the room's messages after the last one shown (never the same message twice). */
+function load(room) {
+  const previous = loading[room] || Promise.resolve();
+  const next = previous.catch(() => {}).then(async () => {
+    const known = state.shown[room] || (state.shown[room] = []);
+    const body = await api(path(room, state.last[room]), {token: room === "players" ? token() : undefined});
+    const ids = new Set(known.map((m) => m.id));
+    for (const message of body.messages) {
+      if (ids.has(message.id)) continue;
+      known.push(message);
+      state.last[room] = message.id;
+    }
+    if (room === state.room) draw();
+  });
+  loading[room] = next;
+  return next;
 }
 
 function draw() {
@@ -85,9 +95,9 @@ function draw() {
     html("strong", "chat-from", message.from, item);
     html("span", "chat-text", " " + message.text, item);
     const tools = html("span", "chat-tools", null, item);
-    button(t("Mute"), () => { mute(message.from); draw(); }, "link", tools)
+    button(t("Mute"), () => { mute(message.from); draw(); }, "chat-tool", tools)
       .setAttribute("aria-label", t("Mute {name}", {name: message.from}));
-    button(t("Report"), () => report(message), "link", tools)
+    button(t("Report"), () => report(message), "chat-tool", tools)
       .setAttribute("aria-label", t("Report this message to the operators"));
   }
   list.scrollTop = list.scrollHeight;

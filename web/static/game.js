@@ -580,12 +580,15 @@ function listen() {
   // Resumed too far behind: the current version at once (its document), the rest fetched (CONTRACT "Live
   // updates").
   source.addEventListener("reset", onVersion);
-  source.addEventListener("notice", (event) => {  // beside the versions: a chat message posted
+  source.addEventListener("notice", (event) => {  // beside the versions: a chat message, a player back
+    let data;
     try {
-      chat.notice(JSON.parse(event.data));
+      data = JSON.parse(event.data);
     } catch (err) {
-      // not a notice this page knows
+      return;  // not a notice this page knows
     }
+    if (data.type === "presence" && !page.refreshing) refresh(0);  // a player's dot turns on
+    chat.notice(data);
   });
   source.addEventListener("open", () => { root.classList.remove("offline"); connection(true); });
   source.addEventListener("error", () => { root.classList.add("offline"); connection(false); });
@@ -618,12 +621,14 @@ async function start() {
   beat();
 }
 
-/** Say this page is open, for every seat it plays (each player's "online" dot), every 15 s. */
+/** Say this page is open, for every seat it plays (each player's "online" dot), every 15 s; and look again
+    at who else is (a player who left turns their dot off by saying nothing). */
 function beat() {
   const send = () => {
     for (const held of page.held) {
       api(`${gamePath}/presence`, {method: "POST", token: held.token}).catch(() => {});
     }
+    if (!page.refreshing && !page.offline) refresh(0);
   };
   send();
   setInterval(send, 15000);
