@@ -75,6 +75,18 @@ def only_json_from_this_origin():
     return None
 
 
+@api.after_request
+def private_answers(response):
+    """Answers that depend on who asks are never kept by a cache (a proxy's, the browser's): anything read with a
+    bearer token or a session cookie (a seat's document, its legal moves, hidden cards), and every answer to a
+    POST (a new game's seat tokens, a claimed seat's). Every answer varies with both headers."""
+    response.vary.update(("Authorization", "Cookie"))
+    if request.method not in ("GET", "HEAD") or "Authorization" in request.headers \
+            or request.cookies.get(session.COOKIE):
+        response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 def bearer_token() -> str | None:
     header = request.headers.get("Authorization")
     if header is None:
