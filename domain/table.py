@@ -32,6 +32,16 @@ CLAIMS = ("claim victory", "claim draw")
 away)."""
 TABLE_COMMANDS = ("resign", "offer draw", "accept draw", "decline draw", "abort", *CLAIMS)
 MAX_CLOCK_SECONDS = 30 * 24 * 3600
+MAX_EVENTS = 20_000
+"""A game's length limit, in events (its version), whatever the game: the command whose events reach it also
+ends the game in a draw (``game_too_long``, termination ``max_plies``). Real games stay far below it (a long Mouse
+Guard game has a few thousand); the limit bounds what offer/decline or shuffling loops could make."""
+MAX_DRAW_OFFERS = 3
+"""Draw offers a seat may make in one game (lichess has no total limit, only the wait below)."""
+OFFER_WAIT = 2
+"""After a draw offer, its seat may offer again once the other seat has moved this many times (lichess: not within
+20 plies of one's last offer; our games' turns differ too much in length for a count of plies, the other seat's
+moves are the same in every game)."""
 TERMINATIONS = ("rules", "resigned", "draw_agreed", "timeout", "aborted", "max_plies", "abandoned")
 
 
@@ -74,6 +84,12 @@ class TimedOut(Event, frozen=True, tag="timed_out"):
     seat: int
 
 
+class GameTooLong(Event, frozen=True, tag="game_too_long"):
+    """The game reached ``MAX_EVENTS`` events (``limit``): it ends in a draw."""
+
+    limit: int
+
+
 class AbandonmentClaimed(Event, frozen=True, tag="abandonment_claimed"):
     """``seat`` claimed the game (or a draw) of an opponent away on their turn."""
 
@@ -82,7 +98,7 @@ class AbandonmentClaimed(Event, frozen=True, tag="abandonment_claimed"):
 
 
 TABLE_EVENTS = (TableSet, SeatTaken, Resigned, DrawOffered, DrawDeclined, DrawAgreed, Aborted, TimedOut,
-                AbandonmentClaimed)
+                AbandonmentClaimed, GameTooLong)
 
 
 class TableCommand(msgspec.Struct, frozen=True):
@@ -125,6 +141,12 @@ class TableState:
     """Commit time (ms) of the last event."""
     rematch: str | None = None
     clock_setting: dict[str, float] | None = None
+    events: int = 0
+    """Events folded in: the game's version (``MAX_EVENTS``)."""
+    offers: tuple[int, ...] = ()
+    """Draw offers made, per seat (empty: none yet)."""
+    draw_wait: tuple[int, ...] = ()
+    """Per seat: moves of the other seat still to come before it may offer a draw again (``OFFER_WAIT``)."""
 
 
 def check_clock(clock: Any) -> dict[str, float] | None:
@@ -202,24 +224,27 @@ class Table:
     def evolve(self, state: TableState | None, event: Event, at: int = 0) -> TableState:
         """The next state; ``at`` is the event's commit time in ms (clocks only)."""
         if state is None:
-            return TableState(game=self.game.evolve(None, event), seats=event.seats, at=at)
+            return TableState(game=self.game.evolve(None, event), seats=event.seats, at=at, events=1)
         if isinstance(event, TABLE_EVENTS):
             return self._evolve_table(state, event, at)
         game = self.game.evolve(state.game, event)
-        if state.clock is None and state.offer is None and len(state.moved) == state.seats:
-            # Most events of a replay: no clock to run, no offer a move withdraws, every seat has moved, so who
-            # moved changes nothing below: one copy of the state, with the game's next state.
-            return _with(state, game=game, at=at)
+        if state.clock is None and state.offer is None and len(state.moved) == state.seats and not any(
+                state.draw_wait):
+            # Most events of a replay: no clock to run, no offer a move withdraws or waits for, every seat has
+            # moved, so who moved changes nothing below: one copy of the state, with the game's next state.
+            return _with(state, game=game, at=at, events=state.events + 1)
         acting, running = set(self.to_act(state)), set(self._running(state))
-        after = _with(state, game=game)
+        after = _with(state, game=game, events=state.events + 1)
         movers = acting - set(self.to_act(after))  # seats whose turn (or part of a simultaneous phase) is done
         if self.game.status(after.game) == "finished":  # the end takes every turn away: only its mover moved
             movers = {seat for seat in movers if getattr(event, "seat", None) == seat}
         offer = None if state.offer is not None and movers - {state.offer} else state.offer
-        return self._tick(after, running, at, movers, moved=state.moved | movers, offer=offer)
+        wait = tuple(max(0, w - ((1 - s) in movers)) for s, w in enumerate(state.draw_wait))
+        return self._tick(after, running, at, movers, moved=state.moved | movers, offer=offer, draw_wait=wait)
 
     def _evolve_table(self, state: TableState, event: Event, at: int) -> TableState:
         before = set(self._running(state))
+        state = _with(state, events=state.events + 1)
         match event:
             case TableSet(open=open_seats, clock=clock):
                 state = replace(state, open=frozenset(open_seats), clock=_new_clock(clock, state.seats),
@@ -234,7 +259,10 @@ class Table:
             case TimedOut(seat=seat):
                 state = self._leave(state, seat, f"Seat {seat} ran out of time.", "timeout")
             case DrawOffered(seat=seat):
-                state = replace(state, offer=seat)
+                offers = list(state.offers or (0,) * state.seats)
+                wait = list(state.draw_wait or (0,) * state.seats)
+                offers[seat], wait[seat] = offers[seat] + 1, OFFER_WAIT
+                state = replace(state, offer=seat, offers=tuple(offers), draw_wait=tuple(wait))
             case DrawDeclined():
                 state = replace(state, offer=None)
             case DrawAgreed(seat=seat):
@@ -244,6 +272,10 @@ class Table:
             case Aborted(seat=seat):
                 state = replace(state, offer=None, ended={
                     "winners": [], "reason": f"Seat {seat} aborts the game: no result.", "termination": "aborted"})
+            case GameTooLong(limit=limit) if not self._over(state):
+                state = replace(state, offer=None, ended={
+                    "winners": [], "reason": f"The game reached the length limit of {limit} events: a draw.",
+                    "termination": "max_plies"})
             case AbandonmentClaimed(seat=seat, draw=draw):
                 outcome = f"Seat {seat} claims a draw." if draw else f"Seat {seat} wins."
                 state = replace(state, offer=None, ended={
@@ -269,7 +301,7 @@ class Table:
         ``away``: the seats whose player has been away long enough on their turn to be claimed against (the
         service knows who is connected; the domain knows when a claim is allowed)."""
         if isinstance(command, TableCommand):
-            return self._decide_table(state, seat, command.text, away)
+            return self._bounded(state, self._decide_table(state, seat, command.text, away))
         if state.ended is not None or self.game.status(state.game) == "finished":
             raise IllegalMove("The game is over.")
         if state.open:
@@ -278,7 +310,15 @@ class Table:
             raise IllegalMove("You have left this game.")
         if now is not None and seat in self._running(state) and self._deadline_of(state, seat) <= now:
             raise IllegalMove("Your time has run out.")
-        return self.game.decide(state.game, seat, command, rng)
+        return self._bounded(state, self.game.decide(state.game, seat, command, rng))
+
+    @staticmethod
+    def _bounded(state: TableState, events: list[Event]) -> list[Event]:
+        """``events``, and the end of the game (``GameTooLong``) when they bring it to ``MAX_EVENTS`` events (if
+        they end it themselves, that end stands: ``GameTooLong`` changes nothing then)."""
+        if state.events + len(events) >= MAX_EVENTS and events:
+            return [*events, GameTooLong(limit=MAX_EVENTS)]
+        return events
 
     def _decide_table(self, state: TableState, seat: int, text: str, away: frozenset[int] = frozenset()
                       ) -> list[Event]:
@@ -314,7 +354,13 @@ class Table:
         if state.open:
             return "The game has not started: a seat is still open."
         if text == "offer draw":
-            return "Your draw offer stands already." if state.offer == seat else "A draw offer stands already."
+            if state.offer is not None:
+                return "Your draw offer stands already." if state.offer == seat else "A draw offer stands already."
+            if _at(state.offers, seat) >= MAX_DRAW_OFFERS:
+                return f"You have offered a draw {MAX_DRAW_OFFERS} times in this game: no more offers."
+            wait = _at(state.draw_wait, seat)
+            return (f"You offered a draw lately: you may offer again once Seat {1 - seat} has moved "
+                    f"{'once more' if wait == 1 else f'{wait} more times'}.")
         return "There is no draw offer to answer." if state.offer is None else "You cannot answer your own offer."
 
     def table_commands(self, state: TableState, seat: int | None, away: frozenset[int] = frozenset()) -> list[str]:
@@ -327,7 +373,8 @@ class Table:
             commands.append("resign")
             if state.seats == 2:
                 if state.offer is None:
-                    commands.append("offer draw")
+                    if _at(state.offers, seat) < MAX_DRAW_OFFERS and not _at(state.draw_wait, seat):
+                        commands.append("offer draw")
                 elif state.offer != seat:
                     commands += ["accept draw", "decline draw"]
         if len(state.moved) < state.seats:
@@ -412,6 +459,8 @@ class Table:
                 return f"Seat {seat} aborts the game."
             case Rematched(gid=gid):
                 return f"A rematch: game {gid}."
+            case GameTooLong(limit=limit):
+                return f"The game reached the length limit of {limit} events: a draw."
         return self.game.describe(event)
 
     def dump_position(self, state: TableState) -> dict[str, Any]:
@@ -484,6 +533,11 @@ class Table:
                     remaining[seat] = clock.per_move
         return replace(state, at=at, clock=replace(clock, remaining=tuple(remaining), since=tuple(since)),
                        **changes)
+
+
+def _at(counts: tuple[int, ...], seat: int) -> int:
+    """A seat's count in a per-seat tuple that starts empty (nothing counted yet)."""
+    return counts[seat] if seat < len(counts) else 0
 
 
 def _with(state: TableState, **changes: Any) -> TableState:

@@ -9,9 +9,10 @@ import random
 
 import pytest
 
+from domain import table as table_module
 from domain.base import BadSetup, IllegalMove, Setup
 from domain.registry import GAME_NAMES
-from domain.table import TableSet, check_clock, name_seats, table_of
+from domain.table import MAX_DRAW_OFFERS, OFFER_WAIT, GameTooLong, TableSet, check_clock, name_seats, table_of
 
 TWO_SEATS = GAME_NAMES  # every game plays with two seats
 MANY_SEATS = ("squirrels", "commando")
@@ -94,10 +95,79 @@ def test_a_draw_declined_or_answered_by_a_move(name):
     game.send(1, "offer draw")
     game.send(0, "decline draw")
     assert game.state.offer is None and game.result is None
+    moves_of_seat_0(game, OFFER_WAIT)
     game.send(1, "offer draw")
     while game.state.offer is not None:  # the other seat finishing a move turns the offer down
         assert game.play_one() in (0, 1)
     assert game.table.status(game.state) != "finished"
+
+
+def moves_of_seat_0(game: Game, count: int, limit: int = 400) -> None:
+    """Play random commands until seat 0 has finished ``count`` moves (turns, or its part of a phase)."""
+    for _ in range(limit):
+        if count == 0:
+            return
+        before = set(game.table.to_act(game.state))
+        game.play_one()
+        count -= 0 in before - set(game.table.to_act(game.state))
+    raise AssertionError("seat 0 did not move")
+
+
+@pytest.mark.parametrize("name", TWO_SEATS)
+def test_draw_offers_are_limited_per_seat(name):
+    """Issue #31 (offer/decline loops grew a stream at 100 commands a second): a seat offers again only once the
+    other seat has moved twice, and at most three times a game (lichess: not within 20 plies of its last)."""
+    game = Game(name)
+    for _ in range(MAX_DRAW_OFFERS - 1):
+        assert "offer draw" in game.table.table_commands(game.state, 1)
+        game.send(1, "offer draw")
+        game.send(0, "decline draw")
+        assert "offer draw" not in game.table.table_commands(game.state, 1)
+        with pytest.raises(IllegalMove, match="once Seat 0 has moved 2 more times"):
+            game.send(1, "offer draw")
+        assert "offer draw" in game.table.table_commands(game.state, 0)  # the other seat's offers are its own
+        moves_of_seat_0(game, 1)
+        if game.table.status(game.state) == "finished":
+            return
+        with pytest.raises(IllegalMove, match="once Seat 0 has moved once more"):
+            game.send(1, "offer draw")
+        moves_of_seat_0(game, 1)
+        if game.table.status(game.state) == "finished":
+            return
+    game.send(1, "offer draw")
+    game.send(0, "decline draw")
+    moves_of_seat_0(game, OFFER_WAIT)
+    if game.table.status(game.state) == "finished":
+        return
+    with pytest.raises(IllegalMove, match="offered a draw 3 times in this game: no more offers"):
+        game.send(1, "offer draw")
+    assert "offer draw" not in game.table.table_commands(game.state, 1)
+
+
+def test_a_game_ends_in_a_draw_at_its_length_limit(monkeypatch):
+    """Issue #31: nothing bounded a game's length. The command whose events reach ``MAX_EVENTS`` ends it in a
+    draw (``max_plies``); then nothing more is accepted."""
+    monkeypatch.setattr(table_module, "MAX_EVENTS", 12)
+    game = Game("murus")
+    while game.state.events < 11:
+        game.play_one()
+        assert game.result is None
+    events = game.send(game.table.to_act(game.state)[0], game.table.legal(game.state, game.table.to_act(
+        game.state)[0])[0])
+    assert type(events[-1]).__name__ == "GameTooLong" and game.state.events >= 12
+    assert game.result == {"winners": [], "reason": "The game reached the length limit of 12 events: a draw.",
+                           "termination": "max_plies"}
+    with pytest.raises(IllegalMove, match="over"):
+        game.send(0, "offer draw")
+
+
+def test_the_length_limit_keeps_an_end_the_rules_gave():
+    """``game_too_long`` after the events that end a game changes nothing: the rules' result stands."""
+    game = Game("murus")
+    game.send(1, "resign")
+    result = game.result
+    game.apply([GameTooLong(limit=5)])
+    assert game.result == result
 
 
 @pytest.mark.parametrize("name, seats", [(name, 2) for name in GAME_NAMES] + [(name, 3) for name in MANY_SEATS])
