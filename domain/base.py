@@ -43,6 +43,7 @@ from typing import Any, Literal, Protocol, TypedDict, TypeVar
 import msgspec
 
 from domain.catalog import Option
+from domain.text import Text, match_plural, plain
 
 REVEAL_ALL: Literal["all"] = "all"
 """Viewer that sees everything: finished games, the CLI, tests. Never given to a player or an AI."""
@@ -69,6 +70,23 @@ class Result(TypedDict):
     termination: str
 
 
+def limit_reached(plies: int) -> Text:
+    """The reason of a draw by the ``max_plies`` limit."""
+    return Text.plural("Draw: the limit of {n} ply was reached", "Draw: the limit of {n} plies was reached",
+                       n=plies)
+
+
+def read_limit_reached(reason: str) -> Text | None:
+    """``limit_reached``'s reason read back from its English (a stored ``game_ended`` event), else None."""
+    found = limit_reached(0)
+    return match_plural(reason, found.id, found.plural_id)
+
+
+def plain_result(result: Result | None) -> Result | None:
+    """A result for a view (JSON): its reason as plain English (the document's ``result`` says it)."""
+    return None if result is None else {**result, "reason": str(result["reason"])}
+
+
 def outcome(winners: list[int] | tuple[int, ...], reason: str, termination: str) -> Result:
     """A fresh ``Result`` (lists copied, so callers may change it)."""
     return {"winners": list(winners), "reason": reason, "termination": termination}
@@ -91,7 +109,12 @@ class Setup(msgspec.Struct, frozen=True):
 
 
 class DomainError(Exception):
-    """A user mistake, with a sentence that explains it."""
+    """A user mistake, with a sentence that explains it (a ``domain.text.Text``, said in the reader's language by
+    the web layer; ``str(error)`` is its English)."""
+
+    @property
+    def text(self) -> Text:
+        return plain(self.args[0] if self.args else "")
 
 
 class BadNotation(DomainError):
@@ -113,7 +136,7 @@ class BadSetup(DomainError):
     """Bad seat count, option or position (HTTP 422); ``field`` names the culprit."""
 
     def __init__(self, field: str, message: str):
-        super().__init__(f"{field}: {message}")
+        super().__init__(Text("{field}: {message}", field=field, message=message))
         self.field = field
 
 
@@ -127,7 +150,7 @@ def event_type(event: Event) -> str:
 
 def event_data(event: Event) -> dict[str, Any]:
     """An event's fields as JSON-ready builtins, without the tag."""
-    data = msgspec.to_builtins(event)
+    data = msgspec.to_builtins(event, enc_hook=str)  # a Text (``domain/text.py``) is kept as its English
     data.pop("type", None)
     return data
 

@@ -11,13 +11,13 @@ Clocks run on the events' commit times: ``evolve`` takes each event's ``at`` (ms
 
 With three or more seats a seat that resigns or runs out of time leaves: the game's own ``leave(state, seat)``
 (a pure function of each game with more than two seats) takes it out of the turn order and of the winners; the
-last seat left wins. Reasons name seats as "Seat N"; the service layer puts the players' names in.
+last seat left wins. Texts name seats as ``Seat``s (``domain/text.py``); the service says them with the players'
+names.
 """
 
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass, replace
 from types import ModuleType
 from typing import Any
@@ -26,6 +26,7 @@ import msgspec
 
 from domain.base import REVEAL_ALL, BadSetup, Event, IllegalMove, Viewer
 from domain.registry import game_module
+from domain.text import Seat, Text
 
 CLAIMS = ("claim victory", "claim draw")
 """What a seat may claim of an opponent away on their turn (a clocked two-seat game; the service says who is
@@ -155,16 +156,16 @@ def check_clock(clock: Any) -> dict[str, float] | None:
     if clock is None:
         return None
     if not isinstance(clock, dict):
-        raise BadSetup("clock", 'must be {"initial": s, "increment": s} or {"per_move": s}')
+        raise BadSetup("clock", Text('must be {{"initial": s, "increment": s}} or {{"per_move": s}}'))
     unknown = set(clock) - {"initial", "increment", "per_move"}
     if unknown:
-        raise BadSetup(f"clock.{min(unknown)}", "unknown field (known: initial, increment, per_move)")
+        raise BadSetup(f"clock.{min(unknown)}", Text("unknown field (known: initial, increment, per_move)"))
     if "per_move" in clock:
         if set(clock) != {"per_move"}:
-            raise BadSetup("clock", "a correspondence clock has only per_move")
+            raise BadSetup("clock", Text("a correspondence clock has only per_move"))
         return {"per_move": _seconds(clock, "per_move", positive=True)}
     if "initial" not in clock:
-        raise BadSetup("clock.initial", 'is required (or give "per_move" for a correspondence clock)')
+        raise BadSetup("clock.initial", Text('is required (or give "per_move" for a correspondence clock)'))
     return {"initial": _seconds(clock, "initial", positive=True),
             "increment": _seconds(clock, "increment", positive=False) if "increment" in clock else 0}
 
@@ -172,38 +173,15 @@ def check_clock(clock: Any) -> dict[str, float] | None:
 def _seconds(clock: dict, name: str, positive: bool) -> float:
     value = clock[name]
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise BadSetup(f"clock.{name}", f"must be a number of seconds, not {value!r}")
+        raise BadSetup(f"clock.{name}", Text("must be a number of seconds, not {value}", value=repr(value)))
     if positive and value <= 0:
-        raise BadSetup(f"clock.{name}", f"must be more than 0 seconds, not {value}")
+        raise BadSetup(f"clock.{name}", Text("must be more than 0 seconds, not {value}", value=value))
     if value < 0:
-        raise BadSetup(f"clock.{name}", f"must not be negative, not {value}")
+        raise BadSetup(f"clock.{name}", Text("must not be negative, not {value}", value=value))
     if value > MAX_CLOCK_SECONDS:
-        raise BadSetup(f"clock.{name}", f"must be at most 30 days ({MAX_CLOCK_SECONDS} seconds), not {value}")
+        raise BadSetup(f"clock.{name}", Text("must be at most 30 days ({max_clock_seconds} seconds), not {value}",
+                                             max_clock_seconds=MAX_CLOCK_SECONDS, value=value))
     return value
-
-
-_SINGULAR = {"win": "wins", "lose": "loses", "have": "has"}
-
-
-def name_seats(text: str, names: list[str], sides: tuple[str, ...] = ()) -> str:
-    """``text`` with every "Seat N" replaced by that seat's player name, and a line opening with a side's name
-    (a game's fixed colours, ``SIDES``: "Romans: a1-a3") opening with the player's name too."""
-    def name(match: re.Match) -> str:
-        seat = int(match.group(1))
-        return names[seat] if 0 <= seat < len(names) and names[seat] else match.group(0)
-
-    for seat, side in enumerate(sides):
-        if seat < len(names) and names[seat] and re.match(rf"{re.escape(side)} mouse\b", text):
-            # "Black mouse on d4 captured": whose mouse, not who acts ("Bo's black mouse on d4 captured").
-            return f"{names[seat]}'s {side.lower()}{text[len(side):]}"
-        if seat < len(names) and names[seat] and text.startswith(f"{side}' "):
-            # A plural possessive: "Gauls' tower on d6 becomes a wall" → "Bo's (Gauls) tower on d6 …".
-            return f"{names[seat]}'s ({side}){text[len(side) + 1:]}"
-        if seat < len(names) and names[seat] and re.match(rf"{re.escape(side)}\b", text):
-            # A side is plural ("Romans win: …", "Gauls lose their wall"), a player is one ("Bo (Gauls) loses …").
-            rest = re.sub(r"^ (win|lose|have)\b", lambda m: f" {_SINGULAR[m.group(1)]}", text[len(side):])
-            return f"{names[seat]} ({side}){rest}"
-    return re.sub(r"\b[Ss]eat (\d+)\b", name, text)
 
 
 class Table:
@@ -255,9 +233,9 @@ class Table:
                 state = replace(state, open=state.open - {seat}, names=(*state.names, (seat, name)),
                                 accounts=(*state.accounts, (seat, account)) if account else state.accounts)
             case Resigned(seat=seat):
-                state = self._leave(state, seat, f"Seat {seat} resigns.", "resigned")
+                state = self._leave(state, seat, Text("{seat} resigns.", seat=Seat(seat)), "resigned")
             case TimedOut(seat=seat):
-                state = self._leave(state, seat, f"Seat {seat} ran out of time.", "timeout")
+                state = self._leave(state, seat, Text("{seat} ran out of time.", seat=Seat(seat)), "timeout")
             case DrawOffered(seat=seat):
                 offers = list(state.offers or (0,) * state.seats)
                 wait = list(state.draw_wait or (0,) * state.seats)
@@ -267,32 +245,37 @@ class Table:
                 state = replace(state, offer=None)
             case DrawAgreed(seat=seat):
                 state = replace(state, offer=None, ended={
-                    "winners": [], "reason": f"Seat {state.offer if state.offer is not None else 1 - seat} and "
-                                             f"Seat {seat} agree a draw.", "termination": "draw_agreed"})
+                    "winners": [], "reason": Text("{offer} and {seat} agree a draw.", seat=Seat(seat), offer=Seat(
+                        state.offer if state.offer is not None else 1 - seat)),
+                    "termination": "draw_agreed"})
             case Aborted(seat=seat):
                 state = replace(state, offer=None, ended={
-                    "winners": [], "reason": f"Seat {seat} aborts the game: no result.", "termination": "aborted"})
+                    "winners": [], "reason": Text("{seat} aborts the game: no result.", seat=Seat(seat)),
+                    "termination": "aborted"})
             case GameTooLong(limit=limit) if not self._over(state):
                 state = replace(state, offer=None, ended={
-                    "winners": [], "reason": f"The game reached the length limit of {limit} events: a draw.",
+                    "winners": [], "reason": Text("The game reached the length limit of {limit} events: a draw.",
+                                                  limit=limit),
                     "termination": "max_plies"})
             case AbandonmentClaimed(seat=seat, draw=draw):
-                outcome = f"Seat {seat} claims a draw." if draw else f"Seat {seat} wins."
+                gone = Seat(1 - seat)
+                said = (Text("{gone} left the game. {seat} claims a draw.", gone=gone, seat=Seat(seat)) if draw
+                        else Text("{gone} left the game. {seat} wins.", gone=gone, seat=Seat(seat)))
                 state = replace(state, offer=None, ended={
-                    "winners": [] if draw else [seat], "reason": f"Seat {1 - seat} left the game. {outcome}",
+                    "winners": [] if draw else [seat], "reason": said,
                     "termination": "abandoned"})
         return self._tick(state, before, at, set())
 
-    def _leave(self, state: TableState, seat: int, why: str, termination: str) -> TableState:
+    def _leave(self, state: TableState, seat: int, why: Text, termination: str) -> TableState:
         staying = [s for s in range(state.seats) if s != seat and s not in state.left]
         if len(staying) <= 1:
             winners = staying
-            reason = f"{why} Seat {winners[0]} wins." if winners else why
+            reason = Text("{why} {seat} wins.", why=why, seat=Seat(winners[0])) if winners else why
             return replace(state, offer=None, ended={"winners": winners, "reason": reason,
                                                      "termination": termination})
         leave = getattr(self.game, "leave", None)
         if leave is None:
-            raise IllegalMove(f"{self.NAME} has no way for a seat to leave")
+            raise IllegalMove(Text("{name} has no way for a seat to leave", name=self.NAME))
         return replace(state, game=leave(state.game, seat), left=(*state.left, seat), offer=None)
 
     def decide(self, state: TableState, seat: int, command: Any, rng: Any, now: int | None = None,
@@ -303,13 +286,13 @@ class Table:
         if isinstance(command, TableCommand):
             return self._bounded(state, self._decide_table(state, seat, command.text, away))
         if state.ended is not None or self.game.status(state.game) == "finished":
-            raise IllegalMove("The game is over.")
+            raise IllegalMove(Text("The game is over."))
         if state.open:
-            raise IllegalMove("The game starts when every seat is taken.")
+            raise IllegalMove(Text("The game starts when every seat is taken."))
         if seat in state.left:
-            raise IllegalMove("You have left this game.")
+            raise IllegalMove(Text("You have left this game."))
         if now is not None and seat in self._running(state) and self._deadline_of(state, seat) <= now:
-            raise IllegalMove("Your time has run out.")
+            raise IllegalMove(Text("Your time has run out."))
         return self._bounded(state, self.game.decide(state.game, seat, command, rng))
 
     @staticmethod
@@ -339,20 +322,20 @@ class Table:
 
     def _why_not(self, state: TableState, seat: int, text: str) -> str:
         if self._over(state):
-            return "The game is over."
+            return Text("The game is over.")
         if seat in state.left:
-            return "You have left this game."
+            return Text("You have left this game.")
         if text == "abort":
-            return "A game can be aborted only before every seat has moved."
+            return Text("A game can be aborted only before every seat has moved.")
         if text in CLAIMS:
-            return ("A game can be claimed only in a two-seat game with a clock, when the opponent has been away "
-                    "for a minute on their turn.")
+            return (Text("A game can be claimed only in a two-seat game with a clock, when the opponent has been "
+                         "away for a minute on their turn."))
         if text == "resign":
-            return "The game has not started: a seat is still open (abort it instead)."
+            return Text("The game has not started: a seat is still open (abort it instead).")
         if state.seats != 2:
-            return "Draws are offered only in two-seat games."
+            return Text("Draws are offered only in two-seat games.")
         if state.open:
-            return "The game has not started: a seat is still open."
+            return Text("The game has not started: a seat is still open.")
         if text == "offer draw":
             if state.offer is not None:
                 return "Your draw offer stands already." if state.offer == seat else "A draw offer stands already."
@@ -430,37 +413,45 @@ class Table:
             return tuple(self.game.sides(state.game))
         return tuple(getattr(self.game, "SIDES", ()))
 
-    def describe(self, event: Event) -> str:
+    def describe(self, event: Event) -> Text:
+        """One line for the feed: a table event's, else the game's own (players as seats: the service names
+        them)."""
         match event:
             case TableSet(open=open_seats, clock=clock):
-                parts = []
+                # Not the open seats' players: they have none yet. Not "for anyone" either: a rematch keeps its
+                # seats for their players.
+                if open_seats and clock:
+                    return Text.plural("Waiting for {n} more player. Clock: {clock}.",
+                                       "Waiting for {n} more players. Clock: {clock}.", n=len(open_seats),
+                                       clock=describe_clock(clock))
                 if open_seats:
-                    # Not "Seat N": the feed names seats by their players, and these have none yet (a later
-                    # taker's name would rewrite this line into nonsense). Not "for anyone" either: a rematch
-                    # keeps its seats for their players.
-                    many = len(open_seats) > 1
-                    parts.append(f"{len(open_seats)} seat{'s' if many else ''} open")
+                    return Text.plural("Waiting for {n} more player.", "Waiting for {n} more players.",
+                                       n=len(open_seats))
                 if clock:
-                    parts.append(f"clock {describe_clock(clock)}")
-                return "Table: " + "; ".join(parts) + "." if parts else "Table set."
-            case SeatTaken(seat=seat, name=name):
-                return f"{name} takes open seat #{seat}."
+                    return Text("Clock: {clock}.", clock=describe_clock(clock))
+                return Text("The table is set.")
+            case SeatTaken(name=name):
+                return Text("{name} joins the game.", name=name)
             case Resigned(seat=seat):
-                return f"Seat {seat} resigns."
+                return Text("{seat} resigns.", seat=Seat(seat))
             case TimedOut(seat=seat):
-                return f"Seat {seat} ran out of time."
+                return Text("{seat} ran out of time.", seat=Seat(seat))
             case DrawOffered(seat=seat):
-                return f"Seat {seat} offers a draw."
+                return Text("{seat} offers a draw.", seat=Seat(seat))
             case DrawDeclined(seat=seat):
-                return f"Seat {seat} declines the draw."
+                return Text("{seat} declines the draw.", seat=Seat(seat))
             case DrawAgreed(seat=seat):
-                return f"Seat {seat} accepts the draw."
+                return Text("{seat} accepts the draw.", seat=Seat(seat))
             case Aborted(seat=seat):
-                return f"Seat {seat} aborts the game."
+                return Text("{seat} aborts the game.", seat=Seat(seat))
+            case AbandonmentClaimed(seat=seat, draw=draw):
+                if draw:
+                    return Text("{seat} claims a draw: the other player left.", seat=Seat(seat))
+                return Text("{seat} claims the win: the other player left.", seat=Seat(seat))
             case Rematched(gid=gid):
-                return f"A rematch: game {gid}."
+                return Text("A rematch: game {gid}.", gid=gid)
             case GameTooLong(limit=limit):
-                return f"The game reached the length limit of {limit} events: a draw."
+                return Text("The game reached the length limit of {limit} events: a draw.", limit=limit)
         return self.game.describe(event)
 
     def dump_position(self, state: TableState) -> dict[str, Any]:
@@ -544,7 +535,9 @@ def _with(state: TableState, **changes: Any) -> TableState:
     """``replace(state, **changes)`` for the fold's hot path, without ``dataclasses.replace``'s per-field work
     (the fold copies the state at every event): the same fields, ``changes`` over them."""
     copy = object.__new__(TableState)
-    copy.__dict__.update(state.__dict__, **changes)
+    fields = copy.__dict__
+    fields.update(state.__dict__)
+    fields.update(changes)
     return copy
 
 
@@ -558,19 +551,22 @@ def _new_clock(clock: dict[str, float] | None, seats: int) -> Clock | None:
                  (None,) * seats)
 
 
-def describe_clock(clock: dict[str, float]) -> str:
+def describe_clock(clock: dict[str, float]) -> Text:
     """"5 min + 3 s" or "1 day per move"."""
     if "per_move" in clock:
-        return f"{_span(clock['per_move'])} per move"
-    return f"{_span(clock['initial'])} + {_span(clock.get('increment', 0))}"
+        return Text("{span} per move", span=_span(clock["per_move"]))
+    return Text("{initial} + {increment}", initial=_span(clock["initial"]),
+                increment=_span(clock.get("increment", 0)))
 
 
-def _span(seconds: float) -> str:
-    for unit, size in (("day", 86400), ("h", 3600), ("min", 60)):
-        if seconds >= size and seconds % size == 0:
-            n = int(seconds // size)
-            return f"{n} {unit}{'s' if unit == 'day' and n != 1 else ''}"
-    return f"{seconds:g} s"
+def _span(seconds: float) -> Text:
+    if seconds >= 86400 and seconds % 86400 == 0:
+        return Text.plural("{n} day", "{n} days", n=int(seconds // 86400))
+    if seconds >= 3600 and seconds % 3600 == 0:
+        return Text("{n} h", n=int(seconds // 3600))
+    if seconds >= 60 and seconds % 60 == 0:
+        return Text("{n} min", n=int(seconds // 60))
+    return Text("{n} s", n=seconds)
 
 
 class Rematched(Event, frozen=True, tag="rematched"):

@@ -16,6 +16,7 @@ import re
 import unicodedata
 from typing import Any
 
+from domain.text import Text
 from services import errors
 
 MAX_DEPTH = 12
@@ -33,7 +34,7 @@ REFUSED_CATEGORIES = ("C", "Z")  # control, format, surrogate, private use, unas
 
 
 def unprocessable(field: str, message: str) -> errors.Unprocessable:
-    return errors.Unprocessable(f"{field}: {message}", field=field)
+    return errors.Unprocessable(Text("{field}: {message}", field=field, message=message), field=field)
 
 
 def check_json(value: Any, field: str) -> None:

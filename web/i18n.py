@@ -143,7 +143,10 @@ def say_form(form: Any, lang: str, names: Iterable[str | None] = ()) -> str | No
 
 
 def localize_events(events: list[dict], lang: str, names: Iterable[str | None] = ()) -> list[dict]:
-    """Feed events with their ``text`` said in ``lang`` (from the ``say`` form each carries)."""
+    """Feed events with their ``text`` said in ``lang`` (from the ``say`` form each carries; English is said
+    already)."""
+    if lang == DEFAULT:
+        return events
     names = tuple(names)
     for event in events:
         said = say_form(event.get("say"), lang, names)
@@ -169,7 +172,7 @@ def player_names(players: list[dict]) -> tuple[str | None, ...]:
 def localize_document(doc: dict, lang: str) -> dict:
     """A game document or lobby line as ``lang`` reads it (its result's reason)."""
     if lang != DEFAULT and isinstance(doc, dict) and doc.get("result"):
-        doc = {**doc, "result": localize_result(dict(doc["result"]), lang, player_names(doc.get("players")))}
+        doc = {**doc, "result": localize_result(dict(doc["result"]), lang, player_names(doc.get("players") or []))}
     return doc
 
 

@@ -8,6 +8,7 @@ from importlib import resources
 from typing import Any
 
 from domain.base import BadSetup
+from domain.text import Text
 
 SPECIAL_KINDS = ("purchase", "fight", "caution")
 MAX_LENGTH = 200  # main-track squares at most (the shipped board has 60)
@@ -87,44 +88,46 @@ class Board:
 
 def _int(value: Any, field: str, low: int, high: int | None = None) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise BadSetup(field, f"must be an integer, not {value!r}")
+        raise BadSetup(field, Text("must be an integer, not {value}", value=repr(value)))
     if value < low or (high is not None and value > high):
         span = f"from {low} to {high}" if high is not None else f"at least {low}"
-        raise BadSetup(field, f"must be {span}, not {value}")
+        raise BadSetup(field, Text("must be {span}, not {value}", span=span, value=value))
     return value
 
 
 def _list(value: Any, field: str) -> list[Any]:
     if not isinstance(value, list):
-        raise BadSetup(field, f"must be a list, not {value!r}")
+        raise BadSetup(field, Text("must be a list, not {value}", value=repr(value)))
     return value
 
 
 def _object(value: Any, field: str, allowed: tuple[str, ...], required: tuple[str, ...]) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise BadSetup(field, f"must be an object, not {value!r}")
+        raise BadSetup(field, Text("must be an object, not {value}", value=repr(value)))
     for key in value:
         if key not in allowed:
-            raise BadSetup(f"{field}.{key}", f"unknown field (known: {', '.join(allowed)})")
+            raise BadSetup(f"{field}.{key}", Text("unknown field (known: {allowed})", allowed=', '.join(allowed)))
     for key in required:
         if key not in value:
-            raise BadSetup(f"{field}.{key}", "is missing")
+            raise BadSetup(f"{field}.{key}", Text("is missing"))
     return value
 
 
 def _districts(spec: dict[str, Any], field: str, length: int, base: int) -> list[dict[str, Any]]:
     districts = _list(spec["districts"], f"{field}.districts")
     if not districts:
-        raise BadSetup(f"{field}.districts", "needs at least one district")
+        raise BadSetup(f"{field}.districts", Text("needs at least one district"))
     expected_first = 0
     for i, raw in enumerate(districts):
         where = f"{field}.districts[{i}]"
         _object(raw, where, ("name", "first", "last", "green"), ("first", "last", "green"))
         if not isinstance(raw.get("name", ""), str) or len(raw.get("name", "")) > MAX_NAME:
-            raise BadSetup(f"{where}.name", f"must be a string of at most {MAX_NAME} characters")
+            raise BadSetup(f"{where}.name", Text("must be a string of at most {max_name} characters",
+                                                 max_name=MAX_NAME))
         first = _int(raw["first"], f"{where}.first", 0, base)
         if first != expected_first:
-            raise BadSetup(f"{where}.first", f"must be {expected_first}: districts cover the track in order")
+            raise BadSetup(f"{where}.first", Text("must be {expected_first}: districts cover the track in order",
+                                                  expected_first=expected_first))
         last = _int(raw["last"], f"{where}.last", first, base)
         green = _object(raw["green"], f"{where}.green", ("from", "to", "length"), ("from", "to", "length"))
         _int(green["from"], f"{where}.green.from", first, last)
@@ -133,11 +136,11 @@ def _districts(spec: dict[str, Any], field: str, length: int, base: int) -> list
         expected_first = last + 1
     squares = length + sum(raw["green"]["length"] for raw in districts)
     if squares > MAX_SQUARES:
-        raise BadSetup(f"{field}.districts", f"at most {MAX_SQUARES} squares in all, track and green paths "
-                       f"(here {squares})")
+        raise BadSetup(f"{field}.districts", Text("at most {max_squares} squares in all, track and green paths "
+                                                  "(here {squares})", max_squares=MAX_SQUARES, squares=squares))
     if expected_first != length:
-        raise BadSetup(f"{field}.districts[{len(districts) - 1}].last", f"must be {base}: the last district ends "
-                       "at the base")
+        raise BadSetup(f"{field}.districts[{len(districts) - 1}].last", Text("must be {base}: the last district "
+                                                                             "ends at the base", base=base))
     return districts
 
 
@@ -146,7 +149,7 @@ def _squares(spec: dict[str, Any], key: str, field: str, low: int, high: int) ->
     for i, sq in enumerate(squares):
         _int(sq, f"{field}.{key}[{i}]", low, high)
     if len(set(squares)) != len(squares):
-        raise BadSetup(f"{field}.{key}", "lists a square twice")
+        raise BadSetup(f"{field}.{key}", Text("lists a square twice"))
     return squares
 
 
@@ -154,7 +157,8 @@ def load_board(spec: Any, field: str = "options.board") -> Board:
     """A validated ``Board`` from its JSON object; ``BadSetup`` names the faulty field."""
     _object(spec, field, BOARD_KEYS, ("length", "districts"))
     if not isinstance(spec.get("name", "custom"), str) or len(spec.get("name", "")) > MAX_NAME:
-        raise BadSetup(f"{field}.name", f"must be a string of at most {MAX_NAME} characters")
+        raise BadSetup(f"{field}.name", Text("must be a string of at most {max_name} characters",
+                                             max_name=MAX_NAME))
     length = _int(spec["length"], f"{field}.length", 3, MAX_LENGTH)
     start = _int(spec.get("start", 0), f"{field}.start", 0, 0)
     base = _int(spec.get("base", length - 1), f"{field}.base", length - 1, length - 1)
@@ -162,7 +166,7 @@ def load_board(spec: Any, field: str = "options.board") -> Board:
     if wall is not None:
         pair = _list(wall, f"{field}.wall")
         if len(pair) != 2:
-            raise BadSetup(f"{field}.wall", "must be two neighbouring squares, like [44, 45]")
+            raise BadSetup(f"{field}.wall", Text("must be two neighbouring squares, like [44, 45]"))
         _int(pair[0], f"{field}.wall[0]", start, base - 1)
         _int(pair[1], f"{field}.wall[1]", pair[0] + 1, pair[0] + 1)
         wall = (pair[0], pair[1])
@@ -173,7 +177,8 @@ def load_board(spec: Any, field: str = "options.board") -> Board:
     for special in SPECIAL_KINDS:
         for i, sq in enumerate(_squares(spec, special, field, 1, base - 1)):
             if kind[sq] != "plain":
-                raise BadSetup(f"{field}.{special}[{i}]", f"square {sq} is already a {kind[sq]} square")
+                raise BadSetup(f"{field}.{special}[{i}]", Text("square {sq} is already a {sq2} square",
+                                                               sq=sq, sq2=kind[sq]))
             kind[sq] = special
     teleports: dict[int, int] = {}
     for i, raw in enumerate(_list(spec.get("teleports", []), f"{field}.teleports")):
@@ -181,17 +186,20 @@ def load_board(spec: Any, field: str = "options.board") -> Board:
         _object(raw, where, ("from", "to"), ("from", "to"))
         entry = _int(raw["from"], f"{where}.from", 1, base - 1)
         if kind[entry] != "plain":
-            raise BadSetup(f"{where}.from", f"square {entry} is already a {kind[entry]} square")
+            raise BadSetup(f"{where}.from", Text("square {entry} is already a {entry2} square",
+                                                 entry=entry, entry2=kind[entry]))
         kind[entry] = "teleport"
         teleports[entry] = _int(raw["to"], f"{where}.to", 1, base)
         if teleports[entry] < entry:
-            raise BadSetup(f"{where}.to", f"square {teleports[entry]} is behind square {entry}: a teleport only "
-                           "moves forward (MC-2: no turning back)")
+            raise BadSetup(f"{where}.to", Text("square {entry} is behind square {entry2}: a teleport only moves "
+                                               "forward (MC-2: no turning back)",
+                                               entry=teleports[entry], entry2=entry))
         if wall and min(entry, teleports[entry]) <= wall[0] < max(entry, teleports[entry]):
-            raise BadSetup(f"{where}", "a teleport must not jump over the red wall")
+            raise BadSetup(f"{where}", Text("a teleport must not jump over the red wall"))
     for i, (entry, exit_) in enumerate(teleports.items()):
         if exit_ == entry or exit_ in teleports:
-            raise BadSetup(f"{field}.teleports[{i}].to", f"square {exit_} is a teleport entry: no chains")
+            raise BadSetup(f"{field}.teleports[{i}].to", Text("square {exit} is a teleport entry: no chains",
+                                                              exit=exit_))
     districts: list[District] = []
     district_of = [0] * length
     following = [min(sq + 1, base) for sq in range(length)]
@@ -199,7 +207,7 @@ def load_board(spec: Any, field: str = "options.board") -> Board:
     for i, raw in enumerate(raw_districts):
         green = raw["green"]
         if wall and green["from"] <= wall[0] < green["to"]:
-            raise BadSetup(f"{field}.districts[{i}].green", "a green path must not span the red wall")
+            raise BadSetup(f"{field}.districts[{i}].green", Text("a green path must not span the red wall"))
         ids = tuple(range(next_id, next_id + green["length"]))
         next_id += green["length"]
         districts.append(District(raw.get("name", f"District {i + 1}"), raw["first"], raw["last"],

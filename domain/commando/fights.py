@@ -8,6 +8,7 @@ from domain.base import IllegalMove
 from domain.commando import events as ev
 from domain.commando.constants import DIE_FACES, WEAPON_BONUS
 from domain.commando.state import Fight, State
+from domain.text import Text
 
 if TYPE_CHECKING:
     from domain.commando.flow import Flow
@@ -31,7 +32,7 @@ def commit(flow: Flow, seat: int, count: int) -> None:
     """Record ``seat``'s secret commitment of ``count`` weapons."""
     weapons = flow.state.agents[seat].weapons
     if count > weapons:
-        raise IllegalMove(f"you hold only {weapons} weapon{'s' if weapons != 1 else ''}")
+        raise IllegalMove(Text.plural("you hold only {n} weapon", "you hold only {n} weapons", n=weapons))
     flow.emit(ev.WeaponsCommitted(seat=seat, count=count))
 
 

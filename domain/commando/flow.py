@@ -20,6 +20,7 @@ from domain.commando.constants import (
     WALL_FEE,
 )
 from domain.commando.state import State, evolve
+from domain.text import Seat, Text
 
 
 class Flow:
@@ -111,9 +112,8 @@ def land(flow: Flow) -> None:
     board = state.board
     square = state.agents[seat].square
     if square == board.base:
-        why = f"Seat {seat}'s agent reached the enemy base. Seat {seat} wins."  # the winner named once (#15)
-        flow.emit(ev.GameEnded(winners=[seat], reason=why,
-                               termination=RULES))
+        why = Text("{seat}'s agent reached the enemy base. {seat} wins.", seat=Seat(seat))  # named once (#15)
+        flow.emit(ev.GameEnded(winners=[seat], reason=str(why), termination=RULES))
         return
     if square in board.teleports:
         exit_ = board.teleports[square]
@@ -237,9 +237,9 @@ def next_turn(flow: Flow) -> None:
     state = flow.state
     limit = state.options["max_plies"]
     if limit is not None and state.turns >= limit:
-        turns = "turn" if limit == 1 else "turns"
-        flow.emit(ev.GameEnded(winners=[], reason=f"Draw: the limit of {limit} {turns} was reached",
-                               termination=MAX_PLIES))
+        draw = Text.plural("Draw: the limit of {n} turn was reached", "Draw: the limit of {n} turns was reached",
+                           n=limit)
+        flow.emit(ev.GameEnded(winners=[], reason=str(draw), termination=MAX_PLIES))
         return
     flow.emit(ev.TurnPassed(seat=following_seat(state)))
     skip_lost_turn(flow)

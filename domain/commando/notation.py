@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from domain.base import BadNotation
+from domain.text import Text
 
 WORDS = ("roll", "buy weapon", "buy accessory", "done", "no challenge", "swap", "stay", "pay", "retreat",
          "use accessory", "accept")
@@ -24,7 +25,7 @@ class Command(NamedTuple):
 def parse(text: str) -> Command:
     """The command written as ``text`` (case and spacing are forgiven); ``BadNotation`` otherwise."""
     if not isinstance(text, str):
-        raise BadNotation("a command is a text such as 'roll' or 'commit 1'")
+        raise BadNotation(Text("a command is a text such as 'roll' or 'commit 1'"))
     words = text.lower().split()
     joined = " ".join(words)
     if joined in WORDS:
@@ -32,10 +33,11 @@ def parse(text: str) -> Command:
     if words and words[0] in NUMBERED:
         what = NUMBERED[words[0]]
         if len(words) != 2 or not words[1].isdigit() or not words[1].isascii():
-            raise BadNotation(f"'{words[0]}' takes one number ({what}), e.g. '{words[0]} 1'")
+            raise BadNotation(Text("'{words}' takes one number ({what}), e.g. '{words} 1'",
+                                   words=words[0], what=what))
         return Command(words[0], int(words[1]))
     known = ", ".join([*WORDS, *(f"{verb} N" for verb in NUMBERED)])
-    raise BadNotation(f"'{text}' is not a Mission commando command (known: {known})")
+    raise BadNotation(Text("'{text}' is not a Mission commando command (known: {known})", text=text, known=known))
 
 
 def format(command: Command) -> str:

@@ -10,6 +10,7 @@ from domain.commando import events as ev
 from domain.commando.board import DEFAULT_BOARD, DEFAULT_BOARD_SPEC, Board, load_board
 from domain.commando.constants import CARD_NAMES, CAUTION_DECK, FULL_DECK
 from domain.commando.state import State, full_deck_minus
+from domain.text import Text
 
 POSITION_KEYS = ("turn", "agents", "caution_deck", "board")
 AGENT_KEYS = ("square", "path", "money", "weapons", "accessories", "maps", "skip")
@@ -21,9 +22,9 @@ def _board(options: dict[str, Any], position: dict[str, Any]) -> tuple[Board, di
     if given == "default":
         given = None
     elif not isinstance(given, dict):
-        raise BadSetup("position.board", 'must be "default" or a board object')
+        raise BadSetup("position.board", Text('must be "default" or a board object'))
     if given is not None and options["board"] is not None and given != options["board"]:
-        raise BadSetup("position.board", "differs from options.board: give the board once")
+        raise BadSetup("position.board", Text("differs from options.board: give the board once"))
     spec = options["board"] if options["board"] is not None else given
     if spec is None:
         return DEFAULT_BOARD, None
@@ -32,15 +33,15 @@ def _board(options: dict[str, Any], position: dict[str, Any]) -> tuple[Board, di
 
 def _flag(value: Any, field: str) -> bool:
     if not isinstance(value, bool):
-        raise BadSetup(field, f"must be true or false, not {value!r}")
+        raise BadSetup(field, Text("must be true or false, not {value}", value=repr(value)))
     return value
 
 
 def _count(value: Any, field: str, high: int | None = None) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise BadSetup(field, f"must be a whole number of 0 or more, not {value!r}")
+        raise BadSetup(field, Text("must be a whole number of 0 or more, not {value}", value=repr(value)))
     if high is not None and value > high:
-        raise BadSetup(field, f"must be at most {high}, not {value}")
+        raise BadSetup(field, Text("must be at most {high}, not {value}", high=high, value=value))
     return value
 
 
@@ -48,29 +49,33 @@ def _agents(raw: Any, seats: int, board: Board, options: dict[str, Any]) -> list
     if raw is None:
         raw = [{} for _ in range(seats)]
     if not isinstance(raw, list) or len(raw) != seats:
-        raise BadSetup("position.agents", f"must list exactly one agent per seat ({seats})")
+        raise BadSetup("position.agents", Text("must list exactly one agent per seat ({seats})", seats=seats))
     agents: list[dict[str, Any]] = []
     holder: dict[int, int] = {}
     for seat, item in enumerate(raw):
         where = f"position.agents[{seat}]"
         if not isinstance(item, dict):
-            raise BadSetup(where, "must be an object")
+            raise BadSetup(where, Text("must be an object"))
         for key in item:
             if key not in AGENT_KEYS:
-                raise BadSetup(f"{where}.{key}", f"unknown field (known: {', '.join(AGENT_KEYS)})")
+                raise BadSetup(f"{where}.{key}", Text("unknown field (known: {agent_keys})",
+                                                      agent_keys=', '.join(AGENT_KEYS)))
         square = _count(item.get("square", board.start), f"{where}.square", len(board.kind) - 1)
         path = item.get("path", "green" if board.is_green(square) else "main")
         if path not in ("main", "green"):
-            raise BadSetup(f"{where}.path", f'must be "main" or "green", not {path!r}')
+            raise BadSetup(f"{where}.path", Text("must be \"main\" or \"green\", not {path}", path=repr(path)))
         if (path == "green") != board.is_green(square):
             actual = "a green-path square" if board.is_green(square) else "a main-track square"
-            raise BadSetup(f"{where}.path", f"square {square} is {actual}, not on the {path} path")
+            raise BadSetup(f"{where}.path", Text("square {square} is {actual}, not on the {path} path",
+                                                 square=square, actual=actual, path=path))
         if square == board.base:
-            raise BadSetup(f"{where}.square", f"square {square} is the enemy base: the game would be over")
+            raise BadSetup(f"{where}.square", Text("square {square} is the enemy base: the game would be over",
+                                                   square=square))
         if square != board.start and not board.is_green(square):
             if square in holder:
-                raise BadSetup(f"{where}.square", f"square {square} already holds seat {holder[square]}'s agent "
-                               "(two agents cannot share a square)")
+                raise BadSetup(f"{where}.square", Text("square {square} already holds seat {square2}'s agent "
+                                                       "(two agents cannot share a square)",
+                                                       square=square, square2=holder[square]))
             holder[square] = seat
         agents.append({
             "square": square,
@@ -90,14 +95,16 @@ def _deck(raw: Any, rng: random.Random) -> list[str]:
         rng.shuffle(deck)
         return deck
     if not isinstance(raw, list):
-        raise BadSetup("position.caution_deck", "must be a list of card names, top card first")
+        raise BadSetup("position.caution_deck", Text("must be a list of card names, top card first"))
     for i, card in enumerate(raw):
         if not isinstance(card, str) or card not in CAUTION_DECK:
             raise BadSetup(f"position.caution_deck[{i}]",
-                           f"unknown card {card!r} (known: {', '.join(CARD_NAMES)})")
+                           Text("unknown card {card} (known: {card_names})",
+                                card=repr(card), card_names=', '.join(CARD_NAMES)))
     for card, total in CAUTION_DECK.items():
         if raw.count(card) > total:
-            raise BadSetup("position.caution_deck", f"has {raw.count(card)} {card} cards; the game has {total}")
+            raise BadSetup("position.caution_deck", Text("has {card} {card2} cards; the game has {total}",
+                                                         card=raw.count(card), card2=card, total=total))
     return list(raw)
 
 
@@ -107,11 +114,12 @@ def initial_events(setup: Setup, options: dict[str, Any], rng: random.Random) ->
     seats = setup.seats
     position = setup.position
     if position is not None and not isinstance(position, dict):
-        raise BadSetup("position", "must be an object")
+        raise BadSetup("position", Text("must be an object"))
     position = position or {}
     for key in position:
         if key not in POSITION_KEYS:
-            raise BadSetup(f"position.{key}", f"unknown field (known: {', '.join(POSITION_KEYS)})")
+            raise BadSetup(f"position.{key}", Text("unknown field (known: {position_keys})",
+                                                   position_keys=', '.join(POSITION_KEYS)))
     board, board_option = _board(options, position)
     options["board"] = board_option
     agents = _agents(position.get("agents"), seats, board, options)

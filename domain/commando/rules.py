@@ -33,6 +33,7 @@ from domain.commando.notation import Command
 from domain.commando.notation import format as format_command
 from domain.commando.position import initial_events
 from domain.commando.state import State, evolve
+from domain.text import Seat, Text, first_match, match, match_plural, seat
 
 NAME = CATALOG.name
 SEATS = CATALOG.seats
@@ -56,7 +57,8 @@ def initial(setup: Setup, rng: random.Random) -> list[ev.Event]:
     """The events that create a game: ``game_created``, the shuffled caution deck, any lost first turn."""
     seats = setup.seats
     if not isinstance(seats, int) or not SEATS[0] <= seats <= SEATS[1]:
-        raise BadSetup("seats", f"Mission commando takes {SEATS[0]} to {SEATS[1]} players, not {seats}")
+        raise BadSetup("seats", Text("Mission commando takes {seats} to {seats2} players, not {seats3}",
+                                     seats=SEATS[0], seats2=SEATS[1], seats3=seats))
     options = checked_options(dict(setup.options or {}))
     events = initial_events(setup, options, rng)
     state = reduce(evolve, events, None)
@@ -73,17 +75,33 @@ def result(state: State) -> Result | None:
     """``{"winners", "reason", "termination"}`` once finished, else None; a turn-limit draw has no winners."""
     if state.winners is None:
         return None
-    return outcome(state.winners, state.reason or "", state.termination or RULES)
+    return outcome(state.winners, reason_text(state.reason or ""), state.termination or RULES)
+
+
+def reason_text(reason: str) -> Text:
+    """A stored reason (its English, in a ``game_ended`` event) read back as the text it was made from."""
+    return first_match(
+        reason,
+        lambda r: match(r, "{seat}'s agent reached the enemy base. {seat} wins.", seat=seat),
+        _stored_before_15,
+        lambda r: match_plural(r, "Draw: the limit of {n} turn was reached",
+                               "Draw: the limit of {n} turns was reached"))
+
+
+def _stored_before_15(reason: str) -> Text | None:
+    """The reason of a game stored before the winner was named in it."""
+    found = match(reason, "{seat}'s agent reached the enemy base", seat=seat)
+    return found and Text("{seat}'s agent reached the enemy base", **found.args)
 
 EXPECTED = {
-    "turn": "roll the die or use a map",
-    "wall": "pay 1 banknote to cross the red wall, or stay before it",
-    "commit": "commit weapons for the fight",
-    "challenge": "challenge an agent, or no challenge",
-    "choice": "swap places with the fight's loser, or stay",
-    "fine": "pay the fine, or retreat to the green path",
-    "caution": "use an accessory against the caution card, or accept it",
-    "shop": "buy a weapon, buy an accessory, or be done",
+    "turn": Text("roll the die or use a map"),
+    "wall": Text("pay 1 banknote to cross the red wall, or stay before it"),
+    "commit": Text("commit weapons for the fight"),
+    "challenge": Text("challenge an agent, or no challenge"),
+    "choice": Text("swap places with the fight's loser, or stay"),
+    "fine": Text("pay the fine, or retreat to the green path"),
+    "caution": Text("use an accessory against the caution card, or accept it"),
+    "shop": Text("buy a weapon, buy an accessory, or be done"),
 }
 """Per phase, the decision awaited, as what the seat to act does ("… waits for seat 2 to pay the fine")."""
 
@@ -139,9 +157,10 @@ def _turn(flow: Flow, seat: int, cmd: Command) -> None:
         return
     assert cmd.number is not None
     if agent.maps == 0:
-        raise IllegalMove("you have no map left (a map cannot be bought)")
+        raise IllegalMove(Text("you have no map left (a map cannot be bought)"))
     if cmd.number not in MAP_STEPS:
-        raise IllegalMove(f"a map moves {MAP_STEPS[0]} to {MAP_STEPS[-1]} squares, not {cmd.number}")
+        raise IllegalMove(Text("a map moves {map_steps} to {map_steps2} squares, not {number}",
+                               map_steps=MAP_STEPS[0], map_steps2=MAP_STEPS[-1], number=cmd.number))
     flow.emit(ev.MapUsed(seat=seat, steps=cmd.number))
     move(flow, cmd.number)
 
@@ -167,10 +186,11 @@ def _challenge(flow: Flow, seat: int, cmd: Command) -> None:
     target = cmd.number
     if target not in challenge_targets(flow.state):
         if target == seat:
-            raise IllegalMove("you cannot challenge yourself")
+            raise IllegalMove(Text("you cannot challenge yourself"))
         if target is not None and 0 <= target < flow.state.seats:
-            raise IllegalMove(f"seat {target}'s agent is on a green path and cannot be attacked")
-        raise IllegalMove(f"there is no seat {target}")
+            raise IllegalMove(Text("seat {target}'s agent is on a green path and cannot be attacked",
+                                   target=target))
+        raise IllegalMove(Text("there is no seat {target}", target=target))
     assert target is not None
     fights.start(flow, "challenge", seat, target, flow.state.agents[seat].square, then="end")
     continue_fight(flow)
@@ -211,13 +231,18 @@ def _shop(flow: Flow, seat: int, cmd: Command) -> None:
         next_turn(flow)
 
 
-def _why_not_buy(state: State, item: str) -> str:
+def _why_not_buy(state: State, item: str) -> Text:
+    weapon = item == "weapon"
     if item in state.bought:
-        return f"you already bought {'a' if item == 'weapon' else 'an'} {item} this turn"
+        return Text("you already bought a weapon this turn") if weapon else Text(
+            "you already bought an accessory this turn")
     if item == "accessory" and state.current.accessories >= state.options["accessory_limit"]:
-        return f"you already hold {state.options['accessory_limit']} accessories, the most allowed"
-    price = state.options[f"{item}_price"]
-    return f"{'a' if item == 'weapon' else 'an'} {item} costs {price} banknotes and you have {state.current.money}"
+        return Text("you already hold {limit} accessories, the most allowed",
+                    limit=state.options["accessory_limit"])
+    price, money = state.options[f"{item}_price"], state.current.money
+    if weapon:
+        return Text("a weapon costs {price} banknotes and you have {money}", price=price, money=money)
+    return Text("an accessory costs {price} banknotes and you have {money}", price=price, money=money)
 
 
 _HANDLERS: dict[str, tuple[frozenset[str], Any]] = {
@@ -235,20 +260,23 @@ _HANDLERS: dict[str, tuple[frozenset[str], Any]] = {
 def decide(state: State, seat: int, cmd: Command, rng: random.Random) -> list[ev.Event]:
     """The events ``seat``'s command produces, up to the next decision; ``IllegalMove`` says why not."""
     if state.phase == "finished":
-        raise IllegalMove("the game is over")
+        raise IllegalMove(Text("the game is over"))
     if seat not in to_act(state):
         fight = state.fight
         sides = (fight.attacker, fight.defender) if fight is not None else ()
         if state.phase == "commit" and seat in sides and fight.commits[sides.index(seat)] is not None:
-            raise IllegalMove("you have already committed your weapons: the fight waits for the other side")
+            raise IllegalMove(Text("you have already committed your weapons: the fight waits for the other side"))
         waiting = to_act(state)
-        who = f"seat {waiting[0]}" if len(waiting) == 1 else f"seats {' and '.join(map(str, waiting))}"
-        raise IllegalMove(f"it is not your turn to act: the game waits for {who} to {EXPECTED[state.phase]}")
+        who = Seat(waiting[0]) if len(waiting) == 1 else Text("{a} and {b}", a=Seat(waiting[0]),
+                                                              b=Seat(waiting[1]))
+        raise IllegalMove(Text("it is not your turn to act: the game waits for {who} to {expected}",
+                               who=who, expected=EXPECTED[state.phase]))
     verbs, handler = _HANDLERS[state.phase]
     if cmd.verb not in verbs:
-        raise IllegalMove(f"'{format_command(cmd)}' is not possible now: {EXPECTED[state.phase]}")
+        raise IllegalMove(Text("'{cmd}' is not possible now: {expected}",
+                               cmd=format_command(cmd), expected=EXPECTED[state.phase]))
     if state.phase == "caution" and cmd.verb == "use accessory" and state.agents[seat].accessories == 0:
-        raise IllegalMove("you have no accessory to use")
+        raise IllegalMove(Text("you have no accessory to use"))
     flow = Flow(state, rng)
     handler(flow, seat, cmd)
     return flow.events

@@ -11,8 +11,9 @@ from domain.commando import events as ev
 from domain.commando import fights
 from domain.commando.flow import challenge_targets, shop_items
 from domain.commando.position import dump_position
-from domain.commando.rules import EXPECTED, to_act
+from domain.commando.rules import EXPECTED, reason_text, to_act
 from domain.commando.state import Fight, State
+from domain.text import Seat, Text
 
 
 def _fight_view(state: State, fight: Fight, sees_all: bool, viewer: Viewer) -> dict[str, Any]:
@@ -33,7 +34,8 @@ def _fight_view(state: State, fight: Fight, sees_all: bool, viewer: Viewer) -> d
 def _pending(state: State) -> dict[str, Any] | None:
     if state.phase == "finished":
         return None
-    pending: dict[str, Any] = {"decision": state.phase, "seats": to_act(state), "prompt": EXPECTED[state.phase]}
+    prompt = str(EXPECTED[state.phase])  # its English; the page says it in its language (a message id)
+    pending: dict[str, Any] = {"decision": state.phase, "seats": to_act(state), "prompt": prompt}
     if state.phase == "turn":
         pending["maps"] = state.current.maps
     elif state.phase == "wall":
@@ -76,7 +78,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "bought": list(state.bought),
         "challenged": state.challenged,
         "wall": {"steps_left": state.steps_left, "moved": state.wall_moved},
-        "result": None if state.winners is None else {"winners": list(state.winners), "reason": state.reason},
+        "result": None if state.winners is None else {"winners": list(state.winners), "reason": str(state.reason)},
         "position": position,
     }
 
@@ -90,81 +92,114 @@ def redact(event: ev.Event, viewer: Viewer) -> ev.Event:
     return event
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+_MOVES = {"move": Text("{player} moves {frm} → {to}"), "teleport": Text("{player} teleports {frm} → {to}"),
+          "back": Text("{player} goes back {frm} → {to}"), "defeat": Text("{player} is beaten, goes {frm} → {to}"),
+          "retreat": Text("{player} retreats {frm} → {to}")}
+_MOVES_PAID = {"move": Text.plural("{player} moves {frm} → {to} (+{n} banknote)",
+                                   "{player} moves {frm} → {to} (+{n} banknotes)", n=1),
+               "teleport": Text.plural("{player} teleports {frm} → {to} (+{n} banknote)",
+                                       "{player} teleports {frm} → {to} (+{n} banknotes)", n=1)}
+_CARDS = {"obstacle": Text("obstacle"), "ambush": Text("ambush"), "trap": Text("trap"),
+          "lucky_find": Text("lucky find")}
+"""The caution cards (cases prudence) by name."""
 
 
-_MOVE_REASONS = {"move": "moves", "teleport": "teleports", "back": "goes back", "defeat": "is beaten, goes",
-                 "retreat": "retreats"}
+def _card(card: str | None) -> Text:
+    return _CARDS.get(card or "", Text(card.replace("_", " ")) if card else Text("a card"))
 
 
-def describe(event: ev.Event) -> str:
-    """One line of the move list (works on redacted events)."""
+def describe(event: ev.Event) -> Text:
+    """One line of the move list (players as seats: the service names them; works on redacted events)."""
     match event:
         case ev.GameCreated(seats=seats, turn=turn):
-            return f"Mission commando for {seats} agents; seat {turn} starts"
+            return Text("Mission commando for {n} agents; {player} starts", n=seats, player=Seat(turn))
         case ev.DeckShuffled(count=count, reshuffle=again):
-            return f"The caution deck is {'reshuffled' if again else 'shuffled'} ({_plural(count, 'card')})"
+            if again:
+                return Text.plural("The caution deck is reshuffled ({n} card)",
+                                   "The caution deck is reshuffled ({n} cards)", n=count)
+            return Text.plural("The caution deck is shuffled ({n} card)",
+                               "The caution deck is shuffled ({n} cards)", n=count)
         case ev.DiceRolled(seat=seat, face=face, purpose=purpose):
-            return f"Seat {seat} rolls {face}" + (" in the fight" if purpose == "fight" else "")
+            if purpose == "fight":
+                return Text("{player} rolls {face} in the fight", player=Seat(seat), face=face)
+            return Text("{player} rolls {face}", player=Seat(seat), face=face)
         case ev.MapUsed(seat=seat, steps=steps):
-            return f"Seat {seat} uses a map to move {_plural(steps, 'square')}"
+            return Text.plural("{player} uses a map to move {n} square", "{player} uses a map to move {n} squares",
+                               n=steps, player=Seat(seat))
         case ev.Moved(seat=seat, frm=frm, to=to, reason=reason, banknotes=notes):
-            gain = f" (+{_plural(notes, 'banknote')})" if notes else ""
-            return f"Seat {seat} {_MOVE_REASONS.get(reason, 'moves')} {frm} → {to}{gain}"
+            paid = _MOVES_PAID.get(reason)
+            if notes and paid is not None:
+                return Text.plural(paid.id, paid.plural_id, n=notes, player=Seat(seat), frm=frm, to=to)
+            return Text(_MOVES.get(reason, _MOVES["move"]).id, player=Seat(seat), frm=frm, to=to)
         case ev.WallReached(seat=seat, steps_left=steps):
-            return f"Seat {seat} reaches the red wall with {_plural(steps, 'step')} to go"
+            return Text.plural("{player} reaches the red wall with {n} step to go",
+                               "{player} reaches the red wall with {n} steps to go", n=steps, player=Seat(seat))
         case ev.WallCrossed(seat=seat, fee=fee):
-            return f"Seat {seat} pays {_plural(fee, 'banknote')} to cross the red wall"
+            return Text.plural("{player} pays {n} banknote to cross the red wall",
+                               "{player} pays {n} banknotes to cross the red wall", n=fee, player=Seat(seat))
         case ev.WallStopped(seat=seat):
-            return f"Seat {seat} stops before the red wall"
+            return Text("{player} stops before the red wall", player=Seat(seat))
         case ev.CardDrawn(seat=seat, card=card):
-            return f"Seat {seat} draws a caution card: {card.replace('_', ' ')}"
+            return Text("{player} draws a caution card: {card}", player=Seat(seat), card=_card(card))
         case ev.CardResolved(seat=seat, card=card, accessory=True):
-            return f"Seat {seat} discards an accessory against the {card.replace('_', ' ')}"
+            return Text("{player} discards an accessory against the card: {card}", player=Seat(seat),
+                        card=_card(card))
         case ev.CardResolved(seat=seat, money=money, skip=skip):
             if skip:
-                return f"Seat {seat} will lose their next turn"
+                return Text("{player} will lose their next turn", player=Seat(seat))
+            if money and money > 0:
+                return Text.plural("{player} gains {n} banknote", "{player} gains {n} banknotes", n=money,
+                                   player=Seat(seat))
             if money:
-                return f"Seat {seat} {'gains' if money > 0 else 'pays'} {_plural(abs(money), 'banknote')}"
-            return f"Seat {seat} accepts the card"
+                return Text.plural("{player} pays {n} banknote", "{player} pays {n} banknotes", n=-money,
+                                   player=Seat(seat))
+            return Text("{player} accepts the card", player=Seat(seat))
         case ev.ChallengeOffered(seat=seat):
-            return f"Seat {seat} may challenge"
+            return Text("{player} may challenge", player=Seat(seat))
         case ev.ChallengeDeclined(seat=seat):
-            return f"Seat {seat} does not challenge"
+            return Text("{player} does not challenge", player=Seat(seat))
         case ev.FightStarted(kind=kind, attacker=attacker, defender=defender, square=square):
-            verb = "collides with" if kind == "collision" else "challenges"
-            return f"Seat {attacker} {verb} seat {defender} (square {square})"
+            if kind == "collision":
+                return Text("{attacker} collides with {defender} (square {square})", attacker=Seat(attacker),
+                            defender=Seat(defender), square=square)
+            return Text("{attacker} challenges {defender} (square {square})", attacker=Seat(attacker),
+                        defender=Seat(defender), square=square)
         case ev.WeaponsCommitted(seat=seat, count=count):
-            return f"Seat {seat} commits " + ("weapons in secret" if count is None else _plural(count, "weapon"))
+            if count is None:
+                return Text("{player} commits weapons in secret", player=Seat(seat))
+            return Text.plural("{player} commits {n} weapon", "{player} commits {n} weapons", n=count,
+                               player=Seat(seat))
         case ev.WeaponsRevealed(attacker=a, defender=d):
-            return f"Weapons revealed: attacker {a}, defender {d}"
+            return Text("Weapons revealed: attacker {attacker}, defender {defender}", attacker=a, defender=d)
         case ev.FightWon(winner=w, loser=lo, attacker_total=at, defender_total=dt):
-            return f"Seat {w} wins the fight against seat {lo} ({at} to {dt})"
+            return Text("{winner} wins the fight against {loser} ({attacker} to {defender})", winner=Seat(w),
+                        loser=Seat(lo), attacker=at, defender=dt)
         case ev.Swapped(winner=w, loser=lo, winner_square=ws, loser_square=ls):
-            return f"Seat {w} swaps places with seat {lo} ({ws} ↔ {ls})"
+            return Text("{winner} swaps places with {loser} ({a} ↔ {b})", winner=Seat(w), loser=Seat(lo), a=ws,
+                        b=ls)
         case ev.SwapDeclined(seat=seat):
-            return f"Seat {seat} stays"
+            return Text("{player} stays", player=Seat(seat))
         case ev.Fined(seat=seat, amount=amount):
-            return f"Seat {seat} pays a fine of {_plural(amount, 'banknote')}"
+            return Text.plural("{player} pays a fine of {n} banknote", "{player} pays a fine of {n} banknotes",
+                               n=amount, player=Seat(seat))
         case ev.ShopOpened(seat=seat):
-            return f"Seat {seat} may shop"
+            return Text("{player} may shop", player=Seat(seat))
         case ev.Bought(seat=seat, item=item, price=price):
-            return f"Seat {seat} buys {'an' if item == 'accessory' else 'a'} {item} for {price}"
+            if item == "accessory":
+                return Text("{player} buys an accessory for {price}", player=Seat(seat), price=price)
+            return Text("{player} buys a weapon for {price}", player=Seat(seat), price=price)
         case ev.ShopClosed(seat=seat):
-            return f"Seat {seat} is done shopping"
+            return Text("{player} is done shopping", player=Seat(seat))
         case ev.TurnLost(seat=seat):
-            return f"Seat {seat} loses this turn (ambush)"
+            return Text("{player} loses this turn (ambush)", player=Seat(seat))
         case ev.TurnPassed(seat=seat):
-            return f"Seat {seat} to play"
+            return Text("{player} to play", player=Seat(seat))
         case ev.GameEnded(winners=winners, reason=reason):
-            who = " and ".join(f"seat {w}" for w in winners) or "nobody"
-            wins = "win" if len(winners) > 1 else "wins"
-            if winners and " wins" in reason:  # it names the winner itself (#15): said once
-                return f"Game over. {reason}"
-            return (f"Game over: {who} {wins} — {reason}" if winners
-                    else f"Game over. {reason[:1].upper()}{reason[1:]}")
-    return type(event).__name__
+            said = reason_text(reason)
+            if winners and " wins" not in reason:  # a reason that does not name the winner (stored before #15)
+                return Text("Game over: {player} wins — {reason}", player=Seat(winners[0]), reason=said)
+            return Text("Game over. {reason}", reason=said)
+    return Text(type(event).__name__)
 
 
 _MARKS = {"start": "S", "base": "B", "purchase": "$", "fight": "X", "caution": "!", "teleport": "T", "plain": "",

@@ -17,6 +17,7 @@ import msgspec
 from domain.base import BadNotation
 from domain.mouseguard.board import LOCATIONS, point_sort_key
 from domain.mouseguard.cards import CARDS
+from domain.text import Text
 
 _POINT = re.compile(r"[a-g][1-9]")
 _SQUARE = re.compile(r"[A-F][1-8]")
@@ -63,55 +64,56 @@ Command = Place | Turn | Exit | Rescue | Pass
 
 def _point(token: str, what: str = "point") -> str:
     if not _POINT.fullmatch(token):
-        raise BadNotation(f"{token!r} is not a {what} (a point is a1–g9, lower case)")
+        raise BadNotation(Text("{token} is not a {what} (a point is a1–g9, lower case)",
+                               token=repr(token), what=what))
     return token
 
 
 def _square(token: str) -> str:
     if not _SQUARE.fullmatch(token):
-        raise BadNotation(f"{token!r} is not a square (A1–F8, upper case)")
+        raise BadNotation(Text("{token} is not a square (A1–F8, upper case)", token=repr(token)))
     return token
 
 
 def _card(token: str) -> str:
     if token not in CARDS:
-        raise BadNotation(f"{token!r} is not a card (sword, stronghold, diplomacy)")
+        raise BadNotation(Text("{token} is not a card (sword, stronghold, diplomacy)", token=repr(token)))
     return token
 
 
 def _arity(words: list[str], count: int | tuple[int, ...], example: str) -> None:
     counts = (count,) if isinstance(count, int) else count
     if len(words) - 1 not in counts:
-        raise BadNotation(f"expected {example!r}")
+        raise BadNotation(Text("expected {example}", example=repr(example)))
 
 
 def _parse_card(card: str, args: list[str]) -> tuple[str, ...]:
     if card == "sword":
         if len(args) != 2:
-            raise BadNotation("a sword names the two points of its L: 'c3-c4 sword c5 d5'")
+            raise BadNotation(Text("a sword names the two points of its L: 'c3-c4 sword c5 d5'"))
         return _point(args[0]), _point(args[1])
     if card == "stronghold":
         if len(args) != 1:
-            raise BadNotation("a stronghold names its square: 'c3-c4 stronghold C4'")
+            raise BadNotation(Text("a stronghold names its square: 'c3-c4 stronghold C4'"))
         return (_square(args[0]),)
     if len(args) == 1:
         if _SQUARE.fullmatch(args[0]):
-            raise BadNotation("a pull-out names the square and the corner: 'c3-c4 diplomacy D5 e6'")
+            raise BadNotation(Text("a pull-out names the square and the corner: 'c3-c4 diplomacy D5 e6'"))
         return (_point(args[0]),)
     if len(args) == 2:
         return _square(args[0]), _point(args[1])
-    raise BadNotation("diplomacy names the enemy mouse: 'c3-c4 diplomacy e6' or 'c3-c4 diplomacy D5 e6'")
+    raise BadNotation(Text("diplomacy names the enemy mouse: 'c3-c4 diplomacy e6' or 'c3-c4 diplomacy D5 e6'"))
 
 
 def parse(text: str) -> Command:
     """The command written in ``text``; ``BadNotation`` if it is not Mouse Guard notation."""
     words = text.split()
     if not words:
-        raise BadNotation("empty command")
+        raise BadNotation(Text("empty command"))
     head = words[0]
     if head == "place":
         if len(words) < 2:
-            raise BadNotation("expected 'place' and four points, e.g. 'place b2 c3 d2 e3'")
+            raise BadNotation(Text("expected 'place' and four points, e.g. 'place b2 c3 d2 e3'"))
         points = (_point(word) for word in words[1:])
         return Place(tuple(sorted(points, key=lambda p: point_sort_key(LOCATIONS[p]))))
     if head == "exit":
@@ -125,8 +127,9 @@ def parse(text: str) -> Command:
         return Pass(_card(words[1]))
     step = _STEP.fullmatch(head)
     if not step:
-        raise BadNotation(f"{text.strip()!r} is not a Mouse Guard command (e.g. 'c3-c4', 'c3-c4 sword c5 d5', "
-                          "'exit D5 d6', 'rescue c2', 'pass sword', 'place b2 c3 d2 e3')")
+        raise BadNotation(Text("{strip} is not a Mouse Guard command (e.g. 'c3-c4', 'c3-c4 sword c5 d5', 'exit "
+                               "D5 d6', 'rescue c2', 'pass sword', 'place b2 c3 d2 e3')",
+                               strip=repr(text.strip())))
     if len(words) == 1:
         return Turn(step[1], step[2])
     card = _card(words[1])

@@ -30,6 +30,7 @@ from domain.mouseguard.board import (
 from domain.mouseguard.cards import CARDS, COPIES, HAND_SIZE, remainder
 from domain.mouseguard.state import State, board_from_mice
 from domain.mouseguard.turns import stronghold_touching
+from domain.text import Text
 
 FIELDS = ("turn", "mice", "hands", "deck", "discard", "captured")
 MICE_PER_COLOUR = 4
@@ -47,19 +48,20 @@ class Loaded(NamedTuple):
 
 def _cards(value: Any, field: str) -> list[str]:
     if not isinstance(value, list):
-        raise BadSetup(field, "must be a list of card names")
+        raise BadSetup(field, Text("must be a list of card names"))
     for index, card in enumerate(value):
         if card not in CARDS:
-            raise BadSetup(f"{field}[{index}]", f"{card!r} is not a card (sword, stronghold, diplomacy)")
+            raise BadSetup(f"{field}[{index}]", Text("{card} is not a card (sword, stronghold, diplomacy)",
+                                                     card=repr(card)))
     return list(value)
 
 
 def _per_colour(value: Any, field: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise BadSetup(field, "must be an object with keys black and white")
+        raise BadSetup(field, Text("must be an object with keys black and white"))
     for key in value:
         if key not in COLOURS:
-            raise BadSetup(f"{field}.{key}", "unknown colour (black or white)")
+            raise BadSetup(f"{field}.{key}", Text("unknown colour (black or white)"))
     return value
 
 
@@ -69,7 +71,8 @@ def _captured(position: dict[str, Any]) -> dict[str, int]:
     for colour in COLOURS:
         count = given.get(colour, 0)
         if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= MICE_PER_COLOUR:
-            raise BadSetup(f"position.captured.{colour}", f"must be a number of mice from 0 to 4, not {count!r}")
+            raise BadSetup(f"position.captured.{colour}", Text("must be a number of mice from 0 to 4, not {count}",
+                                                               count=repr(count)))
         captured[colour] = count
     return captured
 
@@ -81,62 +84,72 @@ def _mice(count: int) -> str:
 
 def _checked_mice(mice: Any, geo: Geometry, captured: dict[str, int]) -> dict[str, str]:
     if not isinstance(mice, dict):
-        raise BadSetup("position.mice", "must be an object mapping points and squares to colours")
+        raise BadSetup("position.mice", Text("must be an object mapping points and squares to colours"))
     for place, colour in mice.items():
         field = f"position.mice.{place}"
         if place not in LOCATIONS:
-            raise BadSetup(field, "not a point (a1–g9) or a square (A1–F8)")
+            raise BadSetup(field, Text("not a point (a1–g9) or a square (A1–F8)"))
         if colour not in COLOURS:
-            raise BadSetup(field, f"{colour!r} is not a colour (black or white)")
+            raise BadSetup(field, Text("{colour} is not a colour (black or white)", colour=repr(colour)))
         if is_point(LOCATIONS[place]) and not geo.playable[LOCATIONS[place]]:
-            raise BadSetup(field, f"{place} is on the board edge, which is not playable (option edge_points)")
+            raise BadSetup(field, Text("{place} is on the board edge, which is not playable (option edge_points)",
+                                       place=place))
     board = board_from_mice(mice)
     for place in mice:
         loc = LOCATIONS[place]
         if is_point(loc) and stronghold_touching(board, loc) >= 0:
-            raise BadSetup(f"position.mice.{place}", f"{place} is a corner of the stronghold on "
-                           f"{name(stronghold_touching(board, loc))}: no mouse may stand there (MG-12)")
+            square = name(stronghold_touching(board, loc))
+            raise BadSetup(f"position.mice.{place}", Text("{place} is a corner of the stronghold on {square}: no "
+                                                          "mouse may stand there (MG-12)",
+                                                          place=place, square=square))
         if not is_point(loc) and place in WINNING_SQUARES[COLOURS.index(mice[place])]:
-            raise BadSetup(f"position.mice.{place}", f"the {mice[place]} stronghold on {place} has already won")
+            raise BadSetup(f"position.mice.{place}", Text("the {place} stronghold on {place2} has already won",
+                                                          place=mice[place], place2=place))
     for colour in COLOURS:
         on_board = sum(1 for c in mice.values() if c == colour)
         if on_board + captured[colour] != MICE_PER_COLOUR:
-            raise BadSetup("position.mice", f"{colour} has {_mice(on_board)} on the board and {captured[colour]} "
-                           f"captured, but a colour has {MICE_PER_COLOUR} mice")
+            raise BadSetup("position.mice", Text("{colour} has {on_board} on the board and {colour2} captured, "
+                                                 "but a colour has {mice_per_colour} mice",
+                                                 colour=colour, on_board=_mice(on_board), colour2=captured[colour],
+                                                 mice_per_colour=MICE_PER_COLOUR))
         if on_board == 0:
-            raise BadSetup("position.mice", f"every {colour} mouse is captured: the game is over")
+            raise BadSetup("position.mice", Text("every {colour} mouse is captured: the game is over",
+                                                 colour=colour))
     return dict(mice)
 
 
 def load_position(position: dict[str, Any], geo: Geometry) -> Loaded:
     """Check a position (``BadSetup`` names the culprit) and split it into public and hidden parts."""
     if not isinstance(position, dict):
-        raise BadSetup("position", "must be an object")
+        raise BadSetup("position", Text("must be an object"))
     for key in position:
         if key not in FIELDS:
-            raise BadSetup(f"position.{key}", f"unknown field (known: {', '.join(FIELDS)})")
+            raise BadSetup(f"position.{key}", Text("unknown field (known: {fields})", fields=', '.join(FIELDS)))
     turn = position.get("turn", "black")
     if turn not in COLOURS:
-        raise BadSetup("position.turn", f"must be black or white, not {turn!r}")
+        raise BadSetup("position.turn", Text("must be black or white, not {turn}", turn=repr(turn)))
     captured = _captured(position)
     mice = None
     if "mice" in position:
         mice = _checked_mice(position["mice"], geo, captured)
     else:
         if turn != "black":
-            raise BadSetup("position.turn", "without mice the game starts with the setup, and Black moves first")
+            raise BadSetup("position.turn", Text("without mice the game starts with the setup, and Black moves "
+                                                 "first"))
         if any(captured.values()):
-            raise BadSetup("position.captured", "without mice the game starts with the setup: nothing is captured")
+            raise BadSetup("position.captured", Text("without mice the game starts with the setup: nothing is "
+                                                     "captured"))
     discard = _cards(position.get("discard", []), "position.discard")
     given_hands = _per_colour(position.get("hands", {}), "position.hands")
     hands = tuple(_cards(given_hands[c], f"position.hands.{c}") if c in given_hands else None for c in COLOURS)
     for colour, hand in zip(COLOURS, hands):
         if mice is None and hand:
-            raise BadSetup(f"position.hands.{colour}", "without mice the game starts with the setup, and no card "
-                           "is dealt before the placements are revealed (MG-4): the hand must be empty")
+            raise BadSetup(f"position.hands.{colour}", Text("without mice the game starts with the setup, and no "
+                                                            "card is dealt before the placements are revealed "
+                                                            "(MG-4): the hand must be empty"))
         if mice is not None and hand is not None and len(hand) != HAND_SIZE:
-            raise BadSetup(f"position.hands.{colour}", f"a hand holds {HAND_SIZE} cards between turns, "
-                           f"not {len(hand)}")
+            raise BadSetup(f"position.hands.{colour}", Text("a hand holds {hand_size} cards between turns, not "
+                                                            "{count}", hand_size=HAND_SIZE, count=len(hand)))
     if mice is None:
         hands = (None, None)  # both dealt from the deck when the placements are revealed
     deck = _cards(position["deck"], "position.deck") if "deck" in position else None
@@ -145,15 +158,17 @@ def load_position(position: dict[str, Any], geo: Geometry) -> Loaded:
     if surplus:  # named before anything missing: a card too many is the mistake, whatever else is short
         total = sum(COPIES - left[card] for card in CARDS)
         many = ", ".join(f"{COPIES - left[card]} {card} cards" for card in surplus)
-        raise BadSetup("position", f"{many} ({total} cards in all), but the game has {COPIES} of each, "
-                       f"{COPIES * len(CARDS)} in all")
+        raise BadSetup("position", Text("{many} ({total} cards in all), but the game has {copies} of each, "
+                                        "{value} in all",
+                                        many=many, total=total, copies=COPIES, value=COPIES * len(CARDS)))
     for card in CARDS:
         if deck is not None and left[card] > 0:
-            raise BadSetup("position.deck", f"{left[card]} {card} card(s) are missing: hands, deck and discard "
-                           f"hold all {COPIES * len(CARDS)} cards")
+            raise BadSetup("position.deck", Text("{card} {card2} card(s) are missing: hands, deck and discard "
+                                                 "hold all {value} cards",
+                                                 card=left[card], card2=card, value=COPIES * len(CARDS)))
     missing_hands = sum(1 for hand in hands if hand is None)
     if (len(deck) if deck is not None else sum(left.values())) < missing_hands * HAND_SIZE:
-        raise BadSetup("position.deck", "too few cards to deal the missing hands")
+        raise BadSetup("position.deck", Text("too few cards to deal the missing hands"))
     public = {"turn": turn, "mice": mice, "discard": discard, "captured": captured}
     return Loaded(public, hands, deck, [card for card in CARDS for _ in range(left[card])])  # type: ignore[arg-type]
 

@@ -8,7 +8,18 @@ from functools import reduce
 from itertools import combinations
 from typing import Any
 
-from domain.base import MAX_PLIES, RULES, BadSetup, IllegalMove, Result, Rng, Setup, check_options, outcome
+from domain.base import (
+    MAX_PLIES,
+    RULES,
+    BadSetup,
+    IllegalMove,
+    Result,
+    Rng,
+    Setup,
+    check_options,
+    limit_reached,
+    outcome,
+)
 from domain.mouseguard import turns
 from domain.mouseguard.board import BLACK, COLOURS, LOCATIONS, WHITE, geometry, name
 from domain.mouseguard.cards import HAND_SIZE, full_deck, is_rescue_hand, refill
@@ -32,6 +43,7 @@ from domain.mouseguard.events import (
 from domain.mouseguard.notation import Command, Exit, Pass, Place, Rescue, Turn, format
 from domain.mouseguard.position import load_position
 from domain.mouseguard.state import State, evolve
+from domain.text import Text
 
 NAME = CATALOG.name
 SEATS = CATALOG.seats
@@ -56,7 +68,7 @@ def initial(setup: Setup, rng: Rng) -> list[Event]:
     A game that starts with the secret setup deals no card here: MG-4 deals once both placements are revealed
     (see ``_place``); a game from a position with mice deals the missing hands at once."""
     if setup.seats != 2:
-        raise BadSetup("seats", f"Mouse Guard is played by 2 seats, not {setup.seats}")
+        raise BadSetup("seats", Text("Mouse Guard is played by 2 seats, not {seats}", seats=setup.seats))
     options = check_options(setup.options, CATALOG.options)
     geo = geometry(options["edge_points"])
     loaded = load_position(setup.position, geo) if setup.position is not None else None
@@ -96,7 +108,9 @@ def status(state: State) -> str:
 
 def result(state: State) -> Result | None:
     """None while the game runs, then ``{"winners", "reason", "termination"}`` (a copy)."""
-    return None if state.result is None else outcome(**state.result)
+    if state.result is None:
+        return None
+    return outcome(**{**state.result, "reason": turns.reason_text(state.result["reason"])})
 
 
 def _fold(state: State, events: list[Event]) -> State:
@@ -107,15 +121,16 @@ def _place(state: State, seat: int, colour: int, cmd: Place) -> list[Event]:
     """MG-4: a secret placement; the second one reveals both, then 3 cards are dealt to each."""
     geo = geometry(state.options.edge_points)
     if state.placements[colour] is not None:
-        raise IllegalMove("you have already placed your mice")
+        raise IllegalMove(Text("you have already placed your mice"))
     if len(cmd.points) != MICE:
-        raise IllegalMove(f"place exactly {MICE} mice, not {len(cmd.points)}")
+        raise IllegalMove(Text("place exactly {mice} mice, not {count}", mice=MICE, count=len(cmd.points)))
     for point in cmd.points:
         if cmd.points.count(point) > 1:
-            raise IllegalMove(f"{point} is named twice")
+            raise IllegalMove(Text("{point} is named twice", point=point))
         if LOCATIONS[point] not in geo.setup_points[colour]:
             rows = geo.setup_rows_text(colour)
-            raise IllegalMove(f"{point} is not a playable point of your setup rows ({rows})")
+            raise IllegalMove(Text("{point} is not a playable point of your setup rows ({rows})",
+                                   point=point, rows=rows))
     events: list[Event] = [MicePlaced(seat=seat, points=list(cmd.points))]
     other = state.placements[1 - colour]
     if other is not None:
@@ -147,7 +162,7 @@ def _action(state: State, seat: int, colour: int, cmd: Command) -> tuple[list[Ev
             if cmd.card is None:
                 return effects, board
             if cmd.card not in hand:
-                raise IllegalMove(f"you hold no {cmd.card}")
+                raise IllegalMove(Text("you hold no {card}", card=cmd.card))
             card_effects, board = _play_card(state, board, colour, cmd)
             played = CardPlayed(seat=seat, colour=COLOURS[colour], card=cmd.card, args=list(cmd.args))
             return effects + [played] + card_effects, board
@@ -157,23 +172,24 @@ def _action(state: State, seat: int, colour: int, cmd: Command) -> tuple[list[Ev
                                       state.options.exit_extra_step)
         case Rescue():
             if not is_rescue_hand(hand):
-                raise IllegalMove("a rescue needs exactly one sword, one stronghold and one diplomacy "
-                                  "in your hand")
+                raise IllegalMove(Text("a rescue needs exactly one sword, one stronghold and one diplomacy in "
+                                       "your hand"))
             if state.captured[colour] == 0:
-                raise IllegalMove("none of your mice is captured")
+                raise IllegalMove(Text("none of your mice is captured"))
             board = turns.resolve_rescue(geo, state.board, colour, LOCATIONS[cmd.at])
             return [Rescued(seat=seat, colour=COLOURS[colour], at=cmd.at)], board
         case Pass():
             options = turns.turn_options(geo, state.board, colour, state.options.diplomacy_metric,
                                          state.options.exit_extra_step)
             if options:
-                raise IllegalMove(f"you cannot pass while you can play (e.g. {format(options[0].cmd)})")
+                raise IllegalMove(Text("you cannot pass while you can play (e.g. {cmd})",
+                                       cmd=format(options[0].cmd)))
             if _can_rescue(state, colour):
-                raise IllegalMove("you cannot pass while you can rescue a mouse")
+                raise IllegalMove(Text("you cannot pass while you can rescue a mouse"))
             if cmd.card not in hand:
-                raise IllegalMove(f"you hold no {cmd.card}")
+                raise IllegalMove(Text("you hold no {card}", card=cmd.card))
             return [TurnPassed(seat=seat, colour=COLOURS[colour], card=cmd.card)], state.board
-    raise IllegalMove("the setup is over: a turn is a move, an exit, a rescue or a pass")
+    raise IllegalMove(Text("the setup is over: a turn is a move, an exit, a rescue or a pass"))
 
 
 def _can_rescue(state: State, colour: int) -> bool:
@@ -185,30 +201,28 @@ def _can_rescue(state: State, colour: int) -> bool:
 def decide(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     """The events of ``seat`` playing ``cmd``; ``IllegalMove`` says why it cannot."""
     if state.phase == "finished":
-        raise IllegalMove("the game is over")
+        raise IllegalMove(Text("the game is over"))
     if seat not in (0, 1):
-        raise IllegalMove(f"there is no seat {seat}")
+        raise IllegalMove(Text("there is no seat {seat}", seat=seat))
     colour = state.colour_of(seat)
     if state.phase == "setup":
         if not isinstance(cmd, Place):
-            raise IllegalMove("the mice are being placed: send 'place' and four points of your setup rows")
+            raise IllegalMove(Text("the mice are being placed: send 'place' and four points of your setup rows"))
         return _place(state, seat, colour, cmd)
     if seat not in to_act(state):
-        raise IllegalMove("it is not your turn")
+        raise IllegalMove(Text("it is not your turn"))
     events, board = _action(state, seat, colour, cmd)
     effects = [e for e in events if not isinstance(e, CardPlayed)]
     won = turns.victory(board, colour, effects)
     if won:
-        return events + [GameEnded(winners=[seat], reason=won, termination=RULES)]
+        return events + [GameEnded(winners=[seat], reason=str(won), termination=RULES)]
     after = _fold(state, events)
     events += refill(seat, len(after.hands[colour]), after.deck, after.discard, rng)
     ply = state.plies + 1
     events.append(TurnEnded(seat=seat, ply=ply))
     limit = state.options.max_plies
     if limit is not None and ply >= limit:
-        plies = "ply" if limit == 1 else "plies"
-        events.append(GameEnded(winners=[], reason=f"Draw: the limit of {limit} {plies} was reached",
-                                termination=MAX_PLIES))
+        events.append(GameEnded(winners=[], reason=str(limit_reached(limit)), termination=MAX_PLIES))
     return events
 
 

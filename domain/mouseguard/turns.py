@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from domain.base import IllegalMove
+from domain.base import IllegalMove, read_limit_reached
 from domain.mouseguard.board import (
     BACK,
     COLOURS,
@@ -35,6 +35,7 @@ from domain.mouseguard.board import (
 )
 from domain.mouseguard.events import Captured, Event, Moved, Swapped
 from domain.mouseguard.notation import Command, Exit, Turn
+from domain.text import Text, first_match, match
 
 Board = tuple[int, ...]
 Effects = list[Event]
@@ -57,15 +58,15 @@ def stronghold_touching(board: Sequence[int], point: int, ignore: int = -1) -> i
     return -1
 
 
-def why_not_open(geo: Geometry, board: Board, point: int, ignore: int = -1) -> str | None:
+def why_not_open(geo: Geometry, board: Board, point: int, ignore: int = -1) -> Text | None:
     """Why ``point`` is not open (MG-5), or None when it is. ``ignore``: a stronghold being left."""
     if not geo.playable[point]:
-        return f"{name(point)} is on the board edge, which is not playable"
+        return Text("{point} is on the board edge, which is not playable", point=name(point))
     if board[point] != EMPTY:
-        return f"{name(point)} is occupied"
+        return Text("{point} is occupied", point=name(point))
     square = stronghold_touching(board, point, ignore)
     if square >= 0:
-        return f"{name(point)} is a corner of the stronghold on {name(square)}"
+        return Text("{point} is a corner of the stronghold on {square}", point=name(point), square=name(square))
     return None
 
 
@@ -92,16 +93,19 @@ def resolve_step(geo: Geometry, board: Board, colour: int, frm: int, to: int) ->
     """MG-6 (a): one orthogonal step onto an open point; a normal move never pushes."""
     if board[frm] == EMPTY:
         square = _in_the_square(board, frm, colour)
-        hint = "" if square is None else (f" (your mouse is in the stronghold {name(square)}, a square: it leaves "
-                                          f"with an exit, 'exit {name(square)} <corner>')")
-        raise IllegalMove(f"there is no mouse on {name(frm)}{hint}")
+        if square is not None:
+            raise IllegalMove(Text("there is no mouse on {frm} (your mouse is in the stronghold {square}, a "
+                                   "square: it leaves with an exit, 'exit {square} <corner>')", frm=name(frm),
+                                   square=name(square)))
+        raise IllegalMove(Text("there is no mouse on {frm}", frm=name(frm)))
     if board[frm] != colour:
-        raise IllegalMove(f"the mouse on {name(frm)} is not yours")
+        raise IllegalMove(Text("the mouse on {frm} is not yours", frm=name(frm)))
     if direction_between(frm, to) is None:
-        raise IllegalMove(f"{name(to)} is not one orthogonal step from {name(frm)}")
+        raise IllegalMove(Text("{to} is not one orthogonal step from {frm}", to=name(to), frm=name(frm)))
     reason = why_not_open(geo, board, to)
     if reason:
-        raise IllegalMove(f"the mouse on {name(frm)} cannot step to {name(to)}: {reason}")
+        raise IllegalMove(Text("the mouse on {frm} cannot step to {to}: {reason}",
+                               frm=name(frm), to=name(to), reason=reason))
     return [Moved(COLOURS[colour], name(frm), name(to))], _with(board, {frm: EMPTY, to: colour})
 
 
@@ -116,10 +120,12 @@ def _push(geo: Geometry, cells: list[int], colour: int, start: int, direction: i
     blocked = after < 0 or not geo.playable[after] or stronghold_touching(cells, after) >= 0
     if blocked:
         if cells[front] == colour:
-            where = "off the playable points" if after < 0 or not geo.playable[after] else \
-                f"onto a corner of the stronghold on {name(stronghold_touching(cells, after))}"
-            raise IllegalMove(f"the sword would push your own mouse on {name(front)} {where}: "
-                              "you may not capture your own mice")
+            if after < 0 or not geo.playable[after]:
+                raise IllegalMove(Text("the sword would push your own mouse on {front} off the playable points: "
+                                       "you may not capture your own mice", front=name(front)))
+            raise IllegalMove(Text("the sword would push your own mouse on {front} onto a corner of the "
+                                   "stronghold on {square}: you may not capture your own mice", front=name(front),
+                                   square=name(stronghold_touching(cells, after))))
         effects.append(Captured(COLOURS[cells[front]], name(front)))
         cells[front] = EMPTY
         after = front
@@ -135,21 +141,21 @@ def resolve_sword(geo: Geometry, board: Board, colour: int, mover: int, first: i
     """MG-8: the moved mouse steps to ``first`` then turns to ``second``, pushing runs of mice."""
     d1 = direction_between(mover, first)
     if d1 is None:
-        raise IllegalMove(f"the sword's first step goes from {name(mover)} to a neighbouring point, "
-                          f"not {name(first)}")
+        raise IllegalMove(Text("the sword's first step goes from {mover} to a neighbouring point, not {first}",
+                               mover=name(mover), first=name(first)))
     d2 = direction_between(first, second)
     if d2 is None or d2 // 2 == d1 // 2:
-        raise IllegalMove(f"the sword's second step turns at a right angle from {name(first)}, "
-                          f"so {name(second)} is not on an L")
+        raise IllegalMove(Text("the sword's second step turns at a right angle from {first}, so {second} is not "
+                               "on an L", first=name(first), second=name(second)))
     cells, effects, at = list(board), [], mover
     for direction, target in ((d1, first), (d2, second)):
         if not geo.playable[target]:
-            raise IllegalMove(f"the sword cannot step onto {name(target)}: it is on the board edge, "
-                              "which is not playable")
+            raise IllegalMove(Text("the sword cannot step onto {target}: it is on the board edge, which is not "
+                                   "playable", target=name(target)))
         square = stronghold_touching(cells, target)
         if square >= 0:
-            raise IllegalMove(f"the sword cannot step onto {name(target)}: it is a corner of the stronghold "
-                              f"on {name(square)}")
+            raise IllegalMove(Text("the sword cannot step onto {target}: it is a corner of the stronghold on "
+                                   "{square}", target=name(target), square=name(square)))
         if cells[target] != EMPTY:
             _push(geo, cells, colour, target, direction, effects)
         effects.append(Moved(COLOURS[colour], name(at), name(target), "sword"))
@@ -163,10 +169,10 @@ def resolve_stronghold(geo: Geometry, board: Board, colour: int, mover: int, squ
     """MG-9, MG-10: leap into ``square``, displacing every other mouse on its corners (back, else sideways)."""
     if mover not in CORNERS[square - N_POINTS]:
         around = ", ".join(name(s) for s in SQUARES_AROUND[mover])
-        raise IllegalMove(f"a stronghold is built on a square with {name(mover)} as a corner ({around}), "
-                          f"not {name(square)}")
+        raise IllegalMove(Text("a stronghold is built on a square with {mover} as a corner ({around}), not "
+                               "{square}", mover=name(mover), around=around, square=name(square)))
     if board[square] != EMPTY:
-        raise IllegalMove(f"{name(square)} already holds a stronghold")
+        raise IllegalMove(Text("{square} already holds a stronghold", square=name(square)))
     corner_set = CORNERS[square - N_POINTS]
     cells = list(board)
     cells[mover], cells[square] = EMPTY, colour
@@ -181,10 +187,11 @@ def resolve_stronghold(geo: Geometry, board: Board, colour: int, mover: int, squ
         target = next((t for t in targets if t >= 0 and t not in corner_set and is_open(geo, cells, t)), -1)
         if target < 0:
             tried = [name(t) for t in targets if t >= 0 and t not in corner_set]
-            why = (f"{' and '.join(tried)} {'is' if len(tried) == 1 else 'are'} not open" if tried
-                   else "there is no point behind it or beside it")
-            raise IllegalMove(f"the stronghold cannot be built on {name(square)}: the mouse on {name(corner)} "
-                              f"cannot be displaced ({why})")
+            why = (Text("{point} is not open", point=tried[0]) if len(tried) == 1
+                   else Text("{point} and {other} are not open", point=tried[0], other=tried[1]) if tried
+                   else Text("there is no point behind it or beside it"))
+            raise IllegalMove(Text("the stronghold cannot be built on {square}: the mouse on {corner} cannot be "
+                                   "displaced ({why})", square=name(square), corner=name(corner), why=why))
         effects.append(Moved(COLOURS[owner], name(corner), name(target), "displace"))
         cells[target], cells[corner] = owner, EMPTY
     return effects, tuple(cells)
@@ -207,23 +214,25 @@ def resolve_diplomacy(geo: Geometry, board: Board, colour: int, mover: int, targ
     enemy = 1 - colour
     if board[target] != enemy:
         square = _in_the_square(board, target, enemy) if is_point(target) else None
-        hint = "" if square is None else (f" (the enemy mouse is in the stronghold {name(square)}, a square: "
-                                          f"name it in capitals with the corner it is pulled onto, "
-                                          f"'diplomacy {name(square)} <corner>')")
-        raise IllegalMove(f"there is no enemy mouse on {name(target)}{hint}")
+        if square is not None:
+            raise IllegalMove(Text("there is no enemy mouse on {target} (the enemy mouse is in the stronghold "
+                                   "{square}, a square: name it in capitals with the corner it is pulled onto, "
+                                   "'diplomacy {square} <corner>')", target=name(target), square=name(square)))
+        raise IllegalMove(Text("there is no enemy mouse on {target}", target=name(target)))
     nearest = nearest_enemies(board, colour, mover, metric)
     if target not in nearest:
         listed = ", ".join(name(loc) for loc in nearest)
-        raise IllegalMove(f"diplomacy targets the enemy mouse nearest to {name(mover)} ({listed}), "
-                          f"not {name(target)}")
+        raise IllegalMove(Text("diplomacy targets the enemy mouse nearest to {mover} ({listed}), not {target}",
+                               mover=name(mover), listed=listed, target=name(target)))
     if is_point(target):
         return [Swapped(name(mover), name(target))], _with(board, {mover: enemy, target: colour})
     assert corner is not None, "the notation names the corner of a pull-out"
     if corner not in CORNERS[target - N_POINTS]:
-        raise IllegalMove(f"{name(corner)} is not a corner of {name(target)}")
+        raise IllegalMove(Text("{corner} is not a corner of {target}", corner=name(corner), target=name(target)))
     reason = why_not_open(geo, board, corner, ignore=target)
     if reason:
-        raise IllegalMove(f"the mouse in {name(target)} cannot be pulled out onto {name(corner)}: {reason}")
+        raise IllegalMove(Text("the mouse in {target} cannot be pulled out onto {corner}: {reason}",
+                               target=name(target), corner=name(corner), reason=reason))
     return ([Moved(COLOURS[enemy], name(target), name(corner), "pull")],
             _with(board, {target: EMPTY, corner: enemy}))
 
@@ -232,23 +241,24 @@ def resolve_exit(geo: Geometry, board: Board, colour: int, square: int, corner: 
                  extra_step: bool) -> tuple[Effects, Board]:
     """MG-13: leave a stronghold onto an open corner (then step once with option ``exit_extra_step``)."""
     if board[square] == EMPTY:
-        raise IllegalMove(f"there is no stronghold on {name(square)}")
+        raise IllegalMove(Text("there is no stronghold on {square}", square=name(square)))
     if board[square] != colour:
-        raise IllegalMove(f"the stronghold on {name(square)} is not yours")
+        raise IllegalMove(Text("the stronghold on {square} is not yours", square=name(square)))
     if corner not in CORNERS[square - N_POINTS]:
-        raise IllegalMove(f"{name(corner)} is not a corner of {name(square)}")
+        raise IllegalMove(Text("{corner} is not a corner of {square}", corner=name(corner), square=name(square)))
     reason = why_not_open(geo, board, corner, ignore=square)
     if reason:
-        raise IllegalMove(f"the mouse in {name(square)} cannot exit onto {name(corner)}: {reason}")
+        raise IllegalMove(Text("the mouse in {square} cannot exit onto {corner}: {reason}",
+                               square=name(square), corner=name(corner), reason=reason))
     effects: Effects = [Moved(COLOURS[colour], name(square), name(corner), "exit")]
     after = _with(board, {square: EMPTY, corner: colour})
     if not extra_step:
         if step is not None:
-            raise IllegalMove("an exit takes no extra step (option exit_extra_step is off)")
+            raise IllegalMove(Text("an exit takes no extra step (option exit_extra_step is off)"))
         return effects, after
     if step is None:
-        raise IllegalMove(f"with option exit_extra_step the exit also steps once: 'exit {name(square)} "
-                          f"{name(corner)} <point>'")
+        raise IllegalMove(Text("with option exit_extra_step the exit also steps once: 'exit {square} {corner} "
+                               "<point>'", square=name(square), corner=name(corner)))
     step_effects, after = resolve_step(geo, after, colour, corner, step)
     return effects + step_effects, after
 
@@ -256,11 +266,11 @@ def resolve_exit(geo: Geometry, board: Board, colour: int, square: int, corner: 
 def resolve_rescue(geo: Geometry, board: Board, colour: int, at: int) -> Board:
     """MG-18 (the board part): the captured mouse goes back on an open point of the setup rows."""
     if not is_point(at) or coords(at)[1] not in geo.setup_rows[colour] or not geo.playable[at]:
-        raise IllegalMove(f"a rescued mouse goes on your setup rows ({geo.setup_rows_text(colour)}), "
-                          f"not {name(at)}")
+        raise IllegalMove(Text("a rescued mouse goes on your setup rows ({colour}), not {at}",
+                               colour=geo.setup_rows_text(colour), at=name(at)))
     reason = why_not_open(geo, board, at)
     if reason:
-        raise IllegalMove(f"the rescued mouse cannot go on {name(at)}: {reason}")
+        raise IllegalMove(Text("the rescued mouse cannot go on {at}: {reason}", at=name(at), reason=reason))
     return _with(board, {at: colour})
 
 
@@ -321,11 +331,27 @@ def rescue_points(geo: Geometry, board: Board, colour: int) -> list[int]:
     return [p for p in geo.setup_points[colour] if is_open(geo, board, p)]
 
 
-def victory(board: Board, colour: int, effects: Effects) -> str | None:
+_WON = ((Text("Black built a stronghold on {square}, in the enemy's corner"),
+         Text("Black captured every white mouse")),
+        (Text("White built a stronghold on {square}, in the enemy's corner"),
+         Text("White captured every black mouse")))
+"""The reasons a colour wins (MG-19), by colour."""
+
+
+def reason_text(reason: str) -> Text:
+    """A stored reason (its English, in a ``game_ended`` event) read back as the text it was made from."""
+    return first_match(
+        reason, *(lambda r, won=won: match(r, won[0].id) for won in _WON),
+        *(lambda r, won=won: match(r, won[1].id) for won in _WON),
+        read_limit_reached,
+        lambda r: read_limit_reached(r.replace("a draw:", "Draw:", 1)))  # games stored before #15 say "a draw"
+
+
+def victory(board: Board, colour: int, effects: Effects) -> Text | None:
     """MG-19, checked right after ``colour``'s action: the reason it wins, or None."""
     for effect in effects:
         if isinstance(effect, Moved) and effect.cause == "leap" and effect.to in WINNING_SQUARES[colour]:
-            return f"{COLOURS[colour].capitalize()} built a stronghold on {effect.to}, in the enemy's corner"
+            return Text(_WON[colour][0].id, square=effect.to)
     if (1 - colour) not in board:
-        return f"{COLOURS[colour].capitalize()} captured every {COLOURS[1 - colour]} mouse"
+        return _WON[colour][1]
     return None

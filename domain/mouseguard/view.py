@@ -7,8 +7,9 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from domain.base import REVEAL_ALL, Viewer
+from domain.base import REVEAL_ALL, Viewer, plain_result
 from domain.mouseguard import events as ev
+from domain.mouseguard import turns
 from domain.mouseguard.board import (
     COLOURS,
     POINT_COLS,
@@ -23,6 +24,7 @@ from domain.mouseguard.cards import HAND_SIZE
 from domain.mouseguard.position import closed_points, public_mice, strongholds
 from domain.mouseguard.rules import OPTIONS, result, to_act
 from domain.mouseguard.state import State
+from domain.text import Seat, Side, Text
 
 
 def _seat(viewer: Viewer) -> int | None:
@@ -60,7 +62,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "deck_count": len(state.deck),
         "discard": list(state.discard),
         "captured": _per_colour(state.captured),
-        "result": result(state),
+        "result": plain_result(result(state)),
     }
     if colour is not None:
         out["hand"] = list(state.hands[colour])
@@ -100,66 +102,98 @@ def redact(event: ev.Event, viewer: Viewer) -> ev.Event:
     return event
 
 
-_MOVES = {
-    "step": "{Colour}: {frm}-{to}",
-    "sword": "{Colour} sword step {frm} → {to}",
-    "push": "{Colour} mouse pushed {frm} → {to}",
-    "leap": "{Colour} builds a stronghold on {to} (from {frm})",
-    "displace": "{Colour} mouse displaced {frm} → {to}",
-    "exit": "{Colour} leaves the stronghold on {frm} for {to}",
-    "pull": "{Colour} mouse pulled out of {frm} onto {to}",
+SIDES = (Text("Black"), Text("White"))
+"""Each colour as the move list names it."""
+_MOVES = {  # a line opens with the mouse's side, said as its player once the service knows who drew it
+    "step": Text("{side}: {frm}-{to}"),
+    "sword": Text("{side}: sword step {frm} → {to}"),
+    "leap": Text("{side}: builds a stronghold on {to} (from {frm})"),
+    "exit": Text("{side}: leaves the stronghold on {frm} for {to}"),
+    "push": Text("{side}: mouse pushed {frm} → {to}"),
+    "displace": Text("{side}: mouse displaced {frm} → {to}"),
+    "pull": Text("{side}: mouse pulled out of {frm} onto {to}"),
 }
+_CARDS = {"sword": Text("Sword"), "stronghold": Text("Stronghold"), "diplomacy": Text("Diplomacy")}
+"""The cards by the seeds' names (Épée, Forteresse, Diplomatie; 劍, 要塞, 外交)."""
+_SOURCES = {"fresh": Text("The deck ({n} cards) is shuffled"),
+            "remainder": Text("The cards left ({n}) are shuffled into a new deck"),
+            "discard": Text("The discard pile ({n} cards) is shuffled into a new deck")}
+
+
+_LIST_SEPARATOR = ", "
+
+
+def _colour(colour: str) -> int:
+    return COLOURS.index(colour) if colour in COLOURS else 0
+
+
+def _card(card: str) -> Text:
+    return _CARDS.get(card, Text("a card"))
 
 
 def sides(state: State) -> tuple[str, str]:
     """Each seat's colour ("Black", "White"), as the move list's lines open with it: drawn per game (MG-3), so
-    the feed names a line's player from the state (``domain.table.name_seats``)."""
+    the players panel shows them (the feed names colours: ``describe``)."""
     return tuple(COLOURS[state.colour_of(seat)].capitalize() for seat in range(2))  # type: ignore[return-value]
 
 
-def describe(event: ev.Event) -> str:
-    """One line for the move list; copes with redacted (None) fields."""
+def describe(event: ev.Event) -> Text:
+    """One line for the move list (players as seats: the service names them); copes with redacted (None)
+    fields."""
     match event:
         case ev.GameCreated(options=options, position=position):
-            start = "from a position" if position else "from the start"
             chosen = ", ".join(f"{k}={v}" for k, v in sorted(options.items()) if OPTIONS.get(k) != v)
-            return f"New game of Mouse Guard {start}" + (f" ({chosen})" if chosen else "")
+            if position:
+                return Text("New game from a position ({options})", options=chosen) if chosen else Text(
+                    "New game from a position")
+            return Text("New game ({options})", options=chosen) if chosen else Text("New game")
         case ev.ColoursDrawn(black=black):
-            return f"Seat {black} plays Black and moves first; seat {1 - black} plays White"
+            return Text("{black} plays Black and moves first; {white} plays White", black=Seat(black),
+                        white=Seat(1 - black))
         case ev.DeckShuffled(count=count, source=source):
-            what = {"fresh": "The deck", "remainder": "The cards left", "discard": "The discard pile"}[source]
-            return f"{what} ({count} cards) shuffled into a new deck"
+            return Text(_SOURCES.get(source, _SOURCES["fresh"]).id, n=count)
         case ev.DeckSet(count=count):
-            return f"The deck holds {count} cards"
+            return Text("The deck holds {n} cards", n=count)
         case ev.HandSet(seat=seat, count=count, cards=cards):
-            return f"Seat {seat} holds {', '.join(cards)}" if cards else f"Seat {seat} holds {count} cards"
+            if cards:
+                # A list of the cards' names, each said in the reader's language (an id of fields only).
+                fields = [f"{{c{i}}}" for i in range(len(cards))]
+                listed = Text(_LIST_SEPARATOR.join(fields),
+                              **{f"c{i}": _card(card) for i, card in enumerate(cards)})
+                return Text("{player} holds {cards}", player=Seat(seat), cards=listed)
+            return Text("{player} holds {n} cards", player=Seat(seat), n=count)
         case ev.CardDrawn(seat=seat, card=card):
-            return f"Seat {seat} draws a {card}" if card else f"Seat {seat} draws a card"
+            if card:
+                return Text("{player} draws a card: {card}", player=Seat(seat), card=_card(card))
+            return Text("{player} draws a card", player=Seat(seat))
         case ev.MicePlaced(seat=seat, points=points):
-            return f"Seat {seat} places mice on {' '.join(points)}" if points else f"Seat {seat} places mice"
+            if points:
+                return Text("{player} places mice on {points}", player=Seat(seat), points=" ".join(points))
+            return Text("{player} places mice", player=Seat(seat))
         case ev.PlacementsRevealed(black=black, white=white):
-            return (f"Setups revealed: black {' '.join(black)}, white {' '.join(white)}; "
-                    f"{HAND_SIZE} cards are dealt to each")
+            return Text("Setups revealed: Black {black}, White {white}; {n} cards are dealt to each",
+                        black=" ".join(black), white=" ".join(white), n=HAND_SIZE)
         case ev.Moved(colour=colour, frm=frm, to=to, cause=cause):
-            return _MOVES.get(cause, _MOVES["step"]).format(Colour=colour.capitalize(), frm=frm, to=to)
+            return Text(_MOVES.get(cause, _MOVES["step"]).id, side=Side(SIDES[_colour(colour)]), frm=frm, to=to)
         case ev.Swapped(a=a, b=b):
-            return f"Diplomacy: the mice on {a} and {b} swap places"
+            return Text("Diplomacy: the mice on {a} and {b} swap places", a=a, b=b)
         case ev.Captured(colour=colour, at=at):
-            return f"{colour.capitalize()} mouse on {at} captured"
-        case ev.CardPlayed(seat=seat, colour=colour, card=card, args=args):
-            return f"Seat {seat} ({colour.capitalize()}) plays a {card}: {' '.join(args)}"
-        case ev.Rescued(seat=seat, colour=colour, at=at):
-            return (f"Seat {seat} ({colour.capitalize()}) discards one card of each type and rescues a mouse "
-                    f"onto {at}")
-        case ev.TurnPassed(seat=seat, colour=colour, card=card):
-            return f"Seat {seat} ({colour.capitalize()}) cannot move and passes, discarding a {card}"
-        case ev.TurnEnded(seat=seat, ply=ply):
-            return f"Seat {seat} ends ply {ply}"
+            return Text("{side}: mouse on {at} captured", side=Side(SIDES[_colour(colour)]), at=at)
+        case ev.CardPlayed(seat=seat, card=card, args=args):
+            return Text("{player} plays {card}: {args}", player=Seat(seat), card=_card(card), args=" ".join(args))
+        case ev.Rescued(seat=seat, at=at):
+            return Text("{player} discards one card of each type and rescues a mouse onto {at}", player=Seat(seat),
+                        at=at)
+        case ev.TurnPassed(seat=seat, card=card):
+            return Text("{player} cannot move and passes, discarding {card}", player=Seat(seat), card=_card(card))
+        case ev.TurnEnded(seat=seat):
+            return Text("{player} ends the turn", player=Seat(seat))
         case ev.GameEnded(winners=winners, reason=reason):
+            said = turns.reason_text(reason)
             if winners:
-                return f"Seat {winners[0]} wins: {reason}"
-            return f"Game over. {reason[:1].upper()}{reason[1:]}"  # games stored before #15 say "a draw: …"
-    return type(event).__name__
+                return Text("{player} wins: {reason}", player=Seat(winners[0]), reason=said)
+            return Text("Game over. {reason}", reason=said)
+    return Text(type(event).__name__)
 
 
 def render(state: State) -> str:

@@ -19,13 +19,14 @@ from domain.murus.board import (
     SACRIFICE,
     Move,
 )
+from domain.text import Text
 
 CELL_NAMES = tuple(f"{'abcdefgh'[i % COLS]}{i // COLS + 1}" for i in range(COLS * ROWS))
 """Cell index → name (``a1`` is index 0, ``h7`` the last)."""
 CELL_INDEX = {name: i for i, name in enumerate(CELL_NAMES)}
 
 SIDE_NAMES = ("romans", "gauls")
-PLAYER_NAMES = ("Romans", "Gauls")
+PLAYER_NAMES = (Text("Romans"), Text("Gauls"))
 
 _COMMAND = re.compile(r"([a-h][1-7])(-|xx|x|\*)([a-h][1-7])")
 
@@ -47,8 +48,8 @@ def parse(text: str) -> Command:
     match = _COMMAND.fullmatch(text.strip().lower()) if isinstance(text, str) else None
     if match is None:
         raise BadNotation(
-            f"{text!r} is not a Murus command: write a1-a3 (distribute), a1xb2 (sacrifice), "
-            "a1xxb2 (double sacrifice) or a1*a3 (fire)"
+            Text("{text} is not a Murus command: write a1-a3 (distribute), a1xb2 (sacrifice), a1xxb2 (double "
+                 "sacrifice) or a1*a3 (fire)", text=repr(text))
         )
     return Command(*match.groups())
 

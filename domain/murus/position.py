@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from domain.base import BadSetup
 from domain.murus.board import COLS, GOAL_ROW, ROMANS, ROWS, Position, from_stacks, stacks, start_position
 from domain.murus.notation import CELL_INDEX, CELL_NAMES, PLAYER_NAMES, SIDE_NAMES
+from domain.text import Text
 
 if TYPE_CHECKING:
     from domain.murus.state import State
@@ -37,43 +38,48 @@ def load_position(data: Any, advanced: bool) -> Position:
     if data is None:
         return start_position()
     if not isinstance(data, dict):
-        raise BadSetup("position", "must be an object with \"turn\" and \"cells\"")
+        raise BadSetup("position", Text('must be an object with "turn" and "cells"'))
     for key in data:
         if key not in ("turn", "cells"):
-            raise BadSetup(f"position.{key}", "unknown field (known: cells, turn)")
+            raise BadSetup(f"position.{key}", Text("unknown field (known: cells, turn)"))
     turn = data.get("turn", SIDE_NAMES[ROMANS])
     if turn not in SIDE_NAMES:
-        raise BadSetup("position.turn", f"must be \"romans\" or \"gauls\", not {turn!r}")
+        raise BadSetup("position.turn", Text("must be \"romans\" or \"gauls\", not {turn}", turn=repr(turn)))
     side = SIDE_NAMES.index(turn)
     if "cells" not in data:
         return start_position() if side == ROMANS else _swap(start_position())
     cells = data["cells"]
     if not isinstance(cells, dict):
-        raise BadSetup("position.cells", "must be an object mapping cells to stacks, like {\"a1\": \"RR\"}")
+        raise BadSetup("position.cells", Text('must be an object mapping cells to stacks, like {{"a1": "RR"}}'))
     limit = 3 if advanced else 2
     parsed = {}
     counts = [0, 0]
     for name, text in cells.items():
         field = f"position.cells.{name}"
         if name not in CELL_INDEX:
-            raise BadSetup(field, "not a cell of the board (columns a-h, rows 1-7)")
+            raise BadSetup(field, Text("not a cell of the board (columns a-h, rows 1-7)"))
         if not isinstance(text, str) or not text or set(text) - set(STONE_LETTERS):
-            raise BadSetup(field, f"a stack is one letter per stone, R or G (like \"RR\"), not {text!r}")
+            raise BadSetup(field, Text("a stack is one letter per stone, R or G (like \"RR\"), not {text}",
+                                       text=repr(text)))
         if len(set(text)) > 1:
-            raise BadSetup(field, "a stack never mixes Roman and Gaul stones")
+            raise BadSetup(field, Text("a stack never mixes Roman and Gaul stones"))
         if len(text) > limit:
             variant = "advanced" if advanced else "basic"
-            raise BadSetup(field, f"a stack of {len(text)} exceeds the limit of {limit} ({variant} variant)")
+            raise BadSetup(field, Text("a stack of {count} exceeds the limit of {limit} ({variant} variant)",
+                                       count=len(text), limit=limit, variant=variant))
         owner = STONE_LETTERS.index(text[0])
         if not advanced and (1 << CELL_INDEX[name]) & GOAL_ROW[owner]:
-            raise BadSetup(field, f"{PLAYER_NAMES[owner]} already stand on row {HOME_ROW_NAMES[owner ^ 1]}: "
-                                  "the game would be over (breakthrough)")
+            raise BadSetup(field, Text("{owner} already stand on row {home_row_names}: the game would be over "
+                                       "(breakthrough)",
+                                       owner=PLAYER_NAMES[owner], home_row_names=HOME_ROW_NAMES[owner ^ 1]))
         counts[owner] += len(text)
         parsed[CELL_INDEX[name]] = (owner, len(text))
     for owner, count in enumerate(counts):
         if count > STONES_PER_SIDE:
-            raise BadSetup("position.cells", f"the {PLAYER_NAMES[owner]} have {count} stones; "
-                                             f"each side has only {STONES_PER_SIDE}")
+            raise BadSetup("position.cells", Text("the {owner} have {count} stones; each side has only "
+                                                  "{stones_per_side}",
+                                                  owner=PLAYER_NAMES[owner], count=count,
+                                                  stones_per_side=STONES_PER_SIDE))
     return from_stacks(parsed, side)
 
 

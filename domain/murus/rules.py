@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
-from domain.base import MAX_PLIES, RULES, BadSetup, Event, IllegalMove, Result, Rng, Setup, check_options, outcome
+from domain.base import (
+    MAX_PLIES,
+    RULES,
+    BadSetup,
+    Event,
+    IllegalMove,
+    Result,
+    Rng,
+    Setup,
+    check_options,
+    limit_reached,
+    outcome,
+    read_limit_reached,
+)
 from domain.murus import board
 from domain.murus.board import BREAKTHROUGH, DISTRIBUTE, HELD, Position
 from domain.murus.catalog import CATALOG
@@ -11,6 +24,7 @@ from domain.murus.explain import explain_illegal
 from domain.murus.notation import CELL_NAMES, MOVE_TEXTS, PLAYER_NAMES, Command, format, to_move
 from domain.murus.position import STONE_LETTERS, load_position, position_json
 from domain.murus.state import State
+from domain.text import Text, first_match, match, term
 
 NAME = CATALOG.name
 SEATS = CATALOG.seats
@@ -23,7 +37,8 @@ GOAL_ROW_NUMBERS = (7, 1)
 def initial(setup: Setup, rng: Rng) -> list[Event]:
     """``game_created`` with the options and start position; ``game_ended`` too if that position is over."""
     if setup.seats != 2:
-        raise BadSetup("seats", f"Murus Gallicus is played by exactly 2 players, not {setup.seats}")
+        raise BadSetup("seats", Text("Murus Gallicus is played by exactly 2 players, not {seats}",
+                                     seats=setup.seats))
     options = check_options(setup.options, CATALOG.options)
     advanced = options["variant"] == "advanced"
     pos = load_position(setup.position, advanced)
@@ -44,11 +59,12 @@ def _text(bit: int, p1: int, p2: int, p3: int, letter: str) -> str:
 def decide(state: State, seat: int, cmd: Command, rng: Rng) -> list[Event]:
     """The events of ``seat`` playing ``cmd`` (parsed, as in every game); ``IllegalMove`` says why not."""
     if state is None:
-        raise IllegalMove("There is no game yet.")
+        raise IllegalMove(Text("There is no game yet."))
     if state.result is not None:
-        raise IllegalMove("The game is over.")
+        raise IllegalMove(Text("The game is over."))
     if seat != state.side:
-        raise IllegalMove(f"It is not your turn: the {PLAYER_NAMES[state.side]} are to move.")
+        raise IllegalMove(Text("It is not your turn: the {player_names} are to move.",
+                               player_names=PLAYER_NAMES[state.side]))
     move = to_move(cmd)
     pos = state.pos
     if not board.is_legal(pos, move, state.advanced):
@@ -86,17 +102,27 @@ def _ending(pos: Position, advanced: bool, ply: int, max_plies: int | None) -> G
     if over is not None:
         winner, how = over
         if how == BREAKTHROUGH:
-            reason = f"{PLAYER_NAMES[winner]} reached row {GOAL_ROW_NUMBERS[winner]}"
+            reason = Text("{side} reached row {row}", side=PLAYER_NAMES[winner], row=GOAL_ROW_NUMBERS[winner])
         elif how == HELD:
-            reason = f"{PLAYER_NAMES[winner]} reached row {GOAL_ROW_NUMBERS[winner]} and held it for a turn"
+            reason = Text("{side} reached row {row} and held it for a turn", side=PLAYER_NAMES[winner],
+                          row=GOAL_ROW_NUMBERS[winner])
         else:
-            reason = f"{PLAYER_NAMES[winner ^ 1]} have no legal move"
-        return GameEnded(winners=[winner], reason=reason, termination=RULES)
+            reason = Text("{side} have no legal move", side=PLAYER_NAMES[winner ^ 1])
+        return GameEnded(winners=[winner], reason=str(reason), termination=RULES)
     if max_plies is not None and ply >= max_plies:
-        plies = "ply" if max_plies == 1 else "plies"
-        return GameEnded(winners=[], reason=f"Draw: the limit of {max_plies} {plies} was reached",
-                         termination=MAX_PLIES)
+        return GameEnded(winners=[], reason=str(limit_reached(max_plies)), termination=MAX_PLIES)
     return None
+
+
+def reason_text(reason: str) -> Text:
+    """A game's stored reason (its English, in a ``game_ended`` event) read back as the text it was made from."""
+    side = term(*PLAYER_NAMES)
+    return first_match(
+        reason,
+        lambda r: match(r, "{side} reached row {row}", side=side, row=int),
+        lambda r: match(r, "{side} reached row {row} and held it for a turn", side=side, row=int),
+        lambda r: match(r, "{side} have no legal move", side=side),
+        read_limit_reached)
 
 
 def to_act(state: State) -> list[int]:
@@ -119,7 +145,9 @@ def status(state: State) -> str:
 
 def result(state: State) -> Result | None:
     """``{"winners", "reason", "termination"}`` once the game is over (a copy), else None."""
-    return None if state.result is None else outcome(**state.result)
+    if state.result is None:
+        return None
+    return outcome(**{**state.result, "reason": reason_text(state.result["reason"])})
 
 
 def perft(state: State, depth: int) -> int:

@@ -4,15 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.base import Event, Viewer
+from domain.base import Event, Viewer, plain_result
 from domain.murus import board
 from domain.murus.events import Captured, GameCreated, GameEnded, Moved
 from domain.murus.notation import CELL_NAMES, PLAYER_NAMES
 from domain.murus.position import board_text, position_json
-from domain.murus.rules import result, status
+from domain.murus.rules import reason_text, result, status
 from domain.murus.state import State
+from domain.text import Seat, Text
 
 STACK_NAMES = {1: "wall", 2: "tower", 3: "catapult"}
+_LOST = {1: Text("{player} loses the wall on {cell}"), 2: Text("{player} loses the tower on {cell}"),
+         3: Text("{player} loses the catapult on {cell}")}
+_SHRUNK = {(2, 1): Text("{player}'s tower on {cell} becomes a wall"),
+           (3, 2): Text("{player}'s catapult on {cell} becomes a tower"),
+           (3, 1): Text("{player}'s catapult on {cell} becomes a wall")}
+_KINDS = {"distribute": Text("{player}: {move}"), "sacrifice": Text("{player}: {move} (sacrifice)"),
+          "double_sacrifice": Text("{player}: {move} (double sacrifice)"), "fire": Text("{player}: {move} (fire)")}
 
 
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
@@ -31,7 +39,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "stack_limit": 3 if state.advanced else 2,
         "intruders": [CELL_NAMES[i] for i in range(board.CELLS) if on_goal >> i & 1],
         "status": status(state),
-        "result": result(state),
+        "result": plain_result(result(state)),
     }
 
 
@@ -40,25 +48,26 @@ def redact(event: Event, viewer: Viewer) -> Event:
     return event
 
 
-def describe(event: Event) -> str:
-    """One line for the move list."""
+def describe(event: Event) -> Text:
+    """One line for the move list (players as seats: the service names them)."""
     if isinstance(event, GameCreated):
-        turn = event.position.get("turn", "romans")
-        return f"New game ({event.options.get('variant', 'basic')} variant), {turn.capitalize()} to move"
+        side = PLAYER_NAMES[1 if event.position.get("turn") == "gauls" else 0]
+        if event.options.get("variant") == "advanced":
+            return Text("New game (advanced variant): the {side} move first", side=side)
+        return Text("New game: the {side} move first", side=side)
     if isinstance(event, Moved):
-        extra = "" if event.kind == "distribute" else f" ({event.kind.replace('_', ' ')})"
-        return f"{PLAYER_NAMES[event.seat]}: {event.move}{extra}"
+        line = _KINDS.get(event.kind, _KINDS["distribute"])
+        return Text(line.id, player=Seat(event.seat), move=event.move)
     if isinstance(event, Captured):
-        victim = PLAYER_NAMES[event.seat ^ 1]
-        was = STACK_NAMES.get(event.removed + len(event.left), "stack")
-        if not event.left:
-            return f"{victim} lose their {was} on {event.cell}"
-        return f"{victim}' {was} on {event.cell} becomes a {STACK_NAMES.get(len(event.left), 'stack')}"
+        was, now = event.removed + len(event.left), len(event.left)
+        line = _LOST.get(was, _LOST[1]) if not event.left else _SHRUNK.get((was, now), _SHRUNK[(2, 1)])
+        return Text(line.id, player=Seat(event.seat ^ 1), cell=event.cell)
     if isinstance(event, GameEnded):
+        reason = reason_text(event.reason)
         if not event.winners:
-            return event.reason
-        return f"{' and '.join(PLAYER_NAMES[w] for w in event.winners)} win: {event.reason}"
-    return type(event).__name__
+            return reason
+        return Text("{player} wins: {reason}", player=Seat(event.winners[0]), reason=reason)
+    return Text(type(event).__name__)
 
 
 def render(state: State) -> str:

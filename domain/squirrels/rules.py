@@ -25,8 +25,9 @@ from domain.squirrels.events import (
 )
 from domain.squirrels.notation import Turn
 from domain.squirrels.position import FOOD, load_position
-from domain.squirrels.scoring import score, verdict, winners
+from domain.squirrels.scoring import reason_text, score, verdict, winners
 from domain.squirrels.state import State, evolve
+from domain.text import Text
 
 NAME = CATALOG.name
 SEATS = CATALOG.seats
@@ -68,7 +69,8 @@ def _deal(rng: Rng, pool: tuple[CardFact, ...], kind: str) -> list[Event]:
 def initial(setup: Setup, rng: Rng) -> list[Event]:
     """The events that create a game: from a position, or packs opened, dealt and a random first player."""
     if not isinstance(setup.seats, int) or not SEATS[0] <= setup.seats <= SEATS[1]:
-        raise BadSetup("seats", f"Foraging Squirrels is for 2 to 4 players, not {setup.seats!r}")
+        raise BadSetup("seats", Text("Foraging Squirrels is for 2 to 4 players, not {seats}",
+                                     seats=repr(setup.seats)))
     options, pool = checked_options(setup.options)
     fields = None if setup.position is None else load_position(setup.position, setup.seats)  # BadSetup
     created = GameCreated(seats=setup.seats, options=options, position=setup.position)
@@ -89,32 +91,34 @@ def _ending(state: State) -> list[Event]:
     if board.line_has_food(state.grid):
         # ``max_plies`` stops a game the rules have not ended: a draw, as its label says (no one won by FS-10).
         return [GameEnded(winners=[], scores=scores, termination=MAX_PLIES,
-                          reason=f"Draw: the limit of {limit} {'turn' if limit == 1 else 'turns'} was reached")]
-    return [GameEnded(winners=winners(scores, state.left), reason=verdict(scores, state.left), scores=scores,
+                          reason=str(Text.plural("Draw: the limit of {n} turn was reached",
+                                                 "Draw: the limit of {n} turns was reached", n=limit)))]
+    return [GameEnded(winners=winners(scores, state.left), reason=str(verdict(scores, state.left)), scores=scores,
                       termination=RULES)]
 
 
 def _dig_event(state: State, seat: int, frm: str, to: str) -> Dug:
     if seat == state.first:
-        raise IllegalMove("The first player may never dig.")
+        raise IllegalMove(Text("The first player may never dig."))
     if state.dug[seat]:
-        raise IllegalMove("You have already used your dig in this game.")
+        raise IllegalMove(Text("You have already used your dig in this game."))
     if not state.opened:
-        raise IllegalMove("No one may dig before the first player's first turn is over.")
+        raise IllegalMove(Text("No one may dig before the first player's first turn is over."))
     content = state.grid[CELL_INDEX[frm]]
     if content == SQUIRREL:
-        raise IllegalMove(f"{frm} holds the squirrel; only a food card can be dug.")
+        raise IllegalMove(Text("{frm} holds the squirrel; only a food card can be dug.", frm=frm))
     if content is None:
-        raise IllegalMove(f"{frm} is empty: there is no food card to dig.")
+        raise IllegalMove(Text("{frm} is empty: there is no food card to dig.", frm=frm))
     if state.grid[CELL_INDEX[to]] is not None:
-        raise IllegalMove(f"{to} is not empty: a dug card goes to an empty cell.")
+        raise IllegalMove(Text("{to} is not empty: a dug card goes to an empty cell.", to=to))
     return Dug(seat=seat, card=content, frm=frm, to=to)
 
 
 def _move_event(state: State, seat: int, color: str, direction: str) -> Moved:
     collected = board.scan(state.grid, state.cards, color, direction)
     if not collected:
-        raise IllegalMove(f"{color} {direction} collects nothing: a turn must collect at least one card.")
+        raise IllegalMove(Text("{color} {direction} collects nothing: a turn must collect at least one card.",
+                               color=color, direction=direction))
     return Moved(seat=seat, color=color, direction=direction, frm=CELLS[board.squirrel_index(state.grid)],
                  to=CELLS[collected[-1]], collected=[state.grid[i] for i in collected],
                  cells=[CELLS[i] for i in collected])
@@ -125,7 +129,7 @@ def decide(state: State, seat: int, cmd: Turn, rng: Rng) -> list[Event]:
     if state.phase != "playing":
         raise IllegalMove("The game is over." if state.phase == "finished" else "The game has not started.")
     if seat != state.turn:
-        raise IllegalMove("It is not your turn.")
+        raise IllegalMove(Text("It is not your turn."))
     events: list[Event] = []
     steps = ("move",) if cmd.dig is None else ("dig", "move") if cmd.dig_first else ("move", "dig")
     for step in steps:
@@ -175,7 +179,9 @@ def status(state: State) -> str:
 
 def result(state: State) -> Result | None:
     """``{"winners", "reason", "termination"}`` once the game is over (a copy), else None."""
-    return None if state.result is None else outcome(**state.result)
+    if state.result is None:
+        return None
+    return outcome(**{**state.result, "reason": reason_text(state.result["reason"])})
 
 
 def leave(state: State, seat: int) -> State:

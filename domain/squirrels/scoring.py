@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
 from domain.squirrels.board import Card
+from domain.text import Seat, Text, first_match, match, match_plural, seat
 
 CATEGORIES = ("foils", "rares", "colors", "squirrels")
 """Bonus categories: most foils, most rares + mythics, most distinct colours (W U B R G C), most squirrel art."""
@@ -48,12 +50,42 @@ def winners(scores: list[dict[str, Any]], left: tuple[int, ...] = ()) -> list[in
     return [seat for seat, row in enumerate(scores) if row["points"] == best and seat not in left]
 
 
-def verdict(scores: list[dict[str, Any]], left: tuple[int, ...] = ()) -> str:
+def verdict(scores: list[dict[str, Any]], left: tuple[int, ...] = ()) -> Text:
     """A sentence for the result."""
     top = winners(scores, left)
     points = scores[top[0]]["points"]
     if len(top) == 1:
-        return f"Seat {top[0]} wins with {points} point{'' if points == 1 else 's'}."
-    # "Seat N" each time, so that the feed and the page name every player ("Ana and Cy share the win …").
-    names = ", ".join(f"Seat {s}" for s in top[:-1]) + f" and Seat {top[-1]}"
-    return f"{names} share the win with {points} point{'' if points == 1 else 's'} each."
+        return Text.plural("{seat} wins with {n} point.", "{seat} wins with {n} points.", n=points,
+                           seat=Seat(top[0]))
+    # Each seat a field of its own, so that the feed and the page name every player ("Ana and Cy share the win").
+    return Text.plural("{seats} share the win with {n} point each.", "{seats} share the win with {n} points each.",
+                       n=points, seats=together([Seat(s) for s in top]))
+
+
+def together(seats: list[Seat]) -> Text:
+    """Two to four seats as one phrase: "Seat 0 and Seat 2", "Seat 0, Seat 1 and Seat 2"."""
+    if len(seats) == 2:
+        return Text("{a} and {b}", a=seats[0], b=seats[1])
+    if len(seats) == 3:
+        return Text("{a}, {b} and {c}", a=seats[0], b=seats[1], c=seats[2])
+    return Text("{a}, {b}, {c} and {d}", a=seats[0], b=seats[1], c=seats[2], d=seats[3])
+
+
+def _seats(words: str) -> Text:
+    """``together``'s phrase read back from its English."""
+    return together([seat(part) for part in re.split(r", | and ", words)])
+
+
+def reason_text(reason: str) -> Text:
+    """A stored reason (its English, in a ``game_ended`` event) read back as the text it was made from."""
+    def verdict_text(raw: str) -> Text | None:
+        return (match_plural(raw, "{seat} wins with {n} point.", "{seat} wins with {n} points.", seat=seat)
+                or match_plural(raw, "{seats} share the win with {n} point each.",
+                                "{seats} share the win with {n} points each.", seats=_seats))
+
+    def old_limit(raw: str) -> Text | None:  # games stored before the limit was a draw
+        found = match(raw, "The turn limit of {limit} was reached. {verdict}", limit=int, verdict=verdict_text)
+        return found and Text("The turn limit of {limit} was reached. {verdict}", **found.args)
+
+    return first_match(reason, verdict_text, old_limit, lambda raw: match_plural(
+        raw, "Draw: the limit of {n} turn was reached", "Draw: the limit of {n} turns was reached"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.base import Event, Viewer
+from domain.base import Event, Viewer, plain_result
 from domain.squirrels import board
 from domain.squirrels.board import CELLS, SQUIRREL
 from domain.squirrels.events import (
@@ -19,8 +19,9 @@ from domain.squirrels.events import (
     Moved,
     TurnPassed,
 )
-from domain.squirrels.scoring import score
+from domain.squirrels.scoring import reason_text, score
 from domain.squirrels.state import State
+from domain.text import Seat, Text
 
 
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
@@ -45,7 +46,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "opened": state.opened,
         "plies": state.plies,
         "scores": score(state.cards, state.piles, state.options["bonus_needs_one"]),
-        "result": state.result,
+        "result": plain_result(state.result),
     }
 
 
@@ -54,30 +55,37 @@ def redact(event: Event, viewer: Viewer) -> Event:
     return event
 
 
-def describe(event: Event) -> str:
-    """One line for the move list."""
+def describe(event: Event) -> Text:
+    """One line for the move list (players as seats: the service names them)."""
     match event:
         case GameCreated(seats=seats, position=position):
-            return f"A game of Foraging Squirrels for {seats} players" + (" from a position." if position else ".")
+            if position:
+                return Text("A game of Foraging Squirrels for {n} players, from a position.", n=seats)
+            return Text("A game of Foraging Squirrels for {n} players.", n=seats)
         case BoostersOpened(packs=packs):
             magic = sum(1 for pack in packs for card in pack if card.get("slot") != "art")
-            return f"{len(packs)} boosters are opened: {magic} Magic cards and {len(packs)} art cards."
+            return Text.plural("{n} booster is opened: {magic} Magic cards and {art} art card.",
+                               "{n} boosters are opened: {magic} Magic cards and {art} art cards.",
+                               n=len(packs), magic=magic, art=len(packs))
         case CardsDealt(cells=cells, set_aside=aside):
             where = next((cell for cell, c in cells.items() if c == SQUIRREL), "?")
-            extra = f"; {len(aside)} cards are set aside" if aside else ""
-            return f"The food is dealt face up; the squirrel starts on {where}{extra}."
+            if aside:
+                return Text("The food is dealt face up; the squirrel starts on {cell}; {n} cards are set aside.",
+                            cell=where, n=len(aside))
+            return Text("The food is dealt face up; the squirrel starts on {cell}.", cell=where)
         case FirstPlayerChosen(seat=seat):
-            return f"Seat {seat} plays first."
+            return Text("{player} plays first.", player=Seat(seat))
         case Dug(seat=seat, frm=frm, to=to):
-            return f"Seat {seat} digs the card on {frm} to {to}."
+            return Text("{player} digs the card on {frm} to {to}.", player=Seat(seat), frm=frm, to=to)
         case Moved(seat=seat, color=color, direction=direction, frm=frm, to=to, collected=collected):
-            return f"Seat {seat}: {color} {direction}, the squirrel goes {frm}-{to} and collects " \
-                   f"{len(collected)} card{'s' * (len(collected) != 1)}."
+            return Text.plural("{player}: {move}, the squirrel goes {frm}-{to} and collects {n} card.",
+                               "{player}: {move}, the squirrel goes {frm}-{to} and collects {n} cards.",
+                               n=len(collected), player=Seat(seat), move=f"{color} {direction}", frm=frm, to=to)
         case TurnPassed(seat=seat):
-            return f"Seat {seat} to play."
+            return Text("{player} to play.", player=Seat(seat))
         case GameEnded(reason=reason):
-            return f"Game over. {reason}"
-    return type(event).__name__
+            return Text("Game over. {reason}", reason=reason_text(reason))
+    return Text(type(event).__name__)
 
 
 def _label(state: State, content: Any) -> str:

@@ -17,6 +17,7 @@ from domain.base import REVEAL_ALL, BadNotation, BadSetup, IllegalMove, Setup
 from domain.catalog import GameInfo
 from domain.registry import GAME_NAMES, game_module
 from domain.table import TABLE_COMMANDS, TableCommand, TableSet, check_clock
+from domain.text import Text
 from services import bounds, errors, tokens
 from services.accounts.seating import AccountSeating
 from services.clients import client_id
@@ -74,14 +75,15 @@ class GameService:
         seats held by accounts, ``{seat: username}``. An account's seat token is also kept for the account
         (``GET /api/me/games``)."""
         if game not in GAME_NAMES:
-            raise errors.Unprocessable(f"game: unknown game {game!r} (known: {', '.join(GAME_NAMES)})",
+            raise errors.Unprocessable(Text("game: unknown game {game} (known: {game_names})",
+                                            game=repr(game), game_names=', '.join(GAME_NAMES)),
                                        field="game")
         module = game_module(game)
         players = self._check_players(module.CATALOG, players, account, accounts or {})
         try:
             clock = check_clock(clock)
         except BadSetup as exc:
-            raise errors.Unprocessable(str(exc), field=exc.field) from exc
+            raise errors.Unprocessable(exc.text, field=exc.field) from exc
         for seat, old in (reserved or {}).items():
             players[seat] = {**players[seat], "open": True, "rematch_of": old}
         bounds.check_json(options, "options")
@@ -92,12 +94,13 @@ class GameService:
         try:
             events = module.initial(Setup(seats=len(players), options=options or {}, position=position), rng)
         except BadSetup as exc:
-            raise errors.Unprocessable(str(exc), field=exc.field) from exc
+            raise errors.Unprocessable(exc.text, field=exc.field) from exc
         except (TypeError, ValueError, KeyError, IndexError, AttributeError, ArithmeticError) as exc:
             # The domain is pure: what it cannot read is the client's input. A bug to fix, not a 500 to give.
             field = "position" if position is not None else "options"
             log.warning("create %s: %s refused with %r", game, field, exc)
-            raise errors.Unprocessable(f"{field}: not a valid {field} of {game}", field=field) from exc
+            raise errors.Unprocessable(Text("{field}: not a valid {field} of {game}",
+                                            field=field, game=game), field=field) from exc
         open_seats = [i for i, p in enumerate(players) if p.get("open")]
         if open_seats or clock:
             events.append(TableSet(open=open_seats, clock=clock))
@@ -124,7 +127,7 @@ class GameService:
             self.open_games.release(client, gid)
             self.store.redis.delete(self.store.keys.seats(gid))  # no orphan seats hash of a game never made
             if isinstance(exc, StoreUnavailable):
-                raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
+                raise errors.Unavailable(Text("the event store is unreachable; try again in a moment")) from exc
             raise
         self.poke(gid)
         seats = []
@@ -157,16 +160,20 @@ class GameService:
         accounts = accounts or {}
         low, high = info.seats
         if not isinstance(players, list) or not low <= len(players) <= high:
-            raise errors.Unprocessable(f"players: {info.name} needs {info.seat_range()} players", field="players")
+            raise errors.Unprocessable(Text("players: {name} needs {seat_range} players",
+                                            name=info.name, seat_range=info.seat_range()), field="players")
         if len(players) > self.limits["players"]:
-            raise errors.Unprocessable(f"players: at most {self.limits['players']} players", field="players")
+            raise errors.Unprocessable(Text("players: at most {limits} players",
+                                            limits=self.limits['players']), field="players")
         checked = []
         for i, p in enumerate(players):
             if not isinstance(p, dict):
-                raise errors.Unprocessable(f"players[{i}]: must be an object with a name", field=f"players[{i}]")
+                raise errors.Unprocessable(Text("players[{i}]: must be an object with a name",
+                                                i=i), field=f"players[{i}]")
             if "open" in p:
                 if p != {"open": True}:
-                    raise errors.Unprocessable(f"players[{i}]: an open seat is exactly {{\"open\": true}}",
+                    raise errors.Unprocessable(Text("players[{i}]: an open seat is exactly {{\"open\": true}}",
+                                                    i=i),
                                                field=f"players[{i}]")
                 checked.append({"open": True})
                 continue
@@ -179,11 +186,13 @@ class GameService:
                 continue
             ai = p.get("ai")
             if ai is not None and ai not in info.levels:  # a value outside the enumeration: malformed (400)
-                raise errors.BadRequest(f"players[{i}].ai: must be one of {', '.join(info.levels)}",
+                raise errors.BadRequest(Text("players[{i}].ai: must be one of {levels}",
+                                             i=i, levels=', '.join(info.levels)),
                                         field=f"players[{i}].ai")
             unknown = set(p) - {"name", "ai"}
             if unknown:
-                raise errors.Unprocessable(f"players[{i}]: unknown field {min(unknown)!r}",
+                raise errors.Unprocessable(Text("players[{i}]: unknown field {unknown}",
+                                                i=i, unknown=repr(min(unknown))),
                                            field=f"players[{i}]")
             if not ai:
                 self.accounts.refuse_reserved(name, f"players[{i}].name")
@@ -194,13 +203,13 @@ class GameService:
     def _me(player: dict, i: int, account: str | None, checked: list[dict]) -> dict:
         """The player ``{"me": true}``: the signed-in account, at one seat of the game only."""
         if player != {"me": True}:
-            raise errors.Unprocessable(f"players[{i}]: a seat of your own is exactly {{\"me\": true}}",
+            raise errors.Unprocessable(Text("players[{i}]: a seat of your own is exactly {{\"me\": true}}", i=i),
                                        field=f"players[{i}]")
         if account is None:
-            raise errors.Unauthorized(f"players[{i}]: {{\"me\": true}} needs a signed-in account "
-                                      "(POST /api/session)", field=f"players[{i}]")
+            raise errors.Unauthorized(Text("players[{i}]: {{\"me\": true}} needs a signed-in account (POST "
+                                           "/api/session)", i=i), field=f"players[{i}]")
         if any(p.get("account") == account for p in checked):
-            raise errors.Unprocessable(f"players[{i}]: an account holds one seat of a game at most",
+            raise errors.Unprocessable(Text("players[{i}]: an account holds one seat of a game at most", i=i),
                                        field=f"players[{i}]")
         return {"name": account, "account": account}
 
@@ -227,7 +236,8 @@ class GameService:
             at = int(time.time() * 1000)
             try:
                 if expected_version is not None and expected_version != game.version:
-                    raise errors.Conflict(f"the game is at version {game.version}, not {expected_version}",
+                    raise errors.Conflict(Text("the game is at version {version}, not {expected_version}",
+                                               version=game.version, expected_version=expected_version),
                                           version=game.version)
                 if self._time_ran_out(game, at):
                     game = None
@@ -251,19 +261,20 @@ class GameService:
             except ConcurrencyError as exc:
                 # The append checks the command id first: a conflict means this command was never applied.
                 if expected_version is not None:
-                    raise errors.Conflict(f"the game is at version {exc.current}, not {expected_version}",
+                    raise errors.Conflict(Text("the game is at version {current}, not {expected_version}",
+                                               current=exc.current, expected_version=expected_version),
                                           version=exc.current) from exc
                 game = None
                 continue  # another command won this version: judge ours again on the new state
             except NotReplicated as exc:
                 raise errors.Unavailable(str(exc)) from exc
             except StoreUnavailable as exc:
-                raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
+                raise errors.Unavailable(Text("the event store is unreachable; try again in a moment")) from exc
             if result.duplicate:
                 return self._first_result(gid, seat, result.stored)
             self.appended(replace(game, state=state, version=result.version))
             return answer
-        raise errors.Conflict("the game is too busy right now; try again", version=self.store.version(gid))
+        raise errors.Conflict(Text("the game is too busy right now; try again"), version=self.store.version(gid))
 
     def _time_ran_out(self, game: Game, at: int) -> bool:
         """If a clock ran out before this command, end the game by it first: the timeout was due (the dispatchers'
@@ -279,7 +290,7 @@ class GameService:
         except ConcurrencyError:
             return True
         except StoreUnavailable as exc:
-            raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
+            raise errors.Unavailable(Text("the event store is unreachable; try again in a moment")) from exc
         state = game.state
         for event in events:
             state = game.module.evolve(state, event, at)
@@ -306,29 +317,29 @@ class GameService:
             return self._decide_table(game, seat, move, self.away(game, now))
         if seat not in module.to_act(game.state):
             if module.status(game.state) == "finished":
-                raise errors.NotYourTurn("the game is over")
-            raise errors.NotYourTurn(f"it is not seat {seat}'s turn")
+                raise errors.NotYourTurn(Text("the game is over"))
+            raise errors.NotYourTurn(Text("it is not seat {seat}'s turn", seat=seat))
         try:
             command = module.parse(move)
         except BadNotation as exc:
-            raise errors.BadNotationError(str(exc)) from exc
+            raise errors.BadNotationError(exc.text) from exc
         try:
             events = module.decide(game.state, seat, command, rng_for(game.meta, game.version + 1), now=now)
         except IllegalMove as exc:
-            raise errors.IllegalMoveError(str(exc)) from exc
+            raise errors.IllegalMoveError(exc.text) from exc
         if not events:
-            raise errors.IllegalMoveError(f"{move!r} changes nothing")
+            raise errors.IllegalMoveError(Text("{move} changes nothing", move=repr(move)))
         return events
 
     def _decide_table(self, game: Game, seat: int, move: str, away: frozenset[int]) -> list:
         """A table command (resign, draws, abort, claims): any seat of an unfinished game, whether or not its
         turn."""
         if game.module.status(game.state) == "finished":
-            raise errors.NotYourTurn("the game is over")
+            raise errors.NotYourTurn(Text("the game is over"))
         try:
             return game.module.decide(game.state, seat, TableCommand(" ".join(move.split())), None, away=away)
         except IllegalMove as exc:
-            raise errors.IllegalMoveError(str(exc)) from exc
+            raise errors.IllegalMoveError(exc.text) from exc
 
     def away(self, game: Game, now: int) -> frozenset[int]:
         """The seats of a clocked two-seat game whose player has been away ``AWAY_MS`` on their turn: no page or

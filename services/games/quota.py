@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from domain.text import Text
 from services import errors
 from services.scripts import lua
 from services.store.streams import EventStore
@@ -42,8 +43,8 @@ class OpenGames:
             self.store.redis.zrem(key, *finished)
             if self._try(client, gid):
                 return
-        raise errors.TooMany(f"too many open games from this client (at most {self.limit} at once): "
-                             "finish one first, or try again later")
+        raise errors.TooMany(Text("too many open games from this client (at most {limit} at once): finish one "
+                                  "first, or try again later", limit=self.limit))
 
     def release(self, client: str | None, gid: str) -> None:
         """Forget a reservation whose game was not created after all."""
@@ -79,5 +80,6 @@ class CreationRate:
         wait_ms = int(self._count(keys=[self.key(client)], args=[self.limit, RATE_WINDOW_MS]))
         if wait_ms:
             seconds = max(1, round(wait_ms / 1000))
-            raise errors.TooMany(f"too many games created from this client (at most {self.limit} a minute): "
-                                 f"try again in {seconds} s", retry_after=seconds)
+            raise errors.TooMany(Text("too many games created from this client (at most {limit} a minute): try "
+                                      "again in {seconds} s",
+                                      limit=self.limit, seconds=seconds), retry_after=seconds)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from domain.text import Text
 from services import errors, tokens
 from services.store.streams import EventStore
 
@@ -20,5 +21,5 @@ class Seats:
         if seat is None:  # perhaps an open seat taken since its hashes were read
             seat = tokens.seat_of(token, self.store.seat_hashes(gid, fresh=True))
         if seat is None:
-            raise errors.Unauthorized("this token is not a seat of this game")
+            raise errors.Unauthorized(Text("this token is not a seat of this game"))
         return seat

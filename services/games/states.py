@@ -16,6 +16,7 @@ import redis
 
 from domain.base import REVEAL_ALL, BadEvent, Viewer
 from domain.table import table_of
+from domain.text import Text
 from services import errors
 from services.games import snapshots
 from services.store import codec
@@ -83,7 +84,7 @@ class States:
                 game = self._before_first_event(gid)
             game = self._fold(game, self.store.read(gid, after=game.version))
         except (redis.ConnectionError, StoreUnavailable) as exc:
-            raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
+            raise errors.Unavailable(Text("the event store is unreachable; try again in a moment")) from exc
         self.remember(game)
         return game
 
@@ -98,7 +99,7 @@ class States:
         try:
             tails = self.store.tails([(gid, cached[gid].version) for gid in known], batch)
         except (redis.ConnectionError, StoreUnavailable) as exc:
-            raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
+            raise errors.Unavailable(Text("the event store is unreachable; try again in a moment")) from exc
         for gid, (latest, tail) in zip(known, tails, strict=True):
             try:
                 game = self._fold(cached[gid], tail)
@@ -143,7 +144,8 @@ class States:
                           gid, snap.version)
         game = self._fold_keeping_snapshots(game, self.store.read(gid, after=after, to=version))
         if game.version < version:
-            raise errors.NotFound(f"game {gid} has no version {version} (it is at version {game.version})")
+            raise errors.NotFound(Text("game {gid} has no version {version} (it is at version {last})",
+                                       gid=gid, version=version, last=game.version))
         return game
 
     def _kind(self, game: Game) -> type:
@@ -178,7 +180,7 @@ class States:
         """The game at version 0, to fold its events into (``NotFound`` for no such game)."""
         meta = self.store.meta(gid)
         if meta is None:
-            raise errors.NotFound(f"no game {gid!r}")
+            raise errors.NotFound(Text("no game {gid}", gid=repr(gid)))
         return Game(gid, meta, table_of(meta["game"]), 0, None)
 
     def _fold(self, game: Game, stored) -> Game:
@@ -189,8 +191,9 @@ class States:
             except (msgspec.DecodeError, msgspec.ValidationError, BadEvent) as exc:
                 log.error("game %s: the event at version %s cannot be read: %s: %s", game.gid, item.version,
                           type(exc).__name__, exc)
-                raise errors.Corrupt(f"game {game.gid} cannot be read: its event at version {item.version} is "
-                                     "damaged; the operator sees it in 'burrow doctor'") from exc
+                raise errors.Corrupt(Text("game {gid} cannot be read: its event at version {version} is damaged; "
+                                          "the operator sees it in 'burrow doctor'",
+                                          gid=game.gid, version=item.version)) from exc
             version = item.version
         return replace(game, state=state, version=version)
 

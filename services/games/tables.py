@@ -50,7 +50,8 @@ class Tables:
         if name is None and account is not None:
             name = account
         elif name is None:
-            raise errors.BadRequest("name: a name is required, or sign in to sit as your account", field="name")
+            raise errors.BadRequest(Text("name: a name is required, or sign in to sit as your account"),
+                                    field="name")
         else:
             name = self._check_name(name)
             self.service.accounts.refuse_reserved(name, "name")
@@ -58,12 +59,14 @@ class Tables:
         for _ in range(RETRIES):
             game = self.service.states.load(gid)
             if not 0 <= seat < game.seats:
-                raise errors.NotFound(f"game {gid} has no seat {seat} (seats 0 to {game.seats - 1})")
+                raise errors.NotFound(Text("game {gid} has no seat {seat} (seats 0 to {last})",
+                                           gid=gid, seat=seat, last=game.seats - 1))
             player = game.meta["players"][seat]
             if game.module.status(game.state) == "finished":
-                raise errors.Conflict("the game is over: its seats can no longer be taken", version=game.version)
+                raise errors.Conflict(Text("the game is over: its seats can no longer be taken"),
+                                      version=game.version)
             if seat not in game.state.open:
-                raise SeatTakenError(f"seat {seat} is taken already", version=game.version)
+                raise SeatTakenError(Text("seat {seat} is taken already", seat=seat), version=game.version)
             if player.get("rematch_of"):
                 raise SeatTakenError(f"seat {seat} is kept for {player['name']}: it is taken from the page of "
                                      f"game {player['rematch_of']}", version=game.version)
@@ -74,7 +77,7 @@ class Tables:
                 return self._sit(game, seat, name, account)
             except ConcurrencyError:
                 continue  # another claim or command won this version: look again
-        raise errors.Conflict("the game is too busy right now; try again", version=self.store.version(gid))
+        raise errors.Conflict(Text("the game is too busy right now; try again"), version=self.store.version(gid))
 
     def _sit(self, game: Game, seat: int, name: str, account: str | None = None) -> dict:
         token = tokens.new_token()
@@ -173,7 +176,8 @@ class Tables:
         new_seat = (seat - 1) % n
         player = new.meta["players"][new_seat]
         if player.get("rematch_of") != game.gid or new_seat not in new.state.open:
-            raise SeatTakenError(f"your seat in the rematch {new_gid} is taken already", version=new.version,
+            raise SeatTakenError(Text("your seat in the rematch {new_gid} is taken already",
+                                      new_gid=new_gid), version=new.version,
                                  id=new_gid)
         for _ in range(RETRIES):
             try:
@@ -182,10 +186,11 @@ class Tables:
             except ConcurrencyError:
                 new = self.service.states.load(new_gid)
                 if new_seat not in new.state.open:
-                    raise SeatTakenError(f"your seat in the rematch {new_gid} is taken already",
+                    raise SeatTakenError(Text("your seat in the rematch {new_gid} is taken already",
+                                              new_gid=new_gid),
                                          version=new.version, id=new_gid) from None
         else:
-            raise errors.Conflict("the game is too busy right now; try again", version=new.version)
+            raise errors.Conflict(Text("the game is too busy right now; try again"), version=new.version)
         seats = [{"seat": i, "name": p.get("name", ""), **({"ai": p["ai"]} if p.get("ai") else {})}
                  for i, p in enumerate(new.meta["players"])]
         seats[new_seat]["token"] = taken["token"]

@@ -105,7 +105,7 @@ class Analyses:
         yet or ``waiting`` of everybody's."""
         game = self.games.load(gid)
         if game.module.status(game.state) != "finished":
-            raise NotFinished("the game is still running: only a finished game can be analysed")
+            raise NotFinished(Text("the game is still running: only a finished game can be analysed"))
         budget = budget or self.budget
         current = self._meta(gid)
         if current and current["version"] == game.version and current["budget"] == budget:
@@ -263,7 +263,7 @@ class Analyses:
         again, and a plan lost before it ran as well."""
         meta = self._meta(gid)
         if meta is None:
-            raise errors.NotFound("no analysis of this game was requested")
+            raise errors.NotFound(Text("no analysis of this game was requested"))
         if meta["status"] == "done":
             return "done"
         version = meta["version"]

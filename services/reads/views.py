@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.base import REVEAL_ALL
-from domain.table import name_seats
+from domain.text import plain, say
 from services.games.commands import Game
 from services.games.fairness import setup_of
 from services.store.codec import iso_time
@@ -67,11 +67,15 @@ def open_seats(game: Game) -> list[int]:
 
 
 def result(game: Game) -> dict | None:
-    """The result, its reason naming the players."""
+    """The result: its reason in English naming the players, and ``say``, the reason as its message id and values
+    (``domain/text.py``), which the API and the page say in the reader's language. Documents are stored once for
+    every language and said when read: a language costs no projection, and the stream's one encoding per version
+    serves every watcher."""
     found = game.module.result(game.state)
     if found is None:
         return None
-    return {**found, "reason": name_seats(found.get("reason") or "", game.names)}
+    reason = plain(found.get("reason") or "")
+    return {**found, "reason": say(reason, names=game.names), "say": reason.form(game.names)}
 
 
 def clock(game: Game) -> dict | None:

@@ -9,9 +9,9 @@ from typing import Any, Union
 import msgspec
 
 from domain.base import Event, event_data, event_type
-from domain.table import name_seats
+from domain.text import plain, say, with_sides
 
-_encoder = msgspec.msgpack.Encoder()
+_encoder = msgspec.msgpack.Encoder(enc_hook=str)  # a Text (domain/text.py) is stored as its English
 
 
 def encode(event: Event) -> tuple[str, bytes]:
@@ -32,14 +32,16 @@ def decode(module: ModuleType, data: bytes) -> Event:
 
 def to_client(module: ModuleType, event: Event, version: int, at: int,
               names: list[str] | None = None, sides: tuple[str, ...] | None = None) -> dict[str, Any]:
-    """The feed shape of one (already redacted) event: version, type, data, at (ISO-8601 UTC), and ``text``,
-    a readable line for the move list (with the players' ``names`` for "Seat N", and for a line opening with a
-    seat's side: ``sides``, by default the game's fixed ``SIDES``)."""
-    text = module.describe(event)
+    """The feed shape of one (already redacted) event: version, type, data, at (ISO-8601 UTC), ``text``, a
+    readable line for the move list in English with the players' ``names`` (a seat without one is "Player N"),
+    and ``say``, that line as its message id and values (``domain/text.py``, seats with their players' names),
+    which the API and the page say in the reader's language. A side drawn per game (``sides``: each seat's, by
+    default the game's fixed ``SIDES``) is said as its player: "Bo (Black): d3-d4"."""
     if sides is None:
         sides = getattr(module, "SIDES", ())
+    text = with_sides(plain(module.describe(event)), sides or ())
     return {"version": version, "type": event_type(event), "data": event_data(event), "at": iso_time(at),
-            "text": name_seats(text, names, sides) if names else text}
+            "text": say(text, names=names or ()), "say": text.form(names or ())}
 
 
 def iso_time(ms: int) -> str:

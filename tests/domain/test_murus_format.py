@@ -10,6 +10,7 @@ import pytest
 
 from domain import murus
 from domain.base import REVEAL_ALL, BadNotation, BadSetup, Setup
+from domain.text import say
 from tests.domain.test_murus_helpers import fold, new_game, play
 
 # Notation ---------------------------------------------------------------------------------------------------
@@ -153,23 +154,27 @@ def test_view_of_a_finished_game():
 
 # Describe and render ----------------------------------------------------------------------------------------
 
+NAMES = ("Ana", "Bo")
+
+
 def test_describe_every_event():
     state = new_game({"d3": "RRR", "e4": "GGG", "g5": "GGG", "d6": "GG", "a1": "RR", "h7": "GG"},
                      variant="advanced")
     created = murus.initial(Setup(2, {"variant": "advanced"}), random.Random(0))[0]
-    assert murus.describe(created) == "New game (advanced variant), Romans to move"
+    assert murus.describe(created) == "New game (advanced variant): the Romans move first"
     state, events = play(state, "d3*d6")
-    assert [murus.describe(e) for e in events] == ["Romans: d3*d6 (fire)", "Gauls' tower on d6 becomes a wall"]
+    assert [say(murus.describe(e), names=NAMES) for e in events] == ["Ana: d3*d6 (fire)",
+                                                                     "Bo's tower on d6 becomes a wall"]
     state, events = play(state, "g5*g3")
-    assert murus.describe(events[0]) == "Gauls: g5*g3 (fire)"
+    assert say(murus.describe(events[0]), names=NAMES) == "Bo: g5*g3 (fire)"
     state, events = play(state, "d3xxe4")
-    assert murus.describe(events[0]) == "Romans: d3xxe4 (double sacrifice)"
-    assert murus.describe(events[1]) == "Gauls' catapult on e4 becomes a wall"
+    assert say(murus.describe(events[0]), names=NAMES) == "Ana: d3xxe4 (double sacrifice)"
+    assert say(murus.describe(events[1]), names=NAMES) == "Bo's catapult on e4 becomes a wall"
     state, events = play(new_game({"d3": "RR", "e4": "G", "a7": "GG"}), "d3xe4")
-    assert murus.describe(events[1]) == "Gauls lose their wall on e4"
+    assert say(murus.describe(events[1])) == "Player 2 loses the wall on e4"
     _, events = play(new_game({"d5": "RR", "a7": "GG"}), "d5-d7")
-    assert murus.describe(events[0]) == "Romans: d5-d7"
-    assert murus.describe(events[1]) == "Romans win: Romans reached row 7"
+    assert say(murus.describe(events[0]), names=NAMES) == "Ana: d5-d7"
+    assert say(murus.describe(events[1]), names=NAMES) == "Ana wins: Romans reached row 7"
     _, events = play(new_game(max_plies=1), "a1-a3")
     assert murus.describe(events[1]) == "Draw: the limit of 1 ply was reached"
 

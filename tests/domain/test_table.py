@@ -12,7 +12,17 @@ import pytest
 from domain import table as table_module
 from domain.base import BadSetup, IllegalMove, Setup
 from domain.registry import GAME_NAMES
-from domain.table import MAX_DRAW_OFFERS, OFFER_WAIT, GameTooLong, TableSet, check_clock, name_seats, table_of
+from domain.table import (
+    MAX_DRAW_OFFERS,
+    OFFER_WAIT,
+    GameTooLong,
+    Resigned,
+    SeatTaken,
+    TableSet,
+    check_clock,
+    table_of,
+)
+from domain.text import say
 
 TWO_SEATS = GAME_NAMES  # every game plays with two seats
 MANY_SEATS = ("squirrels", "commando")
@@ -319,53 +329,52 @@ def test_good_clock_values():
     assert check_clock({"per_move": 86400}) == {"per_move": 86400}
 
 
-def test_names_replace_seat_numbers():
-    assert name_seats("Seat 1 resigns. Seat 0 wins.", ["Ana", "Ben"]) == "Ben resigns. Ana wins."
-    assert name_seats("Seat 3 to play.", ["Ana", "Ben"]) == "Seat 3 to play."
-    assert name_seats("Gauls: a7-a5", ["Ana", "Ben"], ("Romans", "Gauls")) == "Ben (Gauls): a7-a5"
+def test_seats_are_said_as_their_players():
+    """#30: "Player 2" or the player's name, never "Seat 1"."""
+    table = table_of("murus")
+    assert say(table.describe(Resigned(seat=1)), names=["Ana", "Ben"]) == "Ben resigns."
+    assert say(table.describe(Resigned(seat=1))) == "Player 2 resigns."
+    assert say(table.describe(TableSet(open=[1], clock={"initial": 300, "increment": 3}))) == \
+        "Waiting for 1 more player. Clock: 5 min + 3 s."
+    assert say(table.describe(SeatTaken(seat=1, name="Bo"))) == "Bo joins the game."
 
 
 def test_the_open_seats_line_stays_true_once_a_player_takes_the_seat():
     """#16 qa: the feed names seats by their players *now*; "Seat 1 open for anyone" became "Bo open for anyone"
-    once Bo had taken it."""
+    once Bo had taken it: the line names no seat."""
     table = table_of("murus")
-    for open_seats, line in (([1], "Table: 1 seat open."), ([0, 1], "Table: 2 seats open.")):
-        text = table.describe(TableSet(open=open_seats))
-        assert name_seats(text, ["Ana", "Bo"]) == text == line
+    for open_seats, line in (([1], "Waiting for 1 more player."), ([0, 1], "Waiting for 2 more players.")):
+        assert say(table.describe(TableSet(open=open_seats)), names=["Ana", "Bo"]) == line
 
 
-def test_mouse_guard_lines_name_the_player_of_each_drawn_colour():
-    """#15: Mouse Guard draws its colours per game (MG-3), so its lines ("Black: d3-d4") are named from the state:
-    "Bo (Black): d3-d4" when seat 1 drew Black; a mouse names its owner ("Ana's white mouse on d4 captured")."""
+def test_mouse_guard_lines_name_colours_and_players():
+    """Mouse Guard draws its colours per game (MG-3): a move line names the colour ("Black: d3-d4"), a card line
+    its player."""
     from domain.mouseguard import events as mg
 
-    for seed in range(40):
-        game = Game("mouseguard", seed=seed)
-        if game.state.game.black == 1:
-            break
-    table, names = game.table, ["Ana", "Bo"]
-    assert table.sides(game.state) == ("White", "Black")
-    line = table.describe(mg.Moved(colour="black", frm="d3", to="d4"))
-    assert name_seats(line, names, table.sides(game.state)) == "Bo (Black): d3-d4"
-    line = table.describe(mg.Captured(colour="white", at="d4"))
-    assert name_seats(line, names, table.sides(game.state)) == "Ana's white mouse on d4 captured"
+    table, names = table_of("mouseguard"), ["Ana", "Bo"]
+    assert say(table.describe(mg.Moved(colour="black", frm="d3", to="d4")), names=names) == "Black: d3-d4"
+    assert say(table.describe(mg.Captured(colour="white", at="d4")), names=names) == "White: mouse on d4 captured"
+    line = table.describe(mg.CardPlayed(seat=0, colour="black", card="sword", args=["b3", "b2"]))
+    assert say(line, names=names) == "Ana plays Sword: b3 b2"
     assert table_of("murus").sides(None) == ("Romans", "Gauls")
     assert table_of("squirrels").sides(None) == ()
 
 
 def test_named_lines_read_as_sentences():
-    """#15: a side is plural, a player is one ("Ana (Romans) wins: …", not "Ana (Romans) win: …"); every winner of
-    a shared Squirrels win is a "Seat N" the feed names (not "Seats 0 and 2 share the win")."""
+    """#15: a player is one ("Ana wins: …"); every winner of a shared Squirrels win is named."""
+    from domain.murus import events as mu
     from domain.squirrels.scoring import verdict
 
-    sides = ("Romans", "Gauls")
-    assert name_seats("Romans win: Romans reached row 7", ["Ana", "Bo"], sides) == \
-        "Ana (Romans) wins: Romans reached row 7"
-    assert name_seats("Gauls lose their wall on e4", ["Ana", "Bo"], sides) == "Bo (Gauls) loses their wall on e4"
-    assert name_seats("Gauls' tower on d6 becomes a wall", ["Ana", "Bo"], sides) == \
-        "Bo's (Gauls) tower on d6 becomes a wall"
+    table, names = table_of("murus"), ["Ana", "Bo"]
+    line = table.describe(mu.GameEnded(winners=[0], reason="Romans reached row 7"))
+    assert say(line, names=names) == "Ana wins: Romans reached row 7"
+    line = table.describe(mu.Captured(seat=0, cell="e4", removed=1, left=""))
+    assert say(line, names=names) == "Bo loses the wall on e4"
+    line = table.describe(mu.Captured(seat=0, cell="d6", removed=1, left="G"))
+    assert say(line, names=names) == "Bo's tower on d6 becomes a wall"
     tie = verdict([{"points": 5}, {"points": 3}, {"points": 5}])
-    assert name_seats(tie, ["Ana", "Bo", "Cy"]) == "Ana and Cy share the win with 5 points each."
+    assert say(tie, names=["Ana", "Bo", "Cy"]) == "Ana and Cy share the win with 5 points each."
 
 
 @pytest.mark.parametrize("name, line", [("murus", "Draw: the limit of 1 ply was reached"),
@@ -379,17 +388,13 @@ def test_a_one_ply_limit_is_said_in_the_singular(name, line):
     assert game.table.result(game.state)["reason"] == line
 
 
-def test_commando_and_mouse_guard_lines_name_the_player_once():
-    """#15: "Game over: Ana wins — Ana's agent reached the enemy base" named the winner twice; Mouse Guard's
-    card lines read "Ana (black) plays a sword" beside "Ana (Black): c2-c3"."""
+def test_commando_lines_name_the_player_once():
+    """#15: "Game over: Ana wins — Ana's agent reached the enemy base" named the winner twice."""
     from domain.commando import events as mc
-    from domain.mouseguard import events as mg
 
     reason = "Seat 0's agent reached the enemy base. Seat 0 wins."
     line = table_of("commando").describe(mc.GameEnded(winners=[0], reason=reason))
-    assert name_seats(line, ["Ana", "Bo"]) == "Game over. Ana's agent reached the enemy base. Ana wins."
+    assert say(line, names=["Ana", "Bo"]) == "Game over. Ana's agent reached the enemy base. Ana wins."
     # A game stored before #15 keeps its reason, and its line.
     line = table_of("commando").describe(mc.GameEnded(winners=[0], reason="Seat 0's agent reached the enemy base"))
-    assert name_seats(line, ["Ana", "Bo"]) == "Game over: Ana wins — Ana's agent reached the enemy base"
-    line = table_of("mouseguard").describe(mg.CardPlayed(seat=0, colour="black", card="sword", args=["b3", "b2"]))
-    assert name_seats(line, ["Ana", "Bo"]) == "Ana (Black) plays a sword: b3 b2"
+    assert say(line, names=["Ana", "Bo"]) == "Game over: Ana wins — Ana's agent reached the enemy base"

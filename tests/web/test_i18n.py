@@ -82,3 +82,25 @@ def test_api_errors_follow_the_language_with_the_same_code(client):
     assert english.json["error"]["message"] == "no game 'nosuchgame'"
     assert french.json["error"]["message"] == "aucune partie 'nosuchgame'"
     assert chinese.json["error"]["message"] == "没有对局 'nosuchgame'"
+
+
+def test_the_feed_and_the_result_are_said_in_the_reader_language(client):
+    """Documents are stored once and said when read: the feed's ``text`` and the result's ``reason`` follow the
+    request's language, players named; ``say`` keeps the message id for the page."""
+    created = client.post("/api/games", json={"game": "murus", "players": [{"name": "Ana"}, {"name": "Ben"}]}).json
+    token = created["seats"][1]["token"]
+    answer = client.post(f"/api/games/{created['id']}/commands", json={"move": "resign"},
+                         headers={"Authorization": f"Bearer {token}", "Accept-Language": "fr"})
+    assert answer.json["events"][0]["text"] == "Ben abandonne."
+    english = client.get(f"/api/games/{created['id']}/events").json["events"]
+    french = client.get(f"/api/games/{created['id']}/events?lang=fr").json["events"]
+    chinese = client.get(f"/api/games/{created['id']}/events", headers={"Accept-Language": "zh-CN"}).json["events"]
+    assert [e["text"] for e in english][-1] == "Ben resigns."
+    assert [e["text"] for e in french][-1] == "Ben abandonne."
+    assert [e["text"] for e in chinese][-1] == "Ben 认输。"
+    assert french[0]["text"] == "Nouvelle partie : les Romains commencent"
+    doc = client.get(f"/api/games/{created['id']}", headers={"Accept-Language": "fr"}).json
+    assert doc["result"]["reason"] == "Ben abandonne. Ana gagne."
+    assert doc["result"]["say"]["id"] == "{why} {seat} wins."
+    lobby = client.get("/api/games?lang=zh").json["games"]
+    assert lobby[0]["result"]["reason"] == "Ben 认输。Ana 获胜。"

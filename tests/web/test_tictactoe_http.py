@@ -43,7 +43,9 @@ def test_tictactoe_played_to_a_win_through_http(api, runtime):
         assert answer.status_code == 200, answer.json
     final = api.get(f"/api/games/{gid}").json
     assert final["status"] == "finished" and final["to_act"] == []
+    said = final["result"].pop("say")  # the reason as its message id, said in the reader's language (#30)
     assert final["result"] == {"winners": [0], "reason": "X has three in a row", "termination": "rules"}
+    assert said == {"id": "{text}", "args": {"text": "X has three in a row"}}
     feed = api.get(f"/api/games/{gid}/events").json["events"]
     assert [e["text"] for e in feed][1:3] == ["X: a1", "O: a2"] and feed[-1]["type"] == "game_ended"
     run_jobs(runtime)

@@ -73,7 +73,7 @@ export function say(form, names) {
   if (form === null || form === undefined) return "";
   if (typeof form !== "object") return number(form);
   if (Array.isArray(form)) return form.map((item) => say(item, names)).join(", ");
-  if ("seat" in form) return player(form.seat, names);
+  if ("seat" in form) return form.name || player(form.seat, names);
   const args = {};
   for (const [key, value] of Object.entries(form.args || {})) args[key] = say(value, names);
   if (form.plural) return tn(form.id, form.plural, (form.args || {}).n, args);
