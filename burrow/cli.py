@@ -301,6 +301,12 @@ def cmd_doctor(args) -> int:
     for q in report["queues"]:
         print(f"queue {q['name']}: {q['jobs']} job(s) waiting, {q['workers']} worker(s)")
     print(f"games waiting for their projection: {report['games_waiting']}")
+    for m in report["memory"]:
+        limit = f"{m['maxmemory'] / 2**20:.0f} MB maxmemory, {m['share']:.0%} used" if m["maxmemory"] else \
+            "no maxmemory"
+        print(f"redis {m['redis']}: {m['used'] / 2**20:.1f} MB used ({limit}; policy {m['policy']})")
+    for warning in report["warnings"]:
+        print(f"WARNING: {warning}")
     if args.dead:
         failures = Failures(runtime.redis, runtime.store.keys)
         for partition in range(runtime.store.keys.partitions):

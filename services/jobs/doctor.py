@@ -3,6 +3,11 @@ workers and queues: the summary ``burrow doctor`` prints and ``GET /api/stats`` 
 
 Dispatchers say they are alive in ``P:{ops}:dispatchers`` (consumer → last read, ms) every time they read the
 logs (about once a second); one seen within ``ALIVE_MS`` counts as alive. RQ workers keep their own registry.
+
+Redis memory: each server's (each master's, on a cluster; the queues' server too when it is another) used memory
+against its ``maxmemory``. Above ``MEMORY_LIMIT`` (80%) it is a problem: with ``noeviction`` (production's
+policy) a full Redis refuses every write, so commands would fail. A server without ``maxmemory`` is a warning
+(nothing to measure against: it would grow until the machine swaps or kills it); warnings do not fail the check.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ WORKER_ALIVE_MS = 30_000  # an RQ worker that has not beaten this long is dead
 ALIVE_MS = 15_000  # a dispatcher silent for longer is taken for dead
 LAG_LIMIT_MS = 60_000  # an entry whose effect is not visible after this long means something is stuck
 FORGET_MS = 24 * 3600 * 1000  # dispatchers silent for a day are dropped from the list
+MEMORY_LIMIT = 0.8  # a Redis using more of its maxmemory than this is a problem
 
 
 def now_ms() -> int:
@@ -109,6 +115,58 @@ def live_workers(connection, now: int) -> list[rq.Worker]:
     return out
 
 
+def _servers(client, name: str) -> list[tuple[str, Any]]:
+    """(label, client) of each Redis server ``client`` writes to: its masters on a cluster."""
+    if hasattr(client, "get_primaries"):
+        return [(f"{name} {node.host}:{node.port}", node.redis_connection or client.get_redis_connection(node))
+                for node in client.get_primaries()]
+    return [(name, client)]
+
+
+def _where(client) -> tuple:
+    kwargs = client.connection_pool.connection_kwargs if hasattr(client, "connection_pool") else {}
+    return kwargs.get("host"), kwargs.get("port"), kwargs.get("path")
+
+
+def memory(runtime: Runtime) -> list[dict[str, Any]]:
+    """Each Redis server's memory: ``{"redis", "used", "maxmemory", "share", "policy"}`` (bytes; ``share`` of
+    ``maxmemory``, None without one). Servers that do not say (the embedded store) are left out."""
+    servers = _servers(runtime.redis, "events")
+    if runtime.rq_redis is not runtime.redis and _where(runtime.rq_redis) != _where(runtime.redis):
+        servers += _servers(runtime.rq_redis, "queues")
+    out = []
+    for label, client in servers:
+        try:
+            info = client.info("memory")
+        except (redis.RedisError, AttributeError):
+            continue
+        used, limit = int(info.get("used_memory", 0)), int(info.get("maxmemory", 0))
+        out.append({"redis": label, "used": used, "maxmemory": limit,
+                    "share": round(used / limit, 3) if limit else None,
+                    "policy": str(info.get("maxmemory_policy", ""))})
+    return out
+
+
+def memory_notes(servers: list[dict[str, Any]]) -> tuple[list[str], list[str]]:
+    """(problems, warnings) about Redis memory."""
+    problems, warnings = [], []
+    for m in servers:
+        if not m["maxmemory"]:
+            warnings.append(f"redis ({m['redis']}) has no maxmemory: set one (docker-compose.yml: --maxmemory) so "
+                            f"that doctor can warn before it fills; it uses {_size(m['used'])} now")
+        elif m["share"] > MEMORY_LIMIT:
+            problems.append(f"redis ({m['redis']}) uses {m['share']:.0%} of its maxmemory ({_size(m['used'])} of "
+                            f"{_size(m['maxmemory'])}): raise maxmemory or add memory before writes are refused")
+    return problems, warnings
+
+
+def _size(n: int) -> str:
+    for unit, scale in (("GB", 2**30), ("MB", 2**20), ("KB", 2**10)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return f"{n} B"
+
+
 def summary(runtime: Runtime, lag_limit_ms: int = LAG_LIMIT_MS) -> dict[str, Any]:
     """The whole pipeline, and ``problems``: a sentence for each thing that is wrong (empty when healthy)."""
     client, keys = runtime.redis, runtime.store.keys
@@ -137,9 +195,14 @@ def summary(runtime: Runtime, lag_limit_ms: int = LAG_LIMIT_MS) -> dict[str, Any
     for name, count in serving.items():
         if not count:
             problems.append(f"no RQ worker serves the queue {name}: start 'burrow worker'")
+    servers = memory(runtime)
+    full, warnings = memory_notes(servers)
+    problems += full
     return {
         "ok": not problems,
         "problems": problems,
+        "warnings": warnings,
+        "memory": servers,
         "partitions": partitions,
         "dispatchers": len(alive),
         "queues": [{"name": q.name, "jobs": q.count, "workers": serving[q.name]} for q in queues],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 
 import pytest
@@ -92,3 +93,39 @@ def test_a_worker_silent_for_30_seconds_counts_as_dead(env, capsys, monkeypatch)
         Dispatcher(env, consumer="d").heartbeats.beat("d", real_now() + 31_000)
         assert cli.main(["doctor"]) == 1
         assert "no RQ worker serves the queue" in capsys.readouterr().out
+
+
+def healthy(env) -> None:
+    """Every dispatcher and worker seen, nothing pending: doctor's other checks pass."""
+    Dispatcher(env, consumer="d").run_once(block_ms=1)
+    run_jobs(env)
+    Dispatcher(env, consumer="d", claim_idle_ms=0).run_once(block_ms=1)
+
+
+def test_doctor_watches_redis_memory_against_maxmemory(env, capsys):
+    """Issue #31: Redis ran without maxmemory alerts. Above 80% of maxmemory doctor fails (with noeviction a full
+    Redis refuses every write); without maxmemory it warns; /api/stats carries the same figures."""
+    from services.jobs import doctor
+
+    old = env.redis.config_get("maxmemory")["maxmemory"]
+    try:
+        with workers_alive(env):
+            healthy(env)
+            env.redis.config_set("maxmemory", 0)
+            assert cli.main(["doctor"]) == 0
+            out = capsys.readouterr().out
+            assert "redis events:" in out and "no maxmemory" in out
+            assert "WARNING: redis (events) has no maxmemory" in out
+            used = env.redis.info("memory")["used_memory"]
+            env.redis.config_set("maxmemory", int(used / 0.9))
+            assert cli.main(["doctor"]) == 1
+            out = capsys.readouterr().out
+            assert re.search(r"PROBLEM: redis \(events\) uses (8[1-9]|9\d)% of its maxmemory", out)
+            [events] = doctor.summary(env)["memory"]
+            assert events["redis"] == "events" and events["share"] > 0.8 and events["maxmemory"] == int(used / 0.9)
+            env.redis.config_set("maxmemory", used * 4)
+            assert cli.main(["doctor"]) == 0
+            out = capsys.readouterr().out
+            assert "maxmemory, 2" in out and "WARNING" not in out and out.strip().endswith("OK")
+    finally:
+        env.redis.config_set("maxmemory", old)
