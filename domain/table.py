@@ -340,10 +340,10 @@ class Table:
             if state.offer is not None:
                 return "Your draw offer stands already." if state.offer == seat else "A draw offer stands already."
             if _at(state.offers, seat) >= MAX_DRAW_OFFERS:
-                return f"You have offered a draw {MAX_DRAW_OFFERS} times in this game: no more offers."
-            wait = _at(state.draw_wait, seat)
-            return (f"You offered a draw lately: you may offer again once Seat {1 - seat} has moved "
-                    f"{'once more' if wait == 1 else f'{wait} more times'}.")
+                return Text("You have offered a draw {n} times in this game: no more offers.", n=MAX_DRAW_OFFERS)
+            return Text.plural("You offered a draw lately: you may offer again once {seat} has moved once more.",
+                               "You offered a draw lately: you may offer again once {seat} has moved {n} more "
+                               "times.", n=_at(state.draw_wait, seat), seat=Seat(1 - seat))
         return "There is no draw offer to answer." if state.offer is None else "You cannot answer your own offer."
 
     def table_commands(self, state: TableState, seat: int | None, away: frozenset[int] = frozenset()) -> list[str]:
