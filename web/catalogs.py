@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import io
+import os
 import re
 import sys
 from pathlib import Path
@@ -47,7 +48,7 @@ def extract() -> Catalog:
 
 def _wanted(dirpath: str) -> bool:
     """Only the sources' folders (not the virtualenv, the tests or caches)."""
-    relative = Path(dirpath).resolve().relative_to(ROOT)
+    relative = Path(os.path.relpath(dirpath, ROOT))  # not resolved: a linked folder is not followed out
     return relative.parts == () or relative.parts[0] in SOURCES and not any(
         part.startswith(("_", ".")) for part in relative.parts)
 

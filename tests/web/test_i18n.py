@@ -102,5 +102,5 @@ def test_the_feed_and_the_result_are_said_in_the_reader_language(client):
     doc = client.get(f"/api/games/{created['id']}", headers={"Accept-Language": "fr"}).json
     assert doc["result"]["reason"] == "Ben abandonne. Ana gagne."
     assert doc["result"]["say"]["id"] == "{why} {seat} wins."
-    lobby = client.get("/api/games?lang=zh").json["games"]
-    assert lobby[0]["result"]["reason"] == "Ben 认输。Ana 获胜。"
+    chinese = client.get(f"/api/games/{created['id']}?lang=zh").json
+    assert chinese["result"]["reason"] == "Ben 认输。Ana 获胜。"
