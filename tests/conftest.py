@@ -34,17 +34,25 @@ class RedisProcess:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> RedisProcess:
-        self.proc = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--dir", self.dir,
-             "--save", "", "--maxmemory-policy", "noeviction", *self.extra],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        client = redis.Redis(port=self.port)
-        for _ in range(200):
-            try:
-                client.ping()
-                return self
-            except redis.ConnectionError:
-                time.sleep(0.02)
+        """Start it; a port another process took meanwhile (a test run beside this one, another xdist worker)
+        gets a new one: the server answering is checked to be this one, not a stranger on the same port."""
+        for _ in range(5):
+            self.proc = subprocess.Popen(
+                ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--dir", self.dir,
+                 "--save", "", "--maxmemory-policy", "noeviction", *self.extra],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            client = redis.Redis(port=self.port)
+            for _ in range(200):
+                if self.proc.poll() is not None:
+                    break  # it could not listen there
+                try:
+                    if client.info("server")["process_id"] == self.proc.pid:
+                        return self
+                    break  # someone else's redis-server answers on this port
+                except redis.ConnectionError:
+                    time.sleep(0.02)
+            self.kill()
+            self.port = free_port()
         raise RuntimeError("redis-server did not start")
 
     def kill(self) -> None:
