@@ -16,7 +16,7 @@ from services import errors
 from services.accounts.events import LanguageChosen
 from services.accounts.passkeys import Passkeys
 from services.accounts.service import USERNAME
-from services.reads.views import accounts as seat_accounts
+from services.reads.ratings import outcome
 from services.store.codec import iso_time
 from web import i18n, session
 from web.api import only_json_from_this_origin, service_error
@@ -237,7 +237,7 @@ def seats_page(account, own: bool) -> dict:
         if found is None or isinstance(found, Exception):
             continue
         game, updated = found
-        if seat_accounts(game)[row["seat"]] != account.username:
+        if game.accounts[row["seat"]] != account.username:
             continue  # kept just before a seat that was never taken
         status = game.module.status(game.state)
         if not own and status == "setup":
@@ -245,7 +245,7 @@ def seats_page(account, own: bool) -> dict:
         result = game.module.result(game.state)
         entry = {"id": game.gid, "game": game.meta["game"], "seat": row["seat"], "status": status,
                  "your_turn": row["seat"] in game.module.to_act(game.state), "updated": iso_time(updated),
-                 "players": [{"name": n, "account": a} for n, a in zip(game.names, seat_accounts(game))],
+                 "players": [{"name": n, "account": a} for n, a in zip(game.names, game.accounts)],
                  "outcome": outcome_of(row["seat"], result)}
         if own:
             entry["token"] = row["token"]
@@ -254,14 +254,10 @@ def seats_page(account, own: bool) -> dict:
 
 
 def outcome_of(seat: int, result: dict | None) -> str | None:
+    """The seat's "win", "draw" or "loss", "aborted", or None while the game goes on."""
     if result is None:
         return None
-    if result.get("termination") == "aborted":
-        return "aborted"
-    winners = result["winners"]
-    if seat in winners:
-        return "win" if len(winners) == 1 else "draw"
-    return "draw" if not winners else "loss"
+    return "aborted" if result.get("termination") == "aborted" else outcome(seat, result["winners"])
 
 
 # -- profiles and leaderboards ---------------------------------------------------------------------------------

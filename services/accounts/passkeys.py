@@ -28,7 +28,7 @@ from services import errors
 from services.accounts import events as ev
 from services.accounts.service import Accounts, check_username
 from services.accounts.sessions import agent_summary
-from services.accounts.store import Account, new_account_id
+from services.accounts.store import Account, new_account_id, taken
 
 CHALLENGE_SECONDS = 300
 RP_NAME = "Burrow"
@@ -84,7 +84,7 @@ class Passkeys:
         if account is None:
             username = check_username(username)
             if self.accounts.is_username(username):
-                raise self.accounts._taken(username)
+                raise taken(username)
             account_id, name, existing = new_account_id(), username, []
         else:
             if len(account.passkeys) >= MAX_PASSKEYS:

@@ -12,7 +12,7 @@ from services.accounts import events as ev
 from services.accounts import passwords
 from services.accounts.seats import AccountSeats
 from services.accounts.sessions import Session, Sessions
-from services.accounts.store import Account, AccountStore
+from services.accounts.store import Account, AccountStore, taken
 from services.clients import client_id
 from services.store.streams import Keys
 
@@ -63,17 +63,11 @@ class Accounts:
         username = check_username(username)
         password = passwords.check_password(password)
         if self.store.is_username(username):  # before the hash is paid for; the claim decides in the end
-            raise self._taken(username)
+            raise taken(username)
         self.spend_signup(address)
         account = self.store.create(username, [ev.PasswordSet(hash=passwords.hash_password(password))])
         session_id, _ = self.sessions.open(account.id, agent)
         return session_id, account
-
-    @staticmethod
-    def _taken(username: str) -> errors.ServiceError:
-        from services.accounts.store import UsernameTaken
-
-        return UsernameTaken(f"username: {username!r} is taken (names are unique ignoring case)", field="username")
 
     def spend_signup(self, address: str | None) -> None:
         """Count one account made from ``address``; ``SignupsExceeded`` past the hourly limit."""

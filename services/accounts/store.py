@@ -29,6 +29,11 @@ class CredentialTaken(errors.Conflict):
     code = "passkey_taken"
 
 
+def taken(username: str) -> UsernameTaken:
+    """The error for a name that is an account's already."""
+    return UsernameTaken(f"username: {username!r} is taken (names are unique ignoring case)", field="username")
+
+
 @dataclass(frozen=True)
 class Passkey:
     credential_id: str
@@ -97,8 +102,7 @@ class AccountStore:
         encoded = [ev.encode(e) for e in (ev.AccountCreated(username=username), *events)]
         status = self._run_create(account_id, username.lower(), at, credential, encoded)
         if status == "taken":
-            raise UsernameTaken(f"username: {username!r} is taken (names are unique ignoring case)",
-                                field="username")
+            raise taken(username)
         if status == "credential":
             raise CredentialTaken("this passkey belongs to an account already")
         if status != "ok":

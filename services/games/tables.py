@@ -18,7 +18,6 @@ from services import bounds, errors, tokens
 from services.accounts.seating import AlreadySeated
 from services.games.commands import GameService
 from services.games.states import Game
-from services.reads.views import accounts
 from services.scripts import lua
 from services.store import codec
 from services.store.streams import ConcurrencyError
@@ -68,12 +67,10 @@ class Tables:
             if seat not in game.state.open:
                 raise SeatTakenError(Text("seat {seat} is taken already", seat=seat), version=game.version)
             if player.get("rematch_of"):
-                raise SeatTakenError(Text("seat {seat} is kept for {player}: it is taken from the page of game "
-                                          "{gid}", seat=seat, player=player["name"], gid=player["rematch_of"]),
-                                     version=game.version)
-            if account is not None and account in accounts(game):
-                raise AlreadySeated(Text("you hold seat {seat} of this game already",
-                                         seat=accounts(game).index(account)),
+                raise SeatTakenError(f"seat {seat} is kept for {player['name']}: it is taken from the page of "
+                                     f"game {player['rematch_of']}", version=game.version)
+            if account is not None and account in game.accounts:
+                raise AlreadySeated(f"you hold seat {game.accounts.index(account)} of this game already",
                                     version=game.version)
             try:
                 return self._sit(game, seat, name, account)
@@ -164,7 +161,7 @@ class Tables:
                 reserved[new_seat] = game.gid
         first = next(self.store.read(game.gid, to=1))
         options = dict(getattr(codec.decode(game.module, first.data), "options", {}) or {})
-        held = accounts(game)  # an account's seat stays its account's (its name is no guest's to take)
+        held = game.accounts  # an account's seat stays its account's (its name is no guest's to take)
         created = self.service.create(game.meta["game"], players, options, client=client,
                                       clock=game.state.clock_setting, reserved=reserved,
                                       accounts={new: held[old] for new, old in enumerate(rotated) if held[old]})
@@ -183,7 +180,7 @@ class Tables:
                                  id=new_gid)
         for _ in range(RETRIES):
             try:
-                taken = self._sit(new, new_seat, game.names[seat], accounts(game)[seat])
+                taken = self._sit(new, new_seat, game.names[seat], game.accounts[seat])
                 break
             except ConcurrencyError:
                 new = self.service.states.load(new_gid)

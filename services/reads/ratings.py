@@ -28,7 +28,6 @@ from services.games.fairness import chosen_by_client
 from services.games.states import Game, States
 from services.reads import glicko2
 from services.reads.glicko2 import Skill
-from services.reads.views import accounts
 from services.scripts import lua
 from services.store.codec import iso_time
 
@@ -57,7 +56,7 @@ def candidate(game: Game) -> list[str] | None:
         return None
     if chosen_by_client(game.meta):
         return None
-    held = accounts(game)
+    held = game.accounts
     if any(a is None for a in held) or any(p.get("ai") for p in game.meta["players"]):
         return None
     users = [a.lower() for a in held]
@@ -202,7 +201,7 @@ class Ratings:
         is_rated = False
         if users is not None:  # rated before counted: a crash in between leaves it to count, never to rate
             is_rated = self._rate(game.meta["game"], Result(gid, finished_at(game, self.games.store), users,
-                                                            list(accounts(game)), list(result["winners"])))
+                                                            list(game.accounts), list(result["winners"])))
         termination = result.get("termination") or "rules"
         args: list = [gid, game.meta["game"], game.version, 1 if is_rated else 0, termination]
         args += [1 if seat in result["winners"] else 0 for seat in range(game.seats)]

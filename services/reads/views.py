@@ -37,17 +37,10 @@ def document(game: Game, seat: int | None, reveal: bool = False) -> dict:
     }
 
 
-def accounts(game: Game) -> list[str | None]:
-    """Each seat's account (its username), or None for a guest, an AI or a seat still open: given when the game
-    was created (``{"me": true}``) or when the seat was taken (``seat_taken``)."""
-    taken = dict(getattr(game.state, "accounts", ()))
-    return [taken.get(i) or p.get("account") for i, p in enumerate(game.meta["players"])]
-
-
 def players(game: Game) -> list[dict]:
     """Each seat's player, with the name of whoever took an open seat and its account (or null)."""
     names = game.names
-    held = accounts(game)
+    held = game.accounts
     out = []
     for i, p in enumerate(game.meta["players"]):
         entry = {"seat": i, **{k: v for k, v in p.items() if k != "rematch_of"}, "account": held[i]}
