@@ -112,7 +112,10 @@ class Sessions:
         live, gone = [], []
         for hashed in hashes:
             session = self._read(hashed)
-            (live if session is not None and session.account == account_id else gone).append(session or hashed)
+            if session is not None and session.account == account_id:
+                live.append(session)
+            else:
+                gone.append(hashed)
         if gone:
             self.redis.zrem(index, *gone)
         return live

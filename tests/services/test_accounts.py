@@ -92,3 +92,13 @@ def test_accounts_sessions_and_seats_survive_an_embedded_restart(tmp_path):
     with pytest.raises(UsernameTaken):
         restored.store.create("ANA", [])
     assert again.games.load(created["id"]).meta["players"][0]["account"] == "Ana"
+
+
+def test_expired_sessions_leave_the_accounts_list(runtime):
+    service = accounts.of(runtime)
+    account = service.store.create("Ana", [])
+    kept, _ = service.sessions.open(account.id, None)
+    _, gone = service.sessions.open(account.id, None)
+    runtime.redis.delete(runtime.store.keys.session(gone.hash))  # as its expiry would
+    assert [s.hash for s in service.sessions.of_account(account.id)] == [service.signed_in(kept)[0].hash]
+    assert runtime.redis.zcard(runtime.store.keys.account_sessions(account.id)) == 1
