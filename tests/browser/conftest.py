@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -152,8 +153,16 @@ class Watch:
 
     def attach(self, context) -> None:
         context.on("request", lambda request: self.urls.append(request.url))
-        context.on("response", self._response)
+        # Games created by a page: their tokens read on the way (a page may go to the board before a response
+        # listener could read the body).
+        context.route(re.compile(r".*/api/games$"), self._created)
         context.on("page", self.attach_page)
+
+    def _created(self, route) -> None:
+        response = route.fetch()
+        if route.request.method == "POST" and response.status == 201:
+            self.add_seats(response.json())
+        route.fulfill(response=response)
 
     def attach_page(self, page) -> None:
         def console(message):
@@ -165,10 +174,6 @@ class Watch:
 
         page.on("console", console)
         page.on("pageerror", lambda exc: self.problems.append(f"page error: {exc}"))
-
-    def _response(self, response) -> None:
-        if response.request.method == "POST" and response.url.endswith("/api/games") and response.status == 201:
-            self.add_seats(response.json())
 
     def add_seats(self, created: dict) -> None:
         self.tokens.update(seat["token"] for seat in created.get("seats", []) if seat.get("token"))

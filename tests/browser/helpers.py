@@ -27,7 +27,19 @@ def create_from_lobby(page: Page, game: str, players: list[tuple[str, str]], *, 
         if position is not None:
             page.fill("#position", json.dumps(position))
     page.click("#create-button")
-    expect(page.locator("#created")).to_be_visible()
+    return created(page)
+
+
+def created(page: Page) -> str:
+    """What the lobby says of the game it just created: its summary when it made several people's seats (their
+    links to hand out), else — its creator taken to the board at once — "game <gid>: <the players>"."""
+    page.wait_for_function("() => location.pathname.startsWith('/games/') || "
+                           "(document.getElementById('created') && !document.getElementById('created').hidden)")
+    if "/games/" in page.url:
+        gid = page.url.split("/games/", 1)[1].split("#")[0].split("?")[0]
+        page.wait_for_selector("#players .player")
+        names = ", ".join(n.strip() for n in page.locator("#players .seat-name").all_inner_texts())
+        return f"game {gid}: {names}"
     return page.locator("#created-summary").inner_text()
 
 

@@ -9,6 +9,7 @@ import uuid
 import pytest
 
 from tests.browser.conftest import shot
+from tests.browser.helpers import created
 
 
 def fresh(prefix: str) -> str:
@@ -194,7 +195,7 @@ def test_the_lobby_form_seats_the_signed_in_account(new_page, server):
     sign_up(page, name)
     assert page.input_value("#seats li:first-child .seat-name") == name
     page.click("#create-button")
-    page.wait_for_selector("#created:not([hidden])")
+    created(page)
     mine = page.evaluate("async () => (await fetch('/api/me/games')).json()")
     assert len(mine["games"]) == 1 and mine["games"][0]["seat"] == 0
     doc = server.api("GET", f"/api/games/{mine['games'][0]['id']}")

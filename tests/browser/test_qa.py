@@ -181,13 +181,12 @@ def test_an_open_seat_needs_no_name(new_page, watch):
     with no way to fill it."""
     page = new_page()
     summary = create_from_lobby(page, "murus", [("Ana", ""), ("", "open")])
-    assert "Ana, an open seat" in summary
+    assert "Ana" in summary and "Open seat" in summary  # on the board at once, its open seat waiting
 
 
 def test_the_lobby_lists_name_games_by_their_titles(new_page, watch):
     page = new_page()
     gid = game_id(create_from_lobby(page, "murus", [("Ana", ""), ("", "open")]))
-    page.get_by_role("button", name="Play seat 0 (Ana) here").click()
     page.wait_for_url(f"**/games/{gid}")
     page.goto("/")  # "Murus Gallicus", as the list of games and the form say, not "murus"
     expect(page.locator("#open-games li", has_text=gid)).to_contain_text(f"Murus Gallicus #{gid}: Ana vs (open)")

@@ -266,6 +266,14 @@ async function create(event) {
   submit.disabled = true;
   try {
     const answer = await api("/api/games", {method: "POST", body});
+    // The creator holds every seat it made at once (kept in this browser: "My games"), so no game is lost; one
+    // seat of a person (the others AI or open): straight to its board.
+    const humans = answer.seats.filter((s) => s.token).map((s) => s.token);
+    tokens.save(answer.id, humans);
+    if (humans.length === 1) {
+      playHere(answer.id, humans);
+      return;
+    }
     showCreated(body.game, answer);
     pollGames();
   } catch (err) {
