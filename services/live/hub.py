@@ -354,7 +354,7 @@ class Hub:
         doc = _encode(document(game, None))
         # An in-memory buffer of the last messages (the event streams themselves are never trimmed): the last
         # ``catch_up`` events, the last one with the current document (older ones carry their event only).
-        recent: deque = deque(maxlen=self.catch_up)
+        recent: deque = deque((), self.catch_up)  # the last ``catch_up`` messages, in memory
         for item in self.store.read(gid, after=max(0, game.version - self.catch_up), to=game.version):
             shown = _shown(game, codec.decode(game.module, item.data), item.version, item.at)
             last = item.version == game.version
