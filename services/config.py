@@ -47,6 +47,7 @@ class Settings:
         "players": 8,
         "open_games_per_client": 50,
         "games_per_minute_per_client": 60,
+        "accounts_per_hour_per_client": 20,  # sign-ups from one address an hour (services/accounts/)
     })
 
     @classmethod
@@ -57,7 +58,7 @@ class Settings:
         ``BURROW_ANALYSES_PER_CLIENT``, ``BURROW_ANALYSES_WAITING``, ``BURROW_DEAD_LETTER_AFTER``,
         ``BURROW_RETRY_MS``, ``BURROW_TRUSTED_PROXIES``, ``BURROW_PUBLIC_URL``, ``BURROW_ALLOWED_HOSTS``,
         ``BURROW_HEAD_SECONDS``, ``BURROW_BODY_SECONDS``, ``BURROW_STREAMS_PER_CLIENT``,
-        ``BURROW_OLD_READS_PER_CLIENT``, ``BURROW_CREATE_RATE``,
+        ``BURROW_OLD_READS_PER_CLIENT``, ``BURROW_CREATE_RATE``, ``BURROW_SIGNUP_RATE``,
         ``BURROW_OPEN_GAMES``, ``BURROW_ACK_REPLICAS``, ``BURROW_ACK_TIMEOUT_MS``; explicit ``overrides``
         (not None) win."""
         env = os.environ
@@ -91,7 +92,8 @@ class Settings:
             values["allowed_hosts"] = tuple(h.strip() for h in env["BURROW_ALLOWED_HOSTS"].split(",") if h.strip())
         limits = dict(cls.__dataclass_fields__["limits"].default_factory())
         for name, variable in (("games_per_minute_per_client", "BURROW_CREATE_RATE"),
-                               ("open_games_per_client", "BURROW_OPEN_GAMES")):
+                               ("open_games_per_client", "BURROW_OPEN_GAMES"),
+                               ("accounts_per_hour_per_client", "BURROW_SIGNUP_RATE")):
             if env.get(variable):
                 limits[name] = int(env[variable]) or None  # 0: no limit
         values["limits"] = limits

@@ -15,12 +15,14 @@ _lock = threading.Lock()
 
 def of(runtime):
     """The ``Accounts`` of ``runtime``."""
-    return of_store(runtime.store, runtime.settings.limits.get("accounts_per_hour_per_client"))
+    return of_store(runtime.store, runtime.settings.limits)
 
 
-def of_store(store, signups_per_hour: int | None = None):
-    """The ``Accounts`` over ``store``'s Redis and keys (journaled when the store is)."""
-    from services.accounts.service import Accounts
+def of_store(store, limits: dict | None = None):
+    """The ``Accounts`` over ``store``'s Redis and keys (journaled when the store is); ``limits``: the settings'
+    (``accounts_per_hour_per_client``: sign-ups per address an hour, None or 0 for no limit), read when they are
+    first built."""
+    from services.accounts.service import SIGNUPS_PER_HOUR, Accounts
     from services.store.journal import AccountJournal, JournaledEventStore
 
     with _lock:
@@ -30,6 +32,7 @@ def of_store(store, signups_per_hour: int | None = None):
         for key in [k for k, (ref, _) in _built.items() if ref() is None]:
             del _built[key]
         journal = AccountJournal(store.directory) if isinstance(store, JournaledEventStore) else None
-        accounts = Accounts(store.redis, store.keys, journal, signups_per_hour)
+        signups = (limits or {}).get("accounts_per_hour_per_client", SIGNUPS_PER_HOUR)
+        accounts = Accounts(store.redis, store.keys, journal, signups)
         _built[id(store)] = (weakref.ref(store), accounts)
         return accounts

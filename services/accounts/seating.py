@@ -18,18 +18,19 @@ class AlreadySeated(errors.Conflict):
 class AccountSeating:
     """The accounts of one event store, as the game service sees them."""
 
-    def __init__(self, store):
+    def __init__(self, store, limits: dict | None = None):
         self.store = store
+        self.limits = limits
 
     def refuse_reserved(self, name: str, field: str) -> None:
         """``NameReserved`` (422) if ``name`` is an account's username, ignoring case: a guest cannot take it."""
-        if USERNAME.match(name) and of_store(self.store).is_username(name):
+        if USERNAME.match(name) and of_store(self.store, self.limits).is_username(name):
             raise NameReserved(f"{field}: {name!r} is an account's name; its owner signs in and sits as "
                                "themself, anyone else chooses another name", field=field)
 
     def keep(self, username: str, gid: str, seat: int, token: str) -> None:
         """Keep ``token`` of ``seat`` of ``gid`` for the account named ``username``."""
-        accounts = of_store(self.store)
+        accounts = of_store(self.store, self.limits)
         account_id = accounts.store.id_of(username)
         if account_id is not None:
             accounts.seats.add(account_id, gid, seat, token)

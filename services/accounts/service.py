@@ -18,7 +18,7 @@ from services.store.streams import Keys
 
 USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{2,19}\Z")
 MAX_FIELD = 200  # characters of a username or password field worth reading before refusing it
-SIGNUPS_PER_HOUR = 20  # accounts one client address may make in an hour (against throwaway accounts)
+SIGNUPS_PER_HOUR = 20  # accounts one client address may make in an hour (against throwaway accounts), by default
 
 
 class SignupsExceeded(errors.TooMany):
@@ -44,14 +44,15 @@ class Accounts:
     """Accounts, sessions, sign-in attempts and the accounts' seats over one Redis; ``journal``: the embedded
     mode's (``services/store/journal.py``, ``AccountJournal``)."""
 
-    def __init__(self, client: redis.Redis, keys: Keys, journal=None, signups_per_hour: int | None = None):
+    def __init__(self, client: redis.Redis, keys: Keys, journal=None,
+                 signups_per_hour: int | None = SIGNUPS_PER_HOUR):
         self.redis = client
         self.keys = keys
         self.store = AccountStore(client, keys, journal)
         self.sessions = Sessions(client, keys, journal)
         self.attempts = passwords.Attempts(client, keys)
         self.seats = AccountSeats(client, keys, journal)
-        self.signups_per_hour = SIGNUPS_PER_HOUR if signups_per_hour is None else signups_per_hour
+        self.signups_per_hour = signups_per_hour  # None or 0: no limit
         if journal is not None:
             self.restore(journal)
 

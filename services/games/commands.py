@@ -57,7 +57,7 @@ class GameService:
         self.limits = limits or {"name_length": 40, "players": 8}
         self.open_games = OpenGames(self.store, self.limits.get("open_games_per_client"))
         self.creation_rate = CreationRate(self.store, self.limits.get("games_per_minute_per_client"))
-        self.accounts = AccountSeating(self.store)
+        self.accounts = AccountSeating(self.store, self.limits)
         self.presence = presence  # who is connected: what a seat may claim of an opponent away (``away``)
 
     # -- creating ----------------------------------------------------------------------------------------

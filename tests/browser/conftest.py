@@ -43,7 +43,8 @@ class Server:
 
     def start(self, tries: int = 20) -> Server:
         # One address creates every game of the suite: the per-client quotas (tested elsewhere) are lifted here.
-        env = dict(os.environ, PYTHONUNBUFFERED="1", BURROW_CREATE_RATE="0", BURROW_OPEN_GAMES="0")
+        env = dict(os.environ, PYTHONUNBUFFERED="1", BURROW_CREATE_RATE="0", BURROW_OPEN_GAMES="0",
+                   BURROW_SIGNUP_RATE="0")
         logged = self.log_path.stat().st_size if self.log_path.exists() else 0
         with open(self.log_path, "ab") as log:  # the child keeps its own handle; a restart appends
             self.proc = subprocess.Popen(

@@ -295,3 +295,17 @@ def test_the_language_chosen_is_the_accounts_on_every_device(client, runtime):
     page = phone.get("/", headers={"Accept-Language": "en"})
     assert b'<html lang="fr"' in page.data
     assert b'<html lang="en"' in client.get("/", headers={"Accept-Language": "en"}).data
+
+
+def test_one_address_makes_only_so_many_accounts_an_hour(tmp_path):
+    from burrow.runtime import build
+    from services.config import Settings
+
+    limits = {**Settings().limits, "accounts_per_hour_per_client": 2}
+    client = create_app(build(Settings(prefix="signups", data_dir=str(tmp_path), limits=limits),
+                              journal=False)).test_client()
+    assert [sign_up(client, name).status_code for name in ("Ann", "Bea", "Cat")] == [201, 201, 429]
+    assert sign_up(client, "Cat").json["error"]["code"] == "too_many_accounts"
+    r = client.post("/api/accounts", json={"username": "Cat", "password": PASSWORD},
+                    environ_base={"REMOTE_ADDR": "203.0.113.7"})
+    assert r.status_code == 201
