@@ -28,6 +28,9 @@ MAX_AMOUNT = 1_000
 MAX_TEXT = 60_000
 """The longest ``text`` option (a card list)."""
 
+LEVELS = ("easy", "normal", "hard")
+"""The AI levels a game may offer (``GameInfo.levels``; the players themselves are ``domain/ai/``)."""
+
 OptionType = Literal["bool", "choice", "count", "int", "text", "object"]
 FORM_TYPES = ("bool", "choice", "count", "int")
 """The option types a form offers; ``text`` and ``object`` options are set through the API."""

@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable
 from types import ModuleType
 
-LEVELS = ("easy", "normal", "hard")
+from domain.catalog import LEVELS  # noqa: F401 - the levels, named where games are described
 
 BUDGET_FACTOR = {"easy": 1.0, "normal": 1.0, "hard": 2.0}
 """Hard thinks twice as long as the configured budget (the ``ai_time`` setting)."""

@@ -1,7 +1,6 @@
 """Mission commando in the catalog (``domain/catalog.py``): name, seats, options, AI levels, rules in short."""
 
-from domain.ai import LEVELS
-from domain.catalog import MAX_AMOUNT, MAX_PLIES, GameInfo, Notation, Option
+from domain.catalog import LEVELS, MAX_AMOUNT, MAX_PLIES, GameInfo, Notation, Option
 from domain.commando.constants import (
     ACCESSORY_LIMIT,
     ACCESSORY_PRICE,

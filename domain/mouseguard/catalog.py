@@ -1,7 +1,6 @@
 """Mouse Guard in the catalog (``domain/catalog.py``): name, seats, options, AI levels, rules in short."""
 
-from domain.ai import LEVELS
-from domain.catalog import MAX_PLIES, Choice, GameInfo, Notation, Option
+from domain.catalog import LEVELS, MAX_PLIES, Choice, GameInfo, Notation, Option
 
 CATALOG = GameInfo(
     name="mouseguard",

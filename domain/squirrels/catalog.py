@@ -1,7 +1,6 @@
 """Foraging Squirrels in the catalog (``domain/catalog.py``): name, seats, options, AI levels, rules in short."""
 
-from domain.ai import LEVELS
-from domain.catalog import MAX_PLIES, MAX_TEXT, Choice, GameInfo, Notation, Option
+from domain.catalog import LEVELS, MAX_PLIES, MAX_TEXT, Choice, GameInfo, Notation, Option
 
 CATALOG = GameInfo(
     name="squirrels",
