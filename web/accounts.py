@@ -73,7 +73,7 @@ def credential_body() -> dict:
 
 def limit_arg() -> int:
     raw = request.args.get("limit", str(PAGE))
-    if not raw.isdigit() or not 1 <= int(raw) <= MAX_PAGE:
+    if not re.fullmatch(r"[0-9]{1,3}", raw) or not 1 <= int(raw) <= MAX_PAGE:
         raise errors.BadRequest(f"limit: a whole number from 1 to {MAX_PAGE}")
     return int(raw)
 

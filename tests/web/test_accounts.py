@@ -257,6 +257,8 @@ def test_pages_of_ones_games_follow_each_other(client, runtime):
             break
     assert seen == list(reversed(made))
     assert ana.get("/api/me/games?cursor=nonsense").status_code == 400
+    for limit in ("0", "101", "²", "1e3", "-1", "9" * 30):
+        assert ana.get("/api/players/Ana/games", query_string={"limit": limit}).status_code == 400, limit
 
 
 def test_a_rematch_keeps_the_accounts_at_their_seats(client, runtime):
