@@ -25,7 +25,7 @@ from typing import Any
 import harness
 from harness import Timer, table
 
-from domain.base import Setup
+from domain.base import Setup, commands
 from domain.registry import game_module, game_type
 
 
@@ -37,7 +37,7 @@ def decider_perft(module, state, depth: int, rng: random.Random) -> int:
         return 0
     nodes = 0
     for seat in module.to_act(state):
-        moves = module.legal(state, seat)
+        moves = commands(module.legal(state, seat))  # a range (commit 0..N) as each of its commands
         if depth == 1:
             nodes += len(moves)
             continue
@@ -105,7 +105,7 @@ def positions(name: str, count: int, rng: random.Random) -> list[tuple[Any, int]
             if module.status(state) == "finished":
                 break
             seat = rng.choice(module.to_act(state))
-            moves = module.legal(state, seat)
+            moves = commands(module.legal(state, seat))
             if ply >= 6 and module.status(state) == "playing" and len(moves) > 1 and rng.random() < 0.3:
                 found.append((state, seat))
                 break

@@ -30,7 +30,7 @@ if str(ROOT) not in sys.path:  # run as ``python bench/x.py`` from a checkout wi
 
 import redis
 
-from domain.base import Event, Setup
+from domain.base import Event, Setup, commands
 from domain.registry import GAME_NAMES, game_module
 
 
@@ -297,7 +297,7 @@ def random_game(name: str, rng: random.Random, max_plies: int = 4000) -> tuple[i
     plies = 0
     while plies < max_plies and module.status(state) != "finished":
         seat = rng.choice(module.to_act(state))
-        move = rng.choice(module.legal(state, seat))
+        move = rng.choice(commands(module.legal(state, seat)))  # a range (commit 0..N): one of its
         new = module.decide(state, seat, module.parse(move), rng)
         for event in new:
             state = module.evolve(state, event)

@@ -19,6 +19,7 @@ import harness
 import msgspec
 from harness import RedisServer, ratio, table
 
+from domain import base
 from domain.registry import game_module
 from services.store import codec
 
@@ -39,7 +40,7 @@ def play_to_end(rt, name: str, rng: random.Random, max_commands: int) -> tuple[s
         if game.module.status(game.state) == "finished":
             break
         seat = rng.choice(game.module.to_act(game.state))
-        move = rng.choice(game.module.legal(game.state, seat))
+        move = rng.choice(base.commands(game.module.legal(game.state, seat)))
         rt.service.command(gid, seat, move, expected_version=game.version, command_id=uuid.uuid4().hex)
         commands += 1
     rt.projector.project_game(gid)

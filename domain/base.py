@@ -10,7 +10,9 @@ A game module (``domain/murus.py``, ``domain/mouseguard/``, ...) exposes, at mod
                                mutates its input, never rolls dice, never reads a clock.
 ``decide(state, seat, cmd, rng)``  the events a command produces; raises ``IllegalMove`` with the reason.
 ``to_act(state)``              seats that may send a command now (several during simultaneous phases)
-``legal(state, seat)``         every legal command of that seat, in notation (empty when not to act)
+``legal(state, seat)``         every legal command of that seat, in notation (empty when not to act); a command
+                               whose number is chosen in a range is one entry ``verb a..b`` (``commit 0..5``:
+                               ``commit 0`` … ``commit 5``, see ``commands``), not one entry per number
 ``status(state)``              ``"setup"`` | ``"playing"`` | ``"finished"``
 ``result(state)``              ``None`` or ``{"winners": [seats], "reason": "...", "termination": "rules" |
                                "max_plies"}`` (a draw: no winners; see ``Result``)
@@ -37,7 +39,8 @@ from __future__ import annotations
 
 import inspect
 import random
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from typing import Any, Literal, Protocol, TypedDict, TypeVar
 
 import msgspec
@@ -202,6 +205,37 @@ class Decider(Protocol[StateT, CommandT]):
     def format(self, cmd: CommandT) -> str: ...
     def dump_position(self, state: StateT) -> dict[str, Any]: ...
     def render(self, state: StateT) -> str: ...
+
+
+_RANGE = re.compile(r"(\S.*) (\d+)\.\.(\d+)\Z")
+
+
+def commands(legal: Iterable[str]) -> list[str]:
+    """Every command the entries of ``legal`` stand for, in order: an entry ``verb a..b`` (a number chosen in a
+    range, as Mission commando's ``commit 0..5``) stands for ``verb a`` … ``verb b``, any other for itself. For
+    tests and tools that try every command; a page shows a range as a number to choose."""
+    out = []
+    for entry in legal:
+        found = _RANGE.match(entry)
+        if found:
+            out += [f"{found[1]} {n}" for n in range(int(found[2]), int(found[3]) + 1)]
+        else:
+            out.append(entry)
+    return out
+
+
+def allows(legal: Iterable[str], text: str) -> bool:
+    """Whether ``text`` (in canonical notation) is one of the commands ``legal`` stands for (``commands``), without
+    listing a range's."""
+    verb, _, number = text.rpartition(" ")
+    for entry in legal:
+        if entry == text:
+            return True
+        found = _RANGE.match(entry)
+        if found and found[1] == verb and number.isascii() and number.isdigit() and str(int(number)) == number \
+                and int(found[2]) <= int(number) <= int(found[3]):
+            return True
+    return False
 
 
 def decider_problems(module: Any) -> list[str]:

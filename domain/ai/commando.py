@@ -116,9 +116,26 @@ def _weapons_at_stake(state: State) -> int:
     return 0 if setback < 4 else 1 if setback < 8 else 2
 
 
+COMMIT_CHOICES = 8
+"""Commitments the AI weighs: 0 to 7 weapons, and all it holds (a die gives 0 to 5: a few weapons decide a fight,
+and a seat may hold any number)."""
+
+
+def candidates(state: State, seat: int) -> list[str]:
+    """The commands the AI weighs: ``legal``, its ``commit 0..N`` cut to ``COMMIT_CHOICES`` counts and N."""
+    out = []
+    for entry in rules.legal(state, seat):
+        if entry.startswith("commit "):
+            held = state.agents[seat].weapons
+            out += [f"commit {n}" for n in sorted({*range(min(held, COMMIT_CHOICES - 1) + 1), held})]
+        else:
+            out.append(entry)
+    return out
+
+
 def policy(state: State, seat: int, rng: random.Random) -> str:
     """A quick sensible command for ``seat`` (only public facts and its own commitment are used)."""
-    legal = rules.legal(state, seat)
+    legal = candidates(state, seat)
     if len(legal) == 1:
         return legal[0]
     board, agent, phase = state.board, state.agents[seat], state.phase
@@ -259,7 +276,7 @@ def choose(view: dict[str, Any], seat: int, level: str, rng: random.Random, budg
     if seat not in view["to_act"]:
         raise ValueError(f"seat {seat} has nothing to decide now")
     base = _base_state(view)
-    legal = rules.legal(base, seat)
+    legal = candidates(base, seat)
     if len(legal) == 1:
         return legal[0]
     if level == "easy":

@@ -47,7 +47,10 @@ CATALOG = GameInfo(
         "in secret before both roll; the loser is sent to a green side path. On a fight square you may "
         "challenge any agent. The first agent into the base wins."
     ),
-    notation=tuple(Notation(m) for m in (
-        "roll", "map 4", "buy weapon", "buy accessory", "done", "challenge 2", "no challenge", "commit 1", "swap",
-        "stay", "pay", "retreat", "use accessory", "accept")),
+    notation=(
+        *(Notation(m) for m in ("roll", "map 4", "buy weapon", "buy accessory", "done", "challenge 2",
+                                "no challenge")),
+        Notation("commit 1", "(listed in `legal` as one range, `commit 0..N`)"),
+        *(Notation(m) for m in ("swap", "stay", "pay", "retreat", "use accessory", "accept")),
+    ),
 )

@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from domain.base import BadSetup, Setup
+from domain.catalog import MAX_AMOUNT
 from domain.commando import events as ev
 from domain.commando.board import DEFAULT_BOARD, DEFAULT_BOARD_SPEC, Board, load_board
 from domain.commando.constants import CARD_NAMES, CAUTION_DECK, FULL_DECK
@@ -79,11 +80,12 @@ def _agents(raw: Any, seats: int, board: Board, options: dict[str, Any]) -> list
             holder[square] = seat
         agents.append({
             "square": square,
-            "money": _count(item.get("money", options["start_money"]), f"{where}.money"),
-            "weapons": _count(item.get("weapons", 0), f"{where}.weapons"),
+            # Every amount bounded as the options' are (MAX_AMOUNT): no larger one makes a playable game.
+            "money": _count(item.get("money", options["start_money"]), f"{where}.money", MAX_AMOUNT),
+            "weapons": _count(item.get("weapons", 0), f"{where}.weapons", MAX_AMOUNT),
             "accessories": _count(item.get("accessories", 0), f"{where}.accessories",
                                   options["accessory_limit"]),
-            "maps": _count(item.get("maps", options["start_maps"]), f"{where}.maps"),
+            "maps": _count(item.get("maps", options["start_maps"]), f"{where}.maps", MAX_AMOUNT),
             "skip": _flag(item.get("skip", False), f"{where}.skip"),
         })
     return agents

@@ -121,7 +121,8 @@ def to_act(state: State) -> list[int]:
 
 
 def legal(state: State, seat: int) -> list[str]:
-    """Every command ``seat`` may send now, in canonical notation."""
+    """Every command ``seat`` may send now, in canonical notation; a commitment is one entry ``commit 0..N`` for
+    ``commit 0`` … ``commit N`` (N: the weapons held)."""
     if seat not in to_act(state):
         return []
     agent = state.agents[seat]
@@ -131,7 +132,8 @@ def legal(state: State, seat: int) -> list[str]:
     if phase == "wall":
         return ["pay", "stay"]
     if phase == "commit":
-        return [f"commit {n}" for n in range(agent.weapons + 1)]
+        # One entry for every count (``domain.base.commands``): a seat may hold any number of weapons.
+        return [f"commit 0..{agent.weapons}"]
     if phase == "challenge":
         return [*(f"challenge {t}" for t in challenge_targets(state)), "no challenge"]
     if phase == "choice":

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.ai import analysis as engine
-from domain.base import BadNotation, IllegalMove
+from domain.base import BadNotation, IllegalMove, commands
 from domain.text import Text
 from services import errors
 from services.clients import client_id
@@ -363,7 +363,7 @@ def _command(module, state, seats: list[int], ahead: list, rng: Callable[[], ran
     dice) its type."""
     same_first = same_type = None
     for seat in seats:
-        for text in module.legal(state, seat):
+        for text in commands(module.legal(state, seat)):  # a range (``commit 0..N``) as each of its commands
             try:
                 events = module.decide(state, seat, module.parse(text), rng())
             except (IllegalMove, BadNotation):

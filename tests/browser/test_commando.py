@@ -42,6 +42,15 @@ def test_fight_and_race_to_the_base(new_page):
     expect(page.locator("#board .fight")).to_be_visible()
     expect(watcher.locator("#board .fight")).to_contain_text("Ana attacks Bo")
     shot(page, "commando-fight")
+    # The commitment is one number to choose (its legal entry is "commit 0..1"), sent as "commit 1".
+    weapons = page.locator("#board .commit-choice input")
+    expect(weapons).to_have_attribute("max", "1")
+    weapons.fill("1")
+    expect(page.locator(BUTTONS).first).to_have_attribute("data-move", "commit 1")
+    version = current_version(page)
+    page.locator(f'{BUTTONS}[data-move="commit 1"]').click()
+    wait_past(page, version)
+    expect(watcher.locator("#moves")).to_contain_text("Weapons revealed: attacker 1, defender 0")
 
     for _ in range(60):
         if finished(page):

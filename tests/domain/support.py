@@ -17,7 +17,7 @@ from typing import Any
 
 from domain import commando, murus
 from domain import mouseguard as mg
-from domain.base import Event, Setup
+from domain.base import Event, Setup, commands
 from domain.commando.constants import FULL_DECK
 from domain.commando.notation import NUMBERED, WORDS
 from domain.mouseguard.board import CORNERS, N_POINTS, NAMES, NEIGHBOURS, SQUARES_AROUND
@@ -205,13 +205,14 @@ def commando_pair(rng: random.Random) -> SecretPair | None:
         if len(commando.to_act(state)) == 2:
             break
         seat = game_rng.choice(commando.to_act(state))
-        new = commando.decide(state, seat, commando.parse(game_rng.choice(commando.legal(state, seat))), game_rng)
+        new = commando.decide(state, seat, commando.parse(game_rng.choice(commands(commando.legal(state, seat)))),
+                              game_rng)
         state = fold(commando, new, state)
         events = events + new
     else:
         return None
     seat = rng.choice(commando.to_act(state))
-    choices = commando.legal(state, seat)
+    choices = commands(commando.legal(state, seat))
     if len(choices) < 2:
         return None
     texts = rng.sample(choices, 2)

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from domain import commando
-from domain.base import Setup, event_type
+from domain.base import Setup, allows, event_type
 from domain.commando.constants import DIE_FACES
 
 
@@ -62,7 +62,7 @@ class Game:
     def play(self, text: str, *faces: int, seat: int | None = None) -> list:
         """``text`` sent by ``seat`` (default: the first seat to act), with the die showing ``faces``."""
         seat = commando.to_act(self.state)[0] if seat is None else seat
-        assert commando.format(commando.parse(text)) in commando.legal(self.state, seat), (
+        assert allows(commando.legal(self.state, seat), commando.format(commando.parse(text))), (
             text, commando.legal(self.state, seat))
         rng = Dice(*faces)
         self.last = commando.decide(self.state, seat, commando.parse(text), rng)
@@ -77,7 +77,7 @@ class Game:
 
         seat = commando.to_act(self.state)[0] if seat is None else seat
         cmd = commando.parse(text)
-        assert commando.format(cmd) not in commando.legal(self.state, seat)
+        assert not allows(commando.legal(self.state, seat), commando.format(cmd))
         try:
             commando.decide(self.state, seat, cmd, Dice(*DIE_FACES))
         except IllegalMove as error:

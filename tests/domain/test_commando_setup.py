@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from domain import commando
-from domain.base import REVEAL_ALL, BadNotation, BadSetup, Setup, event_data, event_type
+from domain.base import REVEAL_ALL, BadNotation, BadSetup, Setup, commands, event_data, event_type
 from domain.commando.board import DEFAULT_BOARD_SPEC, load_board
 from domain.commando.events import EVENTS
 from tests.domain.test_commando_helpers import Game, agent, fold, types
@@ -298,7 +298,7 @@ def test_every_event_type_is_described_and_round_trips_through_json():
 
 def _play_random(game, rng):
     seat = game.to_act[0]
-    cmd = commando.parse(rng.choice(commando.legal(game.state, seat)))
+    cmd = commando.parse(rng.choice(commands(commando.legal(game.state, seat))))
     game.last = commando.decide(game.state, seat, cmd, rng)
     game.state = fold(game.last, game.state)
     game.events = [*game.events, *game.last]
@@ -325,6 +325,6 @@ def test_MC_1_eight_agents_play_to_the_end():
     state = fold(commando.initial(Setup(seats=8, options={"max_plies": 120}), rng))
     while commando.status(state) != "finished":
         seat = rng.choice(commando.to_act(state))
-        state = fold(commando.decide(state, seat, commando.parse(rng.choice(commando.legal(state, seat))), rng),
-                     state)
+        text = rng.choice(commands(commando.legal(state, seat)))
+        state = fold(commando.decide(state, seat, commando.parse(text), rng), state)
     assert commando.result(state) is not None and len(commando.view(state, 7)["agents"]) == 8

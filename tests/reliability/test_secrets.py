@@ -183,7 +183,7 @@ def test_commando_deck_order_and_secret_commitment_stay_hidden(apis):
     for w in worlds:
         assert w.send(me, "map 3")[0] == 200
     assert_alike(worlds, me, probes)
-    assert a.doc(them)["legal"] == b.doc(them)["legal"] == ["commit 0", "commit 1", "commit 2"]
+    assert a.doc(them)["legal"] == b.doc(them)["legal"] == ["commit 0..2"]
     assert a.send(them, "commit 0")[0] == 200
     assert b.send(them, "commit 2")[0] == 200
     assert a.doc(them) != b.doc(them)  # the defender sees their own commitment...

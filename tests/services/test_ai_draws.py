@@ -56,7 +56,7 @@ def played_view(game: str, seat: int, plies: int = 12):
     """A view of ``seat`` after a few random commands (past Mouse Guard's placement)."""
     import random
 
-    from domain.base import Setup
+    from domain.base import Setup, commands
     from domain.registry import game_module
 
     module, rng = game_module(game), random.Random(5)
@@ -65,7 +65,8 @@ def played_view(game: str, seat: int, plies: int = 12):
         state = module.evolve(state, event)
     for _ in range(plies):
         mover = module.to_act(state)[0]
-        for event in module.decide(state, mover, module.parse(rng.choice(module.legal(state, mover))), rng):
+        text = rng.choice(commands(module.legal(state, mover)))
+        for event in module.decide(state, mover, module.parse(text), rng):
             state = module.evolve(state, event)
     return module.view(state, seat)
 

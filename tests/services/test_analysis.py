@@ -152,6 +152,19 @@ def test_the_moves_of_a_game_are_found_from_its_events(rt, game, seats, seed):
     assert [(m.version, m.seat, m.move) for m in found] == sent
 
 
+@pytest.mark.parametrize("with_ids", [True, False])
+def test_a_commitment_is_found_although_legal_lists_it_as_a_range(rt, with_ids):
+    """Mission commando lists a commitment as ``commit 0..N``: the analysis names the count committed."""
+    position = {"turn": 0, "agents": [{"square": 50, "weapons": 3}, {"square": 52, "weapons": 2}]}
+    gid = rt.service.create("commando", [{"name": "Ana"}, {"name": "Bo"}], position=position, seed=9)["id"]
+    sent = []
+    for i, (seat, move) in enumerate([(0, "map 2"), (1, "commit 1"), (0, "commit 3")]):
+        sent.append((rt.store.version(gid), seat, move))
+        rt.service.command(gid, seat, move, command_id=f"c{i}" if with_ids else None)
+    found = analysis.moves(rt.games, rt.games.load(gid))
+    assert [(m.version, m.seat, m.move) for m in found] == sent
+
+
 def test_the_stored_entries_are_json_per_ply(rt):
     gid, _ = blunder_game(rt)
     run_jobs(rt)

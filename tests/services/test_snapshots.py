@@ -10,7 +10,7 @@ import random
 import msgspec
 import pytest
 
-from domain.base import Setup
+from domain.base import Setup, commands
 from domain.registry import GAME_NAMES
 from domain.table import table_of
 from services.games import snapshots
@@ -34,7 +34,7 @@ def random_events(name: str, seed: int, plies: int = 60) -> tuple[int, list]:
         if module.status(state) == "finished":
             break
         seat = rng.choice(module.to_act(state))
-        for e in module.decide(state, seat, module.parse(rng.choice(module.legal(state, seat))), rng):
+        for e in module.decide(state, seat, module.parse(rng.choice(commands(module.legal(state, seat)))), rng):
             state = module.evolve(state, e, 0)
             events.append(e)
     return seats, events

@@ -7,6 +7,8 @@ import random
 
 import pytest
 
+from domain.base import commands
+
 GAMES = [
     ("murus", 2, {"max_plies": 80}),
     ("murus", 2, {"variant": "advanced", "max_plies": 80}),
@@ -36,7 +38,7 @@ def test_random_game_to_the_end_through_http(client, runtime, game, seats, optio
         seat = rng.choice(spectator["to_act"])
         doc = client.get(f"/api/games/{gid}", headers=auth(tokens[seat])).json
         assert doc["you"] == seat and doc["legal"]
-        move = rng.choice(doc["legal"])
+        move = rng.choice(commands(doc["legal"]))  # a range (commit 0..N): one of its commands
         answer = client.post(f"/api/games/{gid}/commands", headers=auth(tokens[seat]),
                              json={"move": move, "expected_version": doc["version"],
                                    "command_id": f"{seat}-{doc['version']}"})

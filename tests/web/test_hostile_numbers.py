@@ -49,3 +49,24 @@ def test_squirrels_position_ids_are_bounded(client, position, field):
 
 def test_a_squirrels_position_with_bounded_ids_makes_a_game(client):
     assert create(client, "squirrels", position=squirrels_position(999_999, number=999_999)).status_code == 201
+
+
+@pytest.mark.parametrize("field", ["weapons", "money", "maps"])
+def test_commando_amounts_in_a_position_are_bounded(client, field):
+    """Issue #31: a position accepted weapons up to 2^53 - 1, and 2·10^6 of them made a 33 MB document."""
+    r = create(client, "commando", position={"turn": 0, "agents": [{"square": 50, field: 2_000_000}, {}]})
+    assert r.status_code == 422, r.get_json()
+    assert r.get_json()["error"]["message"] == f"position.agents[0].{field}: must be at most 1000, not 2000000"
+
+
+def test_a_thousand_weapons_make_one_legal_entry_and_a_small_document(client):
+    created = create(client, "commando", position={"turn": 0, "agents": [{"square": 50, "weapons": 1000},
+                                                                         {"square": 52}]}).get_json()
+    gid, token = created["id"], created["seats"][0]["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    assert client.post(f"/api/games/{gid}/commands", json={"move": "map 2"}, headers=auth).status_code == 200
+    doc = client.get(f"/api/games/{gid}", headers=auth)
+    assert doc.get_json()["legal"] == ["commit 0..1000"] and len(doc.get_data()) < 20_000
+    refused = client.post(f"/api/games/{gid}/commands", json={"move": "commit 1001"}, headers=auth)
+    assert refused.status_code == 422 and "you hold only 1000 weapons" in refused.get_json()["error"]["message"]
+    assert client.post(f"/api/games/{gid}/commands", json={"move": "commit 1000"}, headers=auth).status_code == 200

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from burrow.runtime import build
-from domain.base import Setup
+from domain.base import Setup, commands
 from domain.registry import GAME_NAMES, game_module
 from services.config import Settings
 from web.app import create_app
@@ -40,7 +40,8 @@ def positions() -> dict[str, dict]:
             if module.status(state) != "playing":
                 break
             seat = module.to_act(state)[0]
-            for event in module.decide(state, seat, module.parse(rng.choice(module.legal(state, seat))), rng):
+            text = rng.choice(commands(module.legal(state, seat)))
+            for event in module.decide(state, seat, module.parse(text), rng):
                 state = module.evolve(state, event)
         out[name] = module.dump_position(state)
     return out

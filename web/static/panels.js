@@ -139,6 +139,13 @@ function legal(commands, ctx) {
     html("p", "note no-match", `No legal command contains “${filter}”; all ${commands.length} are listed.`, box);
   }
   for (const move of shown) {
+    const range = / (\d+)\.\.(\d+)$/.exec(move);  // "commit 0..5": a number to choose, in the text box
+    if (range) {
+      const typed = `${move.slice(0, range.index)} ${range[1]}`;
+      button(move, () => { $("typed-move").value = typed; $("typed-move").focus(); }, "move", box)
+        .setAttribute("aria-label", `Type ${typed}, then change its number (${range[1]} to ${range[2]})`);
+      continue;
+    }
     button(move, () => ctx.send(move), "move", box).setAttribute("aria-label", `Play ${move}`);
   }
   if (more > 0) html("p", "note", `…and ${more} more: type in the box to narrow the list.`, box);

@@ -1,7 +1,8 @@
 /* Mission commando: a roll-and-move race. The track (from the board data in doc.state.board) is drawn as a
    serpentine path, one row per district, each green path as a side lane; the teleport as a dashed arc, the red
    wall as a red bar. Agents, money and items in a table; the die; the fight as a dialog. Every decision is a
-   word command ("roll", "map 4", "commit 1", …) offered as buttons straight from doc.legal. */
+   word command ("roll", "map 4", "commit 1", …) offered as buttons straight from doc.legal; a commitment,
+   listed as one range ("commit 0..5"), is a number to choose and one button. */
 import {el, svg, text, picture, html, button} from "../dom.js";
 
 const S = 48;
@@ -29,6 +30,7 @@ function label(command, doc) {
   if ((m = /^challenge (\d+)$/.exec(command))) return `Challenge ${seatName(doc, Number(m[1]))}`;
   if (command === "no challenge") return "No challenge";
   if ((m = /^commit (\d+)$/.exec(command))) return `Commit ${m[1]} weapon${m[1] === "1" ? "" : "s"}`;
+  if ((m = /^commit (\d+)\.\.(\d+)$/.exec(command))) return `Commit ${m[1]} to ${m[2]} weapons`;
   if (command === "swap") return "Swap places";
   if (command === "stay") return state.phase === "wall" ? "Stay before the wall" : "Stay";
   if (command === "pay") return state.phase === "wall" ? "Pay 1 to cross the wall" : `Pay the fine (${opts.fine ?? 2})`;
@@ -219,6 +221,11 @@ function renderPanel(wrapper, doc, ui, lastDie) {
     const row = html("div", "choices", null, panel);
     html("span", "prompt", "Your move:", row);
     for (const command of ui.legal) {
+      const range = /^commit (\d+)\.\.(\d+)$/.exec(command);
+      if (range) {
+        commitChoice(row, doc, ui, Number(range[1]), Number(range[2]));
+        continue;
+      }
       const b = button(label(command, doc), () => ui.send(command), "move", row);
       b.dataset.move = command;
     }
@@ -226,6 +233,21 @@ function renderPanel(wrapper, doc, ui, lastDie) {
   renderAgents(panel, doc);
   html("p", "note", "Squares: $ purchase · ⚔ fight · ! caution · ⇢ teleport · yellow: a banknote when passed · " +
        "green: green path · red bar: the wall (1 banknote to cross) · ★ the enemy base.", panel);
+}
+
+/** A commitment: how many weapons (``low`` to ``high``, secret until both sides have committed), and one button
+    that sends "commit N" (its data-move follows the number chosen). */
+function commitChoice(row, doc, ui, low, high) {
+  const field = html("label", "commit-choice", "Weapons to commit: ", row);
+  const input = html("input", "", null, field);
+  Object.assign(input, {type: "number", min: String(low), max: String(high), step: "1", value: String(low)});
+  const chosen = () => Math.min(high, Math.max(low, Math.trunc(Number(input.value) || 0)));
+  const b = button(label(`commit ${low}`, doc), () => ui.send(`commit ${chosen()}`), "move", row);
+  b.dataset.move = `commit ${low}`;
+  input.addEventListener("input", () => {
+    b.textContent = label(`commit ${chosen()}`, doc);
+    b.dataset.move = `commit ${chosen()}`;
+  });
 }
 
 function renderFight(panel, doc) {
