@@ -200,3 +200,29 @@ def test_the_lobby_form_seats_the_signed_in_account(new_page, server):
     assert len(mine["games"]) == 1 and mine["games"][0]["seat"] == 0
     doc = server.api("GET", f"/api/games/{mine['games'][0]['id']}")
     assert doc["players"][0]["account"] == name
+
+
+def test_an_account_and_its_session_survive_a_restart(new_page):
+    from tests.browser.conftest import Server
+
+    own = Server().start()  # a server of its own, stopped and started again
+    try:
+        page = new_page()
+        name = fresh("Rae")
+        page.goto(f"{own.url}/signup")
+        page.fill("#username", name)
+        page.fill("#password", "correct horse battery")
+        page.click("#signup-password")
+        page.wait_for_url(f"{own.url}/")
+        gid = page.evaluate("""async () => (await fetch('/api/games', {method: 'POST',
+            headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({game: 'murus', players: [{me: true}, {name: 'Guest'}]})})).json()""")["id"]
+        own.halt()
+        own.start()
+        page.goto(f"{own.url}/account")
+        page.wait_for_selector("#sessions li.current")
+        assert page.locator("header .account-menu .me").inner_text() == name
+        mine = page.evaluate("async () => (await fetch('/api/me/games')).json()")
+        assert [g["id"] for g in mine["games"]] == [gid] and mine["games"][0]["token"]
+    finally:
+        own.stop()
