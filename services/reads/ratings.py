@@ -49,10 +49,12 @@ def rated(game: Game) -> bool:
 
 def candidate(game: Game) -> list[str] | None:
     """The accounts (lower-case usernames, by seat) of a finished game that may be rated, or None if it may not:
-    a seat is no account, an account holds two seats, a client chose the seed or hidden parts of the position, a
-    seat never moved (finished at birth, or resigned before a first move), or it was aborted."""
+    a seat is no account, an account holds two seats, a client chose the seed or the position, a seat never moved
+    (finished at birth, or resigned before a first move), it was aborted, or a length limit ended it
+    (``max_plies``: the creator's option, or the service's limit; no one won or drew it by playing)."""
     result = game.module.result(game.state)
-    if game.module.status(game.state) != "finished" or result is None or result.get("termination") == "aborted":
+    if game.module.status(game.state) != "finished" or result is None or \
+            result.get("termination") in ("aborted", "max_plies"):
         return None
     if chosen_by_client(game.meta):
         return None

@@ -77,7 +77,7 @@ def test_a_rated_game_between_accounts(runtime):
     assert len(history) == 1 and history[0][1] == 1662
 
 
-@pytest.mark.parametrize("kind", ["guest", "ai", "seed", "unmoved", "aborted"])
+@pytest.mark.parametrize("kind", ["guest", "ai", "seed", "unmoved", "aborted", "position", "max_plies"])
 def test_games_that_are_not_all_accounts_or_not_played_are_counted_but_unrated(runtime, kind):
     account(runtime, "Ana"), account(runtime, "Bob")
     if kind == "guest":
@@ -91,6 +91,15 @@ def test_games_that_are_not_all_accounts_or_not_played_are_counted_but_unrated(r
                                    accounts={0: "Ana", 1: "Bob"})
         runtime.service.command(g["id"], 0, "a5-a7")
         gid = g["id"]
+    elif kind == "position":  # any position its creator chose (#31), hidden parts or not
+        gid = duel(runtime, position={"turn": "romans", "cells": {"a1": "RR", "h1": "RR", "a7": "GG", "h7": "GG"}})
+    elif kind == "max_plies":  # the turn limit's draw (#31): nobody drew it by playing
+        g = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Bob"}], {"max_plies": 2},
+                                   accounts={0: "Ana", 1: "Bob"})
+        for seat, move in ((0, "a1-a3"), (1, "a7-a5")):
+            runtime.service.command(g["id"], seat, move)
+        gid = g["id"]
+        assert runtime.games.load(gid).module.result(runtime.games.load(gid).state)["termination"] == "max_plies"
     else:
         g = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Bob"}], accounts={0: "Ana", 1: "Bob"})
         runtime.service.command(g["id"], 0, "abort")
