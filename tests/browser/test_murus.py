@@ -50,7 +50,7 @@ def test_two_pages_and_a_spectator_play_to_the_end_live(new_page, watch):
     expect(host.locator("#board .hint")).to_have_count(7)
     host.click('#board [data-cell="c5"]')
     expect(guest.locator("#status")).to_have_text("Your turn: <b>Bo</b> (Gauls).")
-    expect(spectator.locator("#moves")).to_contain_text("(Romans): c3-c5")
+    expect(spectator.locator("#moves")).to_contain_text("Ana: c3-c5")
 
     # Gauls by keyboard only.
     guest.focus('#board [data-cell="h7"]')
@@ -59,7 +59,7 @@ def test_two_pages_and_a_spectator_play_to_the_end_live(new_page, watch):
     guest.focus('#board [data-cell="h5"]')
     guest.keyboard.press("Enter")
     expect(host.locator("#status")).to_have_text("Your turn: Ana (Romans).")
-    expect(spectator.locator("#moves")).to_contain_text("(Gauls): h7-h5")
+    expect(spectator.locator("#moves")).to_contain_text("<b>Bo</b>: h7-h5")
 
     click_move(host, "a5", "a7")
     for page in (host, guest, spectator):
@@ -93,7 +93,7 @@ def test_against_the_ai_at_phone_width(new_page):
     assert page.evaluate("window.sawThinking") == "Bot (Gauls) thinking…"
     expect(page.locator("#status")).to_have_text("Your turn: Ana (Romans).")
     expect(page.locator("#moves li")).to_have_count(3)
-    expect(page.locator("#moves")).to_contain_text("(Gauls):")
+    expect(page.locator("#moves")).to_contain_text("Bot: ")
     assert current_version(page) == 3
 
 

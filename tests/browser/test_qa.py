@@ -52,11 +52,11 @@ def test_a_draw_offer_is_told_to_the_other_player_who_accepts_it(server, new_pag
     expect(ben.locator("#table-note")).to_have_text("")
 
 
-SEAT_1_PLAYS = re.compile("seat 1 plays", re.IGNORECASE)
+SEAT_1_PLAYS = re.compile("Player 2 plays")
 
 
 def test_the_move_list_names_a_player_who_took_an_open_seat_after_the_page_loaded(server, new_page, watch):
-    """Mouse Guard's first line says who plays which colour; it read "seat 1 plays White" on the page of a player
+    """Mouse Guard's first line says who plays which colour; it read "Player 2 plays White" on the page of a player
     who had it open before the seat was taken (a reload said "Bo plays White")."""
     players = [{"name": "Ana"}, {"open": True}]
     created = server.api("POST", "/api/games", {"game": "mouseguard", "players": players})
@@ -215,7 +215,7 @@ def test_a_rematch_waiting_for_the_other_player_says_whom_it_waits_for(server, n
     expect(page.locator("#status")).to_have_text("Waiting for Bo (Romans) to take their seat.")
     expect(page.locator("#table-note")).to_have_text(
         "A rematch: each seat is kept for its player, who takes it from the finished game's page.")
-    expect(page.locator("#moves")).to_contain_text("Table: 1 seat open.")
+    expect(page.locator("#moves")).to_contain_text("Waiting for 1 more player.")
 
 
 @pytest.mark.parametrize("game, players, moves, result", [

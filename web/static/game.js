@@ -555,11 +555,25 @@ function fromStream(raw) {
   if (doc && before && names(doc) !== names(before)) return false;  // a seat taken: its name in earlier lines
   page.events.push(event);
   if (doc) {  // the messages of a long reconnect carry only the event, the last one also the document
+    // Who is online is not in the stream's documents (it is true only now): the page keeps what it knows.
+    if (before && before.online && !doc.online) doc.online = before.online;
     page.docs.set(null, doc);
     page.latest = Math.max(page.latest, doc.version);
     render();
   }
   return true;
+}
+
+/** A seat's player came online (a presence notice): their dot turns on, from what the page has, with no request
+    (a spectator's page renders from the stream alone); a page that knows nobody's presence yet asks. */
+function online(seat) {
+  const docs = [...page.docs.values()];
+  if (!Number.isInteger(seat) || !docs.length || docs.some((doc) => !doc.online)) {
+    if (!page.refreshing) refresh(0);
+    return;
+  }
+  for (const doc of docs) doc.online = doc.online.map((here, i) => here || i === seat);
+  render();
 }
 
 function listen() {
@@ -587,7 +601,7 @@ function listen() {
     } catch (err) {
       return;  // not a notice this page knows
     }
-    if (data.type === "presence" && !page.refreshing) refresh(0);  // a player's dot turns on
+    if (data.type === "presence") online(data.seat);  // a player's dot turns on
     chat.notice(data);
   });
   source.addEventListener("open", () => { root.classList.remove("offline"); connection(true); });

@@ -7,6 +7,7 @@ import {html, button, refocus} from "./dom.js";
 import {api, tokens} from "./api.js";
 import {extraBody, joinButtons, seatKind} from "./seats.js";
 import "./rules.js";  // the rules' summaries from the catalog, and the links that open them
+import "./pairing.js";  // quick pairing's tiles and the players waiting
 import {playerName, signedIn} from "./accounts.js";
 
 const $ = (id) => document.getElementById(id);

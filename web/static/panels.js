@@ -77,8 +77,17 @@ function status(doc, ctx) {
 
 /** ctx: {held: [seat], replay: bool, label(seat), isAi(seat), dot(seat) → CSS class | null, onCopy(seat),
     onRelease(seat)} */
+let playersKey = "";
+
 function players(doc, ctx) {
   const list = $("players");
+  // Drawn again only when something in it changed: the page renders often (beats, notices), and a list rebuilt
+  // under a reader's eyes or a pointer loses its place.
+  const key = JSON.stringify([doc.players, doc.to_act, doc.online, doc.status, doc.result && doc.result.winners,
+                              ctx.held, ctx.replay, (doc.players || []).map((p) => [ctx.label(p.seat),
+                                                                                  ctx.dot && ctx.dot(p.seat)])]);
+  if (key === playersKey) return;
+  playersKey = key;
   list.replaceChildren();
   for (const player of doc.players || []) {
     const seat = player.seat;
