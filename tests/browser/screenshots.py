@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from domain.base import commands
 from tests.browser.conftest import CHROMIUM, LAUNCH_ARGS, ROOT, Server
 
 DESKTOP = {"width": 1280, "height": 900}
@@ -24,7 +25,7 @@ def play(server: Server, gid: str, tokens: list[str], moves: int) -> None:
         for token in tokens:
             doc = server.api("GET", f"/api/games/{gid}", token=token)
             if doc.get("legal"):
-                server.api("POST", f"/api/games/{gid}/commands", {"move": doc["legal"][0]}, token=token)
+                server.api("POST", f"/api/games/{gid}/commands", {"move": commands(doc["legal"])[0]}, token=token)
                 break
 
 

@@ -10,7 +10,7 @@ import random
 import pytest
 
 from domain import table as table_module
-from domain.base import BadSetup, IllegalMove, Setup
+from domain.base import BadSetup, IllegalMove, Setup, commands
 from domain.registry import GAME_NAMES
 from domain.table import (
     MAX_DRAW_OFFERS,
@@ -54,7 +54,7 @@ class Game:
     def play_one(self) -> int:
         """One random legal command of the first seat to act; returns that seat."""
         seat = self.table.to_act(self.state)[0]
-        self.send(seat, self.rng.choice(self.table.legal(self.state, seat)))
+        self.send(seat, self.rng.choice(commands(self.table.legal(self.state, seat))))  # a range: one of its
         return seat
 
     @property
