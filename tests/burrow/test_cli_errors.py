@@ -38,6 +38,8 @@ CASES = [
     (["doctor"], "needs a real Redis"),
     (["doctor", "--redis", "redis://127.0.0.1:{dead}/0"], "cannot reach redis"),
     (["doctor", "--dead", "all"], "invalid int value: 'all'"),
+    (["reports", "--count", "0"], "must be at least 1, not 0"),
+    (["reports", "--redis", "redis://127.0.0.1:{dead}/0"], "cannot reach redis"),
     (["analyse", "nosuchgame"], "no game 'nosuchgame'"),
     (["analyse", "nosuchgame", "--budget", "0"], "--budget must be between 0 and 60"),
     (["selfplay", "chess"], "unknown game 'chess'"),
