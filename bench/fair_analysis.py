@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 import sys
 import tempfile
 import time
@@ -127,13 +126,10 @@ def main(argv: list[str] | None = None) -> int:
     harness.header("Fair analyses: a flood of long analyses from one client", argv)
     rows = []
     for mode in MODES:
-        done = subprocess.run([sys.executable, __file__, "--mode", mode, "--flood", str(args.flood), "--plies",
-                               str(args.plies), "--analysis-time", str(args.analysis_time)],
-                              capture_output=True, text=True, timeout=3600, check=False, cwd=ROOT)
-        if done.returncode != 0:
-            print(done.stderr[-3000:], file=sys.stderr)
+        r = harness.child_json(__file__, "--mode", mode, "--flood", str(args.flood), "--plies", str(args.plies),
+                               "--analysis-time", str(args.analysis_time))
+        if r is None:
             return 1
-        r = json.loads(done.stdout.strip().splitlines()[-1])
         rows.append([mode, r["accepted"], r["refused"], r["victim_jobs"], r["flood_jobs"], r["waited"]])
     harness.table(["mode", "flood analyses accepted", "refused (429)", "victim's jobs", "flood jobs started "
                    "while the victim waited", "victim's wait s"], rows,

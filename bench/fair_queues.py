@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
 import sys
 import tempfile
 import threading
@@ -99,13 +98,10 @@ def main(argv: list[str] | None = None) -> int:
     harness.header("Fair AI queues: a flood of AI games from one client", argv)
     rows = []
     for mode in MODES:
-        done = subprocess.run([sys.executable, __file__, "--mode", mode, "--flood", str(args.flood), "--turns",
-                               str(args.turns), "--ai-time", str(args.ai_time)],
-                              capture_output=True, text=True, timeout=1800, check=False, cwd=ROOT)
-        if done.returncode != 0:
-            print(done.stderr[-3000:], file=sys.stderr)
+        r = harness.child_json(__file__, "--mode", mode, "--flood", str(args.flood), "--turns", str(args.turns),
+                               "--ai-time", str(args.ai_time), timeout=1800)
+        if r is None:
             return 1
-        r = json.loads(done.stdout.strip().splitlines()[-1])
         p95 = harness.percentile(r["answers"], 95)
         rows.append([mode, len(r["answers"]), harness.median(r["answers"]), p95,
                      harness.percentile(r["lobby"], 95), "yes" if p95 <= args.ai_time + MARGIN else "NO",

@@ -248,6 +248,17 @@ def runtime_for(server: RedisServer, prefix: str = "bench"):
     return rt
 
 
+def child_json(script: str, *args: str, timeout: float = 3600) -> dict | None:
+    """Run ``python script *args`` (a bench script running one of its modes in a process of its own) and read the
+    JSON of its last line; None, its error printed, when it failed."""
+    done = subprocess.run([sys.executable, script, *args], capture_output=True, text=True, timeout=timeout,
+                          check=False, cwd=ROOT)
+    if done.returncode != 0:
+        print(done.stderr[-3000:], file=sys.stderr)
+        return None
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def wait_http(port: int, path: str = "/api/health", seconds: float = 30.0) -> None:
     """Wait until ``GET path`` answers 200 on loopback ``port``."""
     import http.client
