@@ -5,7 +5,8 @@ A snapshot is a cache of a fold of immutable events, never trusted blindly:
 
 * it is written on first need (a time-travel read folding past a multiple of ``EVERY``), only after its encoding
   has been decoded again and found to encode to the same bytes (a state msgspec cannot carry exactly is never
-  stored: that game is then folded from its first event, as before, and a warning logged once);
+  stored: that game is then folded from its first event, as before, and a warning logged once), and never for a
+  game the table has ended (its result's reason is a ``Text``, which msgpack would keep as a plain string);
 * it records the fingerprint of the code that folded it (the deciders' sources, ``domain/`` without its AI, and
   the event codec): after any change to the rules a snapshot is ignored and written again;
 * it records a checksum of the event it ends with, compared with the stream's event at that version when it is
@@ -108,18 +109,20 @@ class Snapshots:
     def save(self, gid: str, game_name: str, version: int, state: TableState, data: bytes) -> None:
         """Keep ``state``, the fold up to ``version`` whose event there is stored as ``data`` (unless the state
         does not survive an encoding: then never for this game)."""
-        if game_name in self._unencodable:
+        if game_name in self._unencodable or state.ended is not None:
+            # A game the table ended holds its result's reason as a ``Text`` (said in the reader's language), which
+            # msgpack keeps as a plain string; and such a game takes only an event or two more (its rematch).
             return
         try:
             blob = _encoder.encode(state)
-            again = _encoder.encode(decode_state(blob, type(state.game)))
+            exact = _encoder.encode(decode_state(blob, type(state.game))) == blob
+            why = "it does not encode the same after a round trip"
         except (msgspec.EncodeError, msgspec.ValidationError, TypeError, ValueError) as exc:
-            again, blob = None, exc
-        if again != blob:
+            exact, why = False, f"{type(exc).__name__}: {exc}"
+        if not exact:
             self._unencodable.add(game_name)
             log.warning("game %s (%s): its state cannot be snapshotted exactly (%s); its old versions are folded "
-                        "from the first event", gid, game_name, blob if isinstance(blob, Exception) else
-                        "it does not encode the same after a round trip")
+                        "from the first event", gid, game_name, why)
             return
         snap = Snapshot(version=version, code=fingerprint(), crc=checksum(data), state=msgspec.Raw(blob))
         try:

@@ -12,7 +12,7 @@ import pytest
 
 from domain.base import Setup, commands
 from domain.registry import GAME_NAMES
-from domain.table import table_of
+from domain.table import Resigned, table_of
 from services.games import snapshots
 from services.games.states import States
 from services.store import codec
@@ -143,3 +143,19 @@ def test_a_state_that_does_not_survive_a_round_trip_is_never_stored(runtime, cap
     assert runtime.redis.hlen(runtime.store.keys.snapshots(gid)) == 0
     assert same(game, fresh_fold(runtime, gid, game.version))
     assert "cannot be snapshotted exactly" in caplog.text
+
+
+def test_a_game_the_table_ended_is_never_snapshotted(runtime):
+    """Its result's reason is a ``Text`` (said in every language): a snapshot would keep it as a plain string."""
+    from domain.text import Text
+
+    gid = stored_game(runtime, "murus", seed=6)
+    states = States(runtime.store)
+    states.snapshots.every = EVERY
+    game = states.at_version(gid, runtime.store.version(gid))
+    runtime.store.append(gid, [codec.encode(Resigned(seat=0))], expected_version=None)
+    ended = states.at_version(gid, runtime.store.version(gid))
+    assert isinstance(ended.state.ended["reason"], Text)
+    states.snapshots.save(gid, "murus", ended.version, ended.state, b"")
+    assert runtime.redis.hget(runtime.store.keys.snapshots(gid), ended.version) is None
+    assert game.version < ended.version
