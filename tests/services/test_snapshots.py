@@ -12,9 +12,10 @@ import pytest
 
 from domain.base import Setup, commands
 from domain.registry import GAME_NAMES
-from domain.table import Resigned, table_of
+from domain.table import Resigned, TableSet, table_of
 from services.games import snapshots
 from services.games.states import States
+from services.reads.views import all_documents
 from services.store import codec
 from services.store.streams import new_game_id
 
@@ -159,3 +160,22 @@ def test_a_game_the_table_ended_is_never_snapshotted(runtime):
     states.snapshots.save(gid, "murus", ended.version, ended.state, b"")
     assert runtime.redis.hget(runtime.store.keys.snapshots(gid), ended.version) is None
     assert game.version < ended.version
+
+
+def test_a_clocked_game_is_snapshotted(runtime):
+    """A clock setting of whole seconds (60) comes back from msgpack as 60.0 under its type: the same value."""
+    seats, events = random_events("murus", 8)
+    gid = new_game_id()
+    meta = {"id": gid, "game": "murus", "players": [{"name": "A"}, {"name": "B"}], "seed": None, "created": 0}
+    runtime.store.append(gid, [codec.encode(events[0]), codec.encode(TableSet(clock={"initial": 60}))],
+                         expected_version=0, meta=json.dumps(meta).encode())
+    runtime.store.append(gid, [codec.encode(e) for e in events[1:]], expected_version=None)
+    states = States(runtime.store)
+    states.snapshots.every = EVERY
+    last = runtime.store.version(gid)
+    assert same(states.at_version(gid, last), fresh_fold(runtime, gid, last))
+    assert runtime.redis.hlen(runtime.store.keys.snapshots(gid)) == last // EVERY > 0
+    again = States(runtime.store)  # from the snapshots: every document the same
+    again.snapshots.every = EVERY
+    for version in range(EVERY, last + 1):
+        assert all_documents(again.at_version(gid, version)) == all_documents(fresh_fold(runtime, gid, version))
