@@ -27,8 +27,8 @@ class GameType:
     ``decider`` is the import path of the module with the shape of ``domain.base.Decider`` (the game's package:
     ``__name__`` where the package declares its ``GAME``); ``catalog`` its ``CATALOG``; ``ai`` the import path of
     its AI module (``choose``, ``domain/ai/__init__.py``), or None for a game without AI players; ``hidden`` the
-    parts a position can fix that a seat does not see (hands, deck order, placements; empty for a game of
-    perfect information); ``perft`` its move-generation count, or None; ``board`` the page's board script, a
+    parts of a state a seat does not see (hands, deck order, placements; empty for a game of perfect
+    information: the conformance suite checks that none of them leaks); ``perft`` its move-generation count, or None; ``board`` the page's board script, a
     file name under ``web/static/boards/``, or None (the generic board: the legal commands as buttons).
     """
 
