@@ -24,7 +24,9 @@ import harness
 
 
 def fill(rt, n: int) -> None:
-    """``n`` lobby lines and ``n`` rated names, written in pipelined batches."""
+    """``n`` lobby lines and ``n`` rated accounts, written in pipelined batches."""
+    from services.reads.ratings import Standing
+
     projector, ratings = rt.projector, rt.ratings
     redis = rt.redis
     start = 1_700_000_000_000
@@ -39,8 +41,9 @@ def fill(rt, n: int) -> None:
                     "created": "2026-01-01T00:00:00.000+00:00", "result": None}
             projector._write_lobby(keys=projector.lobby_keys(projector.keys.partition(gid)),
                                    args=[gid, 3, json.dumps(line), start + i, status, 0], client=pipe)
-            pipe.zadd(ratings.ranking("murus"), {f"P{i}": 1500 + (i * 7919) % 400})
-            pipe.hset(ratings.keys[3], f"murus:P{i}", 1)
+            rating = 1500 + (i * 7919) % 400
+            pipe.zadd(ratings.ranking("murus"), {f"p{i}": rating})
+            pipe.hset(ratings.key("ratings", "murus"), f"p{i}", Standing(f"P{i}", rating, 80.0, games=20).dump())
         pipe.execute()
     redis.hset(ratings.keys[1], mapping={"murus:finished": n, "murus:rated": n, "murus:events": 40 * n,
                                          "murus:wins_by_seat:0": n // 2})

@@ -345,6 +345,8 @@ def cmd_analyse(args) -> int:
     try:
         game = runtime.games.load(args.gid)
         analyses.request(args.gid, queue=False)
+    except errors.Corrupt as exc:
+        raise _damaged(exc) from None
     except errors.ServiceError as exc:  # no such game, still running
         raise UserError(exc.message) from None
     meta = analyses.meta(args.gid)
