@@ -185,9 +185,10 @@ class States:
 
     def _fold(self, game: Game, stored) -> Game:
         state, version = game.state, game.version
+        evolve, decode = game.module.evolve, codec.decoder(game.module)  # looked up once: a fold runs per event
         for item in stored:
             try:
-                state = game.module.evolve(state, codec.decode(game.module, item.data), item.at)
+                state = evolve(state, decode(item.data), item.at)
             except (msgspec.DecodeError, msgspec.ValidationError, BadEvent) as exc:
                 log.error("game %s: the event at version %s cannot be read: %s: %s", game.gid, item.version,
                           type(exc).__name__, exc)

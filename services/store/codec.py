@@ -31,11 +31,20 @@ _decode_of: dict[object, Callable[[bytes], Event]] = {}
 less than the cache's call and the method's lookup."""
 
 
+def decoder(module: ModuleType) -> Callable[[bytes], Event]:
+    """``decode`` for ``module``'s game, bound: ``decoder(module)(data) == decode(module, data)``, for a loop over
+    many events of one game."""
+    decode_one = _decode_of.get(module)
+    if decode_one is None:
+        decode_one = _decode_of[module] = _decoder(module).decode
+    return decode_one
+
+
 def decode(module: ModuleType, data: bytes) -> Event:
     """The event of ``module``'s game stored as ``data``."""
     decode_one = _decode_of.get(module)
     if decode_one is None:
-        decode_one = _decode_of[module] = _decoder(module).decode
+        decode_one = decoder(module)
     return decode_one(data)
 
 
