@@ -74,15 +74,20 @@ class Result(TypedDict):
 
 
 def limit_reached(plies: int) -> Text:
-    """The reason of a draw by the ``max_plies`` limit."""
-    return Text.plural("Draw: the limit of {n} ply was reached", "Draw: the limit of {n} plies was reached",
+    """The reason of a draw by the ``max_plies`` limit (in players' words: moves, not plies)."""
+    return Text.plural("Draw: the limit of {n} move was reached", "Draw: the limit of {n} moves was reached",
                        n=plies)
 
 
 def read_limit_reached(reason: str) -> Text | None:
-    """``limit_reached``'s reason read back from its English (a stored ``game_ended`` event), else None."""
+    """``limit_reached``'s reason read back from its English (a stored ``game_ended`` event; games stored before
+    it said "ply" read as it says now), else None."""
     found = limit_reached(0)
-    return match_plural(reason, found.id, found.plural_id)
+    now = _OLD_LIMIT.sub(lambda m: f"{m[1]} {'move' if m[2] == 'ply' else 'moves'} was reached", reason)
+    return match_plural(now, found.id, found.plural_id)
+
+
+_OLD_LIMIT = re.compile(r"\b(\d+) (ply|plies) was reached$")
 
 
 def plain_result(result: Result | None) -> Result | None:

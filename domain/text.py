@@ -130,6 +130,12 @@ def _of_form(value: Any) -> Any:
     return value
 
 
+def words(english: str) -> str:
+    """``english`` as it is: a title, a label or a help text of the games' catalog, which the web layer says in the
+    reader's language with ``english`` as its message id (``words`` marks it for the catalogs' extraction)."""
+    return english
+
+
 def plain(text: str) -> Text:
     """A sentence with no id of its own (a stored sentence no template matches, a library's message): as is."""
     return text if isinstance(text, Text) else Text._make("{text}", None, {"text": str(text)}, str(text))

@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, jsonify, render_template, request
 
 from domain import registry
+from domain.text import Text
 from services import errors
 from services.accounts.events import LanguageChosen
 from services.accounts.passkeys import Passkeys
@@ -56,12 +57,13 @@ def body_object(allowed: tuple[str, ...], empty_ok: bool = False) -> dict:
     try:
         body = json.loads(raw) if raw else None
     except (ValueError, RecursionError):
-        raise errors.BadRequest("the request body is not valid JSON") from None
+        raise errors.BadRequest(Text("the request body is not valid JSON")) from None
     if not isinstance(body, dict):
-        raise errors.BadRequest("the request body must be a JSON object")
+        raise errors.BadRequest(Text("the request body must be a JSON object"))
     unknown = sorted(set(body) - set(allowed))
     if unknown:
-        raise errors.Unprocessable(f"{unknown[0][:40]}: unknown field (known: {', '.join(allowed)})",
+        raise errors.Unprocessable(Text("{field}: unknown field (known: {known})", field=unknown[0][:40],
+                                        known=", ".join(allowed)),
                                    field=unknown[0][:40])
     return body
 
@@ -74,7 +76,7 @@ def credential_body() -> dict:
 def limit_arg() -> int:
     raw = request.args.get("limit", str(PAGE))
     if not re.fullmatch(r"[0-9]{1,3}", raw) or not 1 <= int(raw) <= MAX_PAGE:
-        raise errors.BadRequest(f"limit: a whole number from 1 to {MAX_PAGE}")
+        raise errors.BadRequest(Text("limit: a whole number from 1 to {n}", n=MAX_PAGE))
     return int(raw)
 
 
@@ -217,7 +219,7 @@ def sign_out_one(sid: str):
     sessions = session.accounts().sessions
     found = [s for s in sessions.of_account(account.id) if s.public_id == sid] if SESSION_ID.match(sid) else []
     if not found:
-        raise errors.NotFound(f"no session {sid[:20]!r} of yours")
+        raise errors.NotFound(Text("no session {id} of yours", id=repr(sid[:20])))
     sessions.revoke(found[0])
     response = current_app.response_class(status=204)
     if found[0].hash == current.hash:
@@ -265,7 +267,7 @@ def outcome_of(seat: int, result: dict | None) -> str | None:
 def account_named(username: str):
     account = session.accounts().store.by_username(username) if USERNAME.match(username) else None
     if account is None:
-        raise errors.NotFound(f"no player {username[:40]!r}")
+        raise errors.NotFound(Text("no player {name}", name=repr(username[:40])))
     return account
 
 
@@ -284,7 +286,8 @@ def player_games(username: str):
 
 def known_game(game: str) -> str:
     if game not in registry.GAME_NAMES:
-        raise errors.NotFound(f"no game {game[:40]!r} (known: {', '.join(registry.GAME_NAMES)})")
+        raise errors.NotFound(Text("no game {game} (known: {known})", game=repr(game[:40]),
+                                   known=", ".join(registry.GAME_NAMES)))
     return game
 
 

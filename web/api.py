@@ -8,7 +8,6 @@ from urllib.parse import urlsplit
 from flask import Blueprint, current_app, jsonify, request
 
 from domain import registry
-from domain.catalog import to_builtins
 from domain.text import Text
 from services import errors
 from services.bounds import is_game_id
@@ -115,7 +114,8 @@ def int_arg(name: str, minimum: int = 0) -> int | None:
 @api.get("/catalog")
 def catalog():
     """Every game as its catalog entry describes it (``domain/catalog.py``)."""
-    return jsonify({"games": [to_builtins(info) for info in registry.catalog()]})
+    lang = i18n.request_language()  # titles, labels, help and rules in the reader's language
+    return jsonify({"games": [i18n.catalog_entry(info, lang) for info in registry.catalog()]})
 
 
 @api.get("/openapi.json")

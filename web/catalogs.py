@@ -27,10 +27,11 @@ TRANSLATIONS = ROOT / "web" / "translations"
 POT = TRANSLATIONS / "messages.pot"
 LANGUAGES = ("fr", "zh")
 """The languages with a catalog (English is the message ids themselves)."""
-KEYWORDS = {"Text": None, "plural": (1, 2), "_": None, "gettext": None, "ngettext": (1, 2), "t": None,
-            "tn": (1, 2)}
-"""What marks a string: ``Text(...)``/``Text.plural(...)`` (domain, services), ``_``/``gettext``/``ngettext``
-(web, templates), ``t``/``tn`` (the page's scripts)."""
+KEYWORDS = {"Text": None, "plural": (1, 2), "words": None, "_": None, "gettext": None, "ngettext": (1, 2),
+            "t": None, "tn": (1, 2)}
+"""What marks a string: ``Text(...)``/``Text.plural(...)`` (domain, services), ``words(...)`` (the games'
+catalog: titles, labels, help), ``_``/``gettext``/``ngettext`` (web, templates), ``t``/``tn`` (the page's
+scripts)."""
 SOURCES = ("domain", "services", "web")
 
 

@@ -36,13 +36,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 
+from domain.text import Text
 from services import errors as service_errors
 from services.accounts import of as accounts_of
 from services.bounds import is_game_id
 from services.clients import address_of
 from services.config import Settings
 from services.live.hub import RETRY_MS, Hub, Subscription, new_hub
-from web import errors
+from web import errors, i18n
 from web.bridge import Bridge
 
 KEEPALIVE_SECONDS = 15  # a comment line on an idle stream, so proxies and clients see it alive
@@ -103,27 +104,32 @@ class Guard:
             scope["scheme"] = headers[b"x-forwarded-proto"].decode()
         host = host_name(headers.get(b"host", b"").decode("latin-1"))
         if self.hosts is not None and host not in self.hosts:
-            await errors.send(send, 400, "bad_host", f"this site is not served as {host[:100]!r}", close=True)
+            await errors.send(send, 400, "bad_host",
+                              Text("this site is not served as {host}", host=repr(host[:100])),
+                              close=True, lang=i18n.scope_language(scope))
             return
         if scope["method"].encode() in BODY_METHODS or b"content-length" in headers \
                 or b"transfer-encoding" in headers:
-            receive = await self._read_body(headers, receive, send)
+            receive = await self._read_body(headers, receive, send, i18n.scope_language(scope))
             if receive is None:
                 return
         await self.app(scope, receive, send)
 
-    async def _read_body(self, headers: dict, receive, send):
-        """The request's ``receive`` with its body read already, or None once answered (413, 408, 400)."""
+    async def _read_body(self, headers: dict, receive, send, lang: str):
+        """The request's ``receive`` with its body read already, or None once answered (413, 408, 400; their
+        messages in ``lang``)."""
         limit = self.body_bytes
         length = headers.get(b"content-length")
         if length is not None:
             try:
                 declared = int(length)
             except ValueError:
-                await errors.send(send, 400, "bad_request", "Content-Length is not a number", close=True)
+                await errors.send(send, 400, "bad_request", Text("Content-Length is not a number"), close=True,
+                                  lang=lang)
                 return None
             if declared > limit:
-                await errors.send(send, 413, "too_large", f"the body is over {limit} bytes", close=True)
+                await errors.send(send, 413, "too_large", Text("the body is over {limit} bytes", limit=limit),
+                                  close=True, lang=lang)
                 return None
         chunks, size = [], 0
         loop = asyncio.get_running_loop()
@@ -132,15 +138,17 @@ class Guard:
             try:
                 message = await asyncio.wait_for(receive(), max(deadline - loop.time(), 0.001))
             except TimeoutError:
-                await errors.send(send, 408, "timeout", "the request body did not arrive within "
-                                  f"{self.settings.body_seconds:g} s", close=True)
+                await errors.send(send, 408, "timeout", Text("the request body did not arrive within {s} s",
+                                                             s=float(self.settings.body_seconds)),
+                                  close=True, lang=lang)
                 return None
             if message["type"] == "http.disconnect":
                 return None
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > limit:
-                await errors.send(send, 413, "too_large", f"the body is over {limit} bytes", close=True)
+                await errors.send(send, 413, "too_large", Text("the body is over {limit} bytes", limit=limit),
+                                  close=True, lang=lang)
                 return None
             chunks.append(chunk)
             if not message.get("more_body"):
@@ -235,11 +243,11 @@ class Streams:
         """The versions after ``Last-Event-ID`` (or ``?after=``), then each new one as it comes."""
         gid = request.path_params["gid"]
         if not is_game_id(gid):
-            return error_response(service_errors.NotFound(f"no game {gid[:40]!r}"))
+            return error_response(service_errors.NotFound(Text("no game {gid}", gid=repr(gid[:40]))), request)
         try:
             after = last_event_id(request.headers.get("last-event-id"), request.query_params.get("after"))
         except service_errors.ServiceError as exc:
-            return error_response(exc)
+            return error_response(exc, request)
         loop = asyncio.get_running_loop()
         wakeup, waker = asyncio.Event(), self._waker(loop)
         address = request.client.host if request.client else None
@@ -247,7 +255,7 @@ class Streams:
             sub = await loop.run_in_executor(self.setup, self.hub.subscribe, gid, after, address,
                                              lambda: waker.wake(wakeup.set))
         except service_errors.ServiceError as exc:
-            return error_response(exc)
+            return error_response(exc, request)
         if request.method == "HEAD":
             self.hub.unsubscribe(sub)
             return Response(media_type="text/event-stream", headers=SSE_HEADERS)
@@ -261,17 +269,19 @@ class Streams:
         cookie = request.cookies.get(SESSION_COOKIE)
         username = await loop.run_in_executor(self.setup, self.username_of, cookie) if cookie else None
         if username is None:
-            return error_response(service_errors.Unauthorized("sign in first: this is an account's stream"))
+            return error_response(service_errors.Unauthorized(Text("sign in first: this is an account's stream")),
+                                  request)
         after = request.headers.get("last-event-id")
         if after is not None and not NOTE_ID.fullmatch(after):
-            return error_response(service_errors.BadRequest("Last-Event-ID: not a notification's id"))
+            return error_response(service_errors.BadRequest(Text("Last-Event-ID: not a notification's id")),
+                                  request)
         wakeup, waker = asyncio.Event(), self._waker(loop)
         address = request.client.host if request.client else None
         try:
             sub = await loop.run_in_executor(self.setup, self.hub.subscribe_account, username.lower(), after,
                                              address, lambda: waker.wake(wakeup.set))
         except service_errors.ServiceError as exc:
-            return error_response(exc)
+            return error_response(exc, request)
         return EventStream(self._messages(sub, wakeup), headers=SSE_HEADERS, ping=KEEPALIVE_SECONDS,
                            send_timeout=SEND_SECONDS, background=BackgroundTask(self.hub.unsubscribe, sub))
 
@@ -304,12 +314,14 @@ def last_event_id(header: str | None, after: str | None) -> int:
     except ValueError:
         version = -1
     if not 0 <= version <= MAX_VERSION:
-        raise service_errors.BadRequest("Last-Event-ID: must be a version number")
+        raise service_errors.BadRequest(Text("Last-Event-ID: must be a version number"))
     return version
 
 
-def error_response(exc: service_errors.ServiceError) -> JSONResponse:
-    status, document = errors.of(exc)
+def error_response(exc: service_errors.ServiceError, request: Request | None = None) -> JSONResponse:
+    """A service error as the front's JSON answer, its message in the ``request``'s language (its ``code`` never
+    changes)."""
+    status, document = errors.of(exc, i18n.scope_language(request.scope) if request is not None else i18n.DEFAULT)
     return JSONResponse(document, status_code=status)
 
 

@@ -176,6 +176,28 @@ def localize_document(doc: dict, lang: str) -> dict:
     return doc
 
 
+def words(english: str, lang: str) -> str:
+    """A catalog's title, label or help (``domain.text.words``) in ``lang``: its English is its message id."""
+    return translations(lang).gettext(english) if english else english
+
+
+def catalog_entry(info: Any, lang: str) -> dict:
+    """A game's catalog entry (``domain/catalog.py``) as ``GET /api/catalog`` serves it to a reader of ``lang``:
+    its title, rules in short, options' labels, help and choices in that language (names, values and the notation
+    never change)."""
+    from domain.catalog import to_builtins
+
+    entry = to_builtins(info)
+    if lang == DEFAULT:
+        return entry
+    entry["title"], entry["rules"] = words(entry["title"], lang), words(entry["rules"], lang)
+    for option in entry["options"]:
+        option["label"], option["help"] = words(option["label"], lang), words(option.get("help", ""), lang)
+        for choice in option.get("choices") or ():
+            choice["label"] = words(choice["label"], lang)
+    return entry
+
+
 # -- the page's strings -------------------------------------------------------------------------------------
 
 

@@ -8,15 +8,16 @@ from __future__ import annotations
 from flask import Blueprint, current_app, render_template
 
 from domain import registry
+from web import i18n
 
 pages = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
                   static_url_path="/static")
 
 
 def title(name: str) -> str:
-    """The game's title in the catalog (its name if it has none)."""
+    """The game's title in the catalog, in the reader's language (its name if it has none)."""
     try:
-        return registry.game_info(name).title
+        return i18n.words(registry.game_info(name).title, i18n.request_language())
     except (KeyError, ImportError, AttributeError):
         return name
 
@@ -32,7 +33,8 @@ def board_script(name: str) -> str | None:
 
 def game_choices() -> list[dict]:
     """The games for the lobby's form, from the catalog: title, seat range, whether an AI plays it."""
-    return [{"name": info.name, "title": info.title, "min_seats": info.seats[0],
+    lang = i18n.request_language()
+    return [{"name": info.name, "title": i18n.words(info.title, lang), "min_seats": info.seats[0],
              "max_seats": info.seats[1], "ai": bool(info.levels)} for info in registry.catalog()]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import jsonify, request
 
+from domain.text import Text
 from services import errors
 from services.people.chat import check_room
 from web.api import api, bearer_token, required_seat, runtime
@@ -13,7 +14,7 @@ from web.api import api, bearer_token, required_seat, runtime
 def meeting():
     rt = runtime()
     if rt.people is None:
-        raise errors.Unavailable("meeting people is not set up in this process")
+        raise errors.Unavailable(Text("meeting people is not set up in this process"))
     return rt, rt.people
 
 
@@ -31,16 +32,16 @@ def chat_reader(rt, gid: str, room: str) -> tuple[str, str]:
     """Who may read and write ``room`` of game ``gid``: its name shown and its key for the rate limit. The
     players' room is its seats' (a seat token); the spectators' room is signed-in accounts'."""
     if rt.store.meta(gid) is None:
-        raise errors.NotFound(f"no game {gid!r}")
+        raise errors.NotFound(Text("no game {gid}", gid=repr(gid)))
     if room == "players":
         if bearer_token() is None:
-            raise errors.Unauthorized("the players' room is for the game's seats: send the seat's token")
+            raise errors.Unauthorized(Text("the players' room is for the game's players: send a player's token"))
         seat = required_seat(rt, gid)
         game = rt.games.load(gid)
-        return game.names[seat] or f"Player {seat + 1}", f"seat:{gid}:{seat}"
+        return game.names[seat] or str(Text("Player {number}", number=seat + 1)), f"seat:{gid}:{seat}"
     account = signed_in_account()
     if account is None:
-        raise errors.Unauthorized("the spectators' room is for signed-in players: sign in first")
+        raise errors.Unauthorized(Text("the spectators' room is for signed-in players: sign in first"))
     return account, f"account:{account.lower()}"
 
 
@@ -54,10 +55,11 @@ def signed_in_account() -> str | None:
 def body_of(*names: str) -> dict:
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        raise errors.BadRequest("the body must be a JSON object")
+        raise errors.BadRequest(Text("the body must be a JSON object"))
     unknown = set(body) - set(names)
     if unknown:
-        raise errors.BadRequest(f"{min(unknown)}: unknown field (known: {', '.join(names)})", field=min(unknown))
+        raise errors.BadRequest(Text("{field}: unknown field (known: {known})", field=min(unknown),
+                                     known=", ".join(names)), field=min(unknown))
     return body
 
 
@@ -69,7 +71,7 @@ def read_chat(gid: str):
     chat_reader(rt, gid, room)
     after = request.args.get("after")
     if after is not None and not _is_message_id(after):
-        raise errors.BadRequest("after: not a message id of this room")
+        raise errors.BadRequest(Text("after: not a message id of this room"))
     return jsonify({"messages": people.chat.read(gid, room, after)})
 
 
@@ -92,7 +94,7 @@ def report_chat(gid: str):
     reporter, _ = chat_reader(rt, gid, room)
     message = body.get("id")
     if not _is_message_id(message):
-        raise errors.BadRequest("id: not a message id of this room", field="id")
+        raise errors.BadRequest(Text("id: not a message id of this room"), field="id")
     people.chat.report(gid, room, message, reporter)
     return "", 204
 
@@ -114,7 +116,8 @@ def game_request(body: dict) -> tuple[str, dict, dict | None, int]:
 
     name = body.get("game")
     if name not in GAME_NAMES:
-        raise errors.Unprocessable(f"game: unknown game {str(name)[:40]!r} (known: {', '.join(GAME_NAMES)})",
+        raise errors.Unprocessable(Text("game: unknown game {name} (known: {known})", name=repr(str(name)[:40]),
+                                        known=", ".join(GAME_NAMES)),
                                    field="game")
     info = game_info(name)
     options = body.get("options") or {}
@@ -125,7 +128,8 @@ def game_request(body: dict) -> tuple[str, dict, dict | None, int]:
         raise errors.Unprocessable(str(exc), field=exc.field) from exc
     seats = body.get("seats", info.seats[0])
     if not isinstance(seats, int) or isinstance(seats, bool) or not info.seats[0] <= seats <= info.seats[1]:
-        raise errors.Unprocessable(f"seats: {name} is played by {info.seat_range()} players", field="seats")
+        raise errors.Unprocessable(Text("seats: {game} is played by {range} players", game=name,
+                                        range=info.seat_range()), field="seats")
     return name, options, clock, seats
 
 
@@ -148,7 +152,7 @@ def create_seek():
     numbers = isinstance(span, list) and len(span) == 2 and all(
         isinstance(x, int | float) and not isinstance(x, bool) and -10_000 <= x <= 10_000 for x in span)
     if not numbers or span[0] > span[1]:
-        raise errors.Unprocessable("rating_range: two numbers [lowest, highest], lowest first",
+        raise errors.Unprocessable(Text("rating_range: two numbers [lowest, highest], lowest first"),
                                    field="rating_range")
     rating = rt.ratings.of_player(username)[0].get(game, {}).get("rating", 1500)
     return jsonify(people.seeks.seek(username, game, options, clock, seats, rating, tuple(span))), 201

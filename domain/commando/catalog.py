@@ -9,37 +9,38 @@ from domain.commando.constants import (
     START_MONEY,
     WEAPON_PRICE,
 )
+from domain.text import words
 
 CATALOG = GameInfo(
     name="commando",
-    title="Mission commando",
+    title=words("Mission commando"),
     seats=(2, 8),  # MC-1: not limited by the rules (2-5 advised); 8 is the API's player limit
     seats_note="2–5 advised",
     levels=LEVELS,
     options=(
-        Option("start_money", "int", START_MONEY, "Banknotes at the start",
-               "What each agent holds when the game starts.", maximum=MAX_AMOUNT),
-        Option("start_maps", "int", START_MAPS, "Maps at the start",
-               "A map moves you 1 to 5 squares of your choice instead of rolling, once.",
+        Option("start_money", "int", START_MONEY, words("Banknotes at the start"),
+               words("What each agent holds when the game starts."), maximum=MAX_AMOUNT),
+        Option("start_maps", "int", START_MAPS, words("Maps at the start"),
+               words("A map moves you 1 to 5 squares of your choice instead of rolling, once."),
                maximum=MAX_AMOUNT),
-        Option("weapon_price", "int", WEAPON_PRICE, "Price of a weapon",
-               "In banknotes, on a purchase square; each weapon committed adds 1 to a fight's roll.",
+        Option("weapon_price", "int", WEAPON_PRICE, words("Price of a weapon"),
+               words("In banknotes, on a purchase square; each weapon committed adds 1 to a fight's roll."),
                maximum=MAX_AMOUNT),
-        Option("accessory_price", "int", ACCESSORY_PRICE, "Price of an accessory",
-               "In banknotes, on a purchase square; an accessory wards off a caution card.",
+        Option("accessory_price", "int", ACCESSORY_PRICE, words("Price of an accessory"),
+               words("In banknotes, on a purchase square; an accessory wards off a caution card."),
                maximum=MAX_AMOUNT),
-        Option("accessory_limit", "int", ACCESSORY_LIMIT, "Accessories held at most",
-               "An agent holding this many cannot buy another.", maximum=MAX_AMOUNT),
-        Option("fine", "int", FINE, "Fine",
-               "What the loser of a challenge pays if the winner stays; without it, the green path.",
+        Option("accessory_limit", "int", ACCESSORY_LIMIT, words("Accessories held at most"),
+               words("An agent holding this many cannot buy another."), maximum=MAX_AMOUNT),
+        Option("fine", "int", FINE, words("Fine"),
+               words("What the loser of a challenge pays if the winner stays; without it, the green path."),
                maximum=MAX_AMOUNT),
-        Option("max_plies", "count", None, "End in a draw after this many turns (empty: never)",
-               "Ends the game as a draw after that many turns in all (each seat's turn counts one).",
+        Option("max_plies", "count", None, words("End in a draw after this many turns (empty: never)"),
+               words("Ends the game as a draw after that many turns in all (each player's turn counts one)."),
                maximum=MAX_PLIES),
-        Option("board", "object", None, "Board",
-               "A board object (see docs/commando-board.md); null: the shipped board."),
+        Option("board", "object", None, words("Board"),
+               words("A board object (see docs/commando-board.md); null: the shipped board.")),
     ),
-    rules=(
+    rules=words(
         "Race your agent down a 60-square track to the enemy base. Roll a die of 0 to 5 (or spend a map to "
         "choose your move) and go forward; numbered squares pay a banknote, crossing the red wall costs one, "
         "purchase squares sell weapons and accessories, caution squares draw a card an accessory can ward "

@@ -1,27 +1,28 @@
 """Mouse Guard in the catalog (``domain/catalog.py``): name, seats, options, AI levels, rules in short."""
 
 from domain.catalog import LEVELS, MAX_PLIES, Choice, GameInfo, Notation, Option
+from domain.text import words
 
 CATALOG = GameInfo(
     name="mouseguard",
-    title="Mouse Guard: Swords & Strongholds",
+    title=words("Mouse Guard: Swords & Strongholds"),
     seats=(2, 2),
     seats_note="colours drawn at random",
     levels=LEVELS,
     options=(
-        Option("edge_points", "bool", False, "The outer line is playable too (63 points)",
-               "By default only the 35 inner points are played on, and a mouse pushed onto the edge is "
-               "captured."),
-        Option("exit_extra_step", "bool", False, "Leaving a stronghold takes one more step",
-               "A mouse that leaves its stronghold then also steps once to an open point."),
-        Option("diplomacy_metric", "choice", "squares", "Diplomacy distance",
-               "How Diplomacy finds the nearest enemy mouse: by the squares the mice occupy, or by Chebyshev "
-               "distance.",
-               (Choice("squares", "Squares (default)"), Choice("chebyshev", "Chebyshev"))),
-        Option("max_plies", "count", None, "End in a draw after this many plies (empty: never)",
-               "Ends the game as a draw after that many turns in all.", maximum=MAX_PLIES),
+        Option("edge_points", "bool", False, words("The outer line is playable too (63 points)"),
+               words("By default only the 35 inner points are played on, and a mouse pushed onto the edge is "
+                     "captured.")),
+        Option("exit_extra_step", "bool", False, words("Leaving a stronghold takes one more step"),
+               words("A mouse that leaves its stronghold then also steps once to an open point.")),
+        Option("diplomacy_metric", "choice", "squares", words("Diplomacy distance"),
+               words("How Diplomacy finds the nearest enemy mouse: by the squares the mice occupy, or by "
+                     "Chebyshev distance."),
+               (Choice("squares", words("Squares (default)")), Choice("chebyshev", words("Chebyshev")))),
+        Option("max_plies", "count", None, words("End in a draw after this many turns (empty: never)"),
+               words("Ends the game as a draw after that many turns in all."), maximum=MAX_PLIES),
     ),
-    rules=(
+    rules=words(
         "Each side places four mice in secret on its two nearest rows, then holds three cards: Sword, "
         "Stronghold, Diplomacy. A turn moves one mouse a step and may play one card on it: a Sword steps on in "
         "an L and pushes mice ahead (off the board is captured), a Stronghold leaps into a square and closes "

@@ -24,6 +24,7 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
+from domain.text import Text
 from services import errors
 from services.accounts import events as ev
 from services.accounts.service import Accounts, check_username
@@ -88,7 +89,7 @@ class Passkeys:
             account_id, name, existing = new_account_id(), username, []
         else:
             if len(account.passkeys) >= MAX_PASSKEYS:
-                raise errors.Conflict(f"an account holds at most {MAX_PASSKEYS} passkeys")
+                raise errors.Conflict(Text("an account holds at most {n} passkeys", n=MAX_PASSKEYS))
             account_id, name, existing = account.id, account.username, list(account.passkeys.values())
         options = webauthn.generate_registration_options(
             rp_id=rp_id, rp_name=RP_NAME, user_name=name, user_display_name=name, user_id=account_id.encode(),
@@ -146,7 +147,7 @@ class Passkeys:
             len(credential_id) <= 1400 else None
         key = account.passkeys.get(credential_id) if account else None
         if key is None:
-            raise errors.Unauthorized("this passkey belongs to no account here")
+            raise errors.Unauthorized(Text("this passkey belongs to no account here"))
         try:
             verified = webauthn.verify_authentication_response(
                 credential=credential, expected_challenge=challenge, expected_rp_id=rp_id, expected_origin=origin,

@@ -13,6 +13,7 @@ import redis
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
+from domain.text import Text
 from services import errors
 from services.store.streams import Keys
 
@@ -32,11 +33,12 @@ class TooManyAttempts(errors.ServiceError):
 def check_password(password: object, field: str = "password") -> str:
     """The password, if it is one we accept (8 to 1024 characters); else a 422 naming ``field``."""
     if not isinstance(password, str):
-        raise errors.Unprocessable(f"{field}: must be a string", field=field)
+        raise errors.Unprocessable(Text("{field}: must be a string", field=field), field=field)
     if len(password) < MIN_LENGTH:
-        raise errors.Unprocessable(f"{field}: at least {MIN_LENGTH} characters", field=field)
+        raise errors.Unprocessable(Text("{field}: at least {n} characters", field=field, n=MIN_LENGTH),
+                                   field=field)
     if len(password) > MAX_LENGTH:
-        raise errors.Unprocessable(f"{field}: at most {MAX_LENGTH} characters", field=field)
+        raise errors.Unprocessable(Text("{field}: at most {n} characters", field=field, n=MAX_LENGTH), field=field)
     return password
 
 

@@ -11,6 +11,7 @@ import time
 
 import redis
 
+from domain.text import Text
 from services import errors
 from services.store.streams import Keys
 
@@ -49,7 +50,7 @@ class AccountSeats:
         else:
             match = CURSOR.match(cursor)
             if not match:
-                raise errors.BadRequest("cursor: not a cursor of this list (use the 'next' of a page)")
+                raise errors.BadRequest(Text("cursor: not a cursor of this list (use the 'next' of a page)"))
             after = (int(match.group(1)), match.group(2))
             found = self.redis.zrevrangebyscore(key, after[0], "-inf", start=0, num=limit + 1 + PAGE_SLACK,
                                                 withscores=True)

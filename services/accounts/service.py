@@ -7,6 +7,7 @@ import time
 
 import redis
 
+from domain.text import Text
 from services import errors
 from services.accounts import events as ev
 from services.accounts import passwords
@@ -32,11 +33,12 @@ class BadCredentials(errors.Unauthorized):
 def check_username(name: object, field: str = "username") -> str:
     """``name`` if it is a username we accept: 3 to 20 letters, digits, ``_`` or ``-``, starting with a letter."""
     if not isinstance(name, str):
-        raise errors.Unprocessable(f"{field}: must be a string", field=field)
+        raise errors.Unprocessable(Text("{field}: must be a string", field=field), field=field)
     if not USERNAME.match(name):
         shown = name[:40] + ("…" if len(name) > 40 else "")
-        raise errors.Unprocessable(f"{field}: {shown!r} is not a username: 3 to 20 letters (a to z), digits, "
-                                   "'_' or '-', starting with a letter", field=field)
+        raise errors.Unprocessable(Text("{field}: {name} is not a username: 3 to 20 letters (a to z), digits, "
+                                        "'_' or '-', starting with a letter", field=field, name=repr(shown)),
+                                   field=field)
     return name
 
 
@@ -90,9 +92,9 @@ class Accounts:
         a wrong password (both verify one argon2 hash), ``TooManyAttempts`` after too many failures."""
         for name, value in (("username", username), ("password", password)):
             if not isinstance(value, str):
-                raise errors.Unprocessable(f"{name}: must be a string", field=name)
+                raise errors.Unprocessable(Text("{field}: must be a string", field=name), field=name)
             if len(value) > (passwords.MAX_LENGTH if name == "password" else MAX_FIELD):
-                raise errors.Unprocessable(f"{name}: too long", field=name)
+                raise errors.Unprocessable(Text("{field}: too long", field=name), field=name)
         client = client_id(address)
         self.attempts.check(username, client)
         account = self.store.by_username(username) if USERNAME.match(username) else None
@@ -115,7 +117,7 @@ class Accounts:
         password = passwords.check_password(password)
         if account.password is not None and not (isinstance(current, str) and len(current) <= passwords.MAX_LENGTH
                                                  and passwords.verify(account.password, current)):
-            raise errors.Unprocessable("current_password: it is not this account's password",
+            raise errors.Unprocessable(Text("current_password: it is not this account's password"),
                                        field="current_password")
         return self.store.append(account, [ev.PasswordSet(hash=passwords.hash_password(password))])
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 
 import redis
 
+from domain.text import Text
 from services import errors
 from services.accounts import events as ev
 from services.scripts import lua
@@ -106,7 +107,7 @@ class AccountStore:
         if status == "credential":
             raise CredentialTaken("this passkey belongs to an account already")
         if status != "ok":
-            raise errors.Conflict("the account could not be made; try again")
+            raise errors.Conflict(Text("the account could not be made; try again"))
         self._journal({"op": "create", "id": account_id, "lower": username.lower(), "at": at,
                        "credential": credential, "events": _b64(encoded)})
         return self.load(account_id)
@@ -129,7 +130,7 @@ class AccountStore:
         if status == "credential":
             raise CredentialTaken("this passkey belongs to another account")
         if status != "ok":
-            raise errors.Conflict("the account changed meanwhile; try again")
+            raise errors.Conflict(Text("the account changed meanwhile; try again"))
         self._journal({"op": "append", "id": account.id, "version": account.version, "at": at,
                        "credential": credential, "events": _b64(encoded)})
         for event in events:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import redis
 
+from domain.text import Text
 from services import bounds, errors
 from services.people.notifications import Notifications
 from services.people.seeks import Start
@@ -41,18 +42,19 @@ class Challenges:
     def create(self, sender: str, to: object, game: str, options: dict, clock: dict | None) -> dict:
         """Challenge the player named ``to`` (the game, options and clock checked already); ``{"id"}``."""
         if not isinstance(to, str) or not to or len(to) > 40:
-            raise errors.Unprocessable("to: the name of the player to challenge", field="to")
+            raise errors.Unprocessable(Text("to: the name of the player to challenge"), field="to")
         recipient = self.username_of(to)
         if recipient is None:
-            raise errors.NotFound(f"no player named {to!r}")
+            raise errors.NotFound(Text("no player named {name}", name=repr(to)))
         if recipient.lower() == sender.lower():
-            raise errors.Unprocessable("to: you cannot challenge yourself", field="to")
+            raise errors.Unprocessable(Text("to: you cannot challenge yourself"), field="to")
         bounds.check_json(options, "options")
         now = _now()
         wait = self._rate(keys=[self.keys.challenge_rate(sender.lower())],
                           args=[now, RATE_WINDOW_MS, RATE, secrets.token_hex(6)])
         if wait:
-            raise errors.TooMany(f"at most {RATE} challenges a minute; wait {(int(wait) + 999) // 1000} s")
+            raise errors.TooMany(Text("at most {n} challenges a minute; wait {s} s", n=RATE,
+                                      s=(int(wait) + 999) // 1000))
         challenge = {"id": secrets.token_hex(8), "from": sender, "to": recipient, "game": game,
                      "options": options, "clock": clock, "created": now}
         self.redis.hset(self.keys.challenges(), challenge["id"], json.dumps(challenge))
@@ -98,7 +100,7 @@ class Challenges:
     def _take(self, username: str, challenge_id: object) -> dict:
         """The open challenge ``challenge_id`` to ``username``, taken out of the open ones (once: of racing
         answers, one)."""
-        missing = errors.NotFound(f"no open challenge {str(challenge_id)[:40]!r} to you")
+        missing = errors.NotFound(Text("no open challenge {id} to you", id=repr(str(challenge_id)[:40])))
         if not isinstance(challenge_id, str) or len(challenge_id) > 40:
             raise missing
         raw = self.redis.hget(self.keys.challenges(), challenge_id)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import redis
 
+from domain.text import Text
 from services import errors
 from services.people.notifications import Notifications
 from services.scripts import lua
@@ -46,20 +47,21 @@ def check_text(text: object) -> str:
     """The message's text, stripped; ``Unprocessable`` naming ``text`` when it is not 1 to ``MAX_TEXT`` printable
     characters."""
     if not isinstance(text, str):
-        raise errors.Unprocessable("text: must be a string", field="text")
+        raise errors.Unprocessable(Text("text: must be a string"), field="text")
     text = " ".join(text.split())
     if not text:
-        raise errors.Unprocessable("text: must not be empty", field="text")
+        raise errors.Unprocessable(Text("text: must not be empty"), field="text")
     if len(text) > MAX_TEXT:
-        raise errors.Unprocessable(f"text: at most {MAX_TEXT} characters, not {len(text)}", field="text")
+        raise errors.Unprocessable(Text("text: at most {most} characters, not {n}", most=MAX_TEXT, n=len(text)),
+                                   field="text")
     if any(unicodedata.category(c) in ("Cc", "Cf", "Co", "Cs") for c in text):
-        raise errors.Unprocessable("text: control and formatting characters are not allowed", field="text")
+        raise errors.Unprocessable(Text("text: control and formatting characters are not allowed"), field="text")
     return text
 
 
 def check_room(room: object) -> str:
     if room not in ROOMS:
-        raise errors.BadRequest(f"room: must be {' or '.join(ROOMS)}", field="room")
+        raise errors.BadRequest(Text("room: must be {rooms}", rooms=" or ".join(ROOMS)), field="room")
     return room  # type: ignore[return-value]
 
 
@@ -80,8 +82,9 @@ class Chat:
         wait = self._rate(keys=[self.keys.chat_rate(sender_key)],
                           args=[now, RATE_WINDOW_MS, RATE, secrets.token_hex(6)])
         if wait:
-            raise errors.TooMany(f"at most {RATE} messages in {RATE_WINDOW_MS // 1000} s; wait "
-                                 f"{(int(wait) + 999) // 1000} s", retry_after_ms=int(wait))
+            raise errors.TooMany(Text("at most {n} messages in {window} s; wait {s} s", n=RATE,
+                                      window=RATE_WINDOW_MS // 1000, s=(int(wait) + 999) // 1000),
+                                 retry_after_ms=int(wait))
         found = self.redis.xadd(self.keys.chat(gid, room), {"from": sender, "text": text, "at": now},
                                 maxlen=KEPT, approximate=True)
         message = Message(_text(found), sender, text, now)
@@ -104,7 +107,8 @@ class Chat:
         key = self.keys.chat(gid, room)
         found = self.redis.xrange(key, message_id, message_id)
         if not found:
-            raise errors.NotFound(f"no message {message_id[:40]!r} in the {room} room of game {gid}")
+            raise errors.NotFound(Text("no message {id} in the {room} room of game {gid}",
+                                       id=repr(message_id[:40]), room=room, gid=gid))
         before = list(reversed(self.redis.xrevrange(key, f"({message_id}", "-", count=CONTEXT)))
         record = {"gid": gid, "room": room, "reporter": reporter, "message": _message(*found[0]).to_client(),
                   "context": [_message(i, f).to_client() for i, f in before]}

@@ -21,6 +21,7 @@ from typing import Any
 
 import redis
 
+from domain.text import Text
 from services import bounds, errors
 from services.people.notifications import Notifications
 from services.people.presence import ONLINE_MS, Presence
@@ -61,7 +62,7 @@ class Seeks:
         answer = self._seek(keys=self._keys(seek), args=[json.dumps(seek), _now(), SEEN_MS, seats, MAX_OPEN])
         status = _text(answer[0])
         if status == "too_many":
-            raise errors.TooMany(f"at most {MAX_OPEN} open seeks per player; cancel one first")
+            raise errors.TooMany(Text("at most {n} open seeks per player; cancel one first", n=MAX_OPEN))
         if status == "waiting":
             return {"id": seek["id"], "status": "waiting"}
         group = [json.loads(raw) for raw in answer[1:]]
@@ -77,7 +78,7 @@ class Seeks:
         raw = self.redis.hget(self.keys.seeks(), seek_id) if valid else None
         seek = json.loads(raw) if raw else None
         if seek is None or not self._cancel(keys=self._keys(seek)[:3], args=[seek_id, username.lower()]):
-            raise errors.NotFound(f"no open seek {str(seek_id)[:40]!r} of yours")
+            raise errors.NotFound(Text("no open seek {id} of yours", id=repr(str(seek_id)[:40])))
 
     def open(self, game: str | None = None) -> list[dict]:
         """The open seeks (of ``game``), oldest first, without those whose seeker has gone."""

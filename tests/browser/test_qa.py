@@ -219,11 +219,11 @@ def test_a_rematch_waiting_for_the_other_player_says_whom_it_waits_for(server, n
 
 
 @pytest.mark.parametrize("game, players, moves, result", [
-    ("murus", [{"name": "Ana"}, {"name": "Ben"}], ["c1-c3"], "Draw: the limit of 1 ply was reached"),
+    ("murus", [{"name": "Ana"}, {"name": "Ben"}], ["c1-c3"], "Draw: the limit of 1 move was reached"),
     ("murus", [{"name": "Ana"}, {"name": "Ben"}], ["offer draw", "accept draw"], "Ana and Ben agree a draw."),
 ])
 def test_a_draw_is_said_once(server, new_page, watch, game, players, moves, result):
-    """Not "A draw: Draw: the limit of 1 plies was reached" (#15: "1 ply")."""
+    """Not "A draw: Draw: the limit of 1 moves was reached" (#15: "1 move")."""
     options = {"max_plies": 1} if moves == ["c1-c3"] else {}
     created = server.api("POST", "/api/games", {"game": game, "players": players, "options": options})
     watch.add_seats(created)

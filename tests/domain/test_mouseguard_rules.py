@@ -164,7 +164,7 @@ def test_MG_8_run_of_three_only_front_captured():
     state = start(position({"c4": "black", "e5": "black", "d5": "white", "f5": "white", "b8": "white"}))
     state, events = play(state, "c4-c5 sword d5 d6")
     effects = [mg.describe(e) for e in events[2:7]]
-    assert effects == ["White mouse on f5 captured", "Black mouse pushed e5 → f5", "White mouse pushed d5 → e5",
+    assert effects == ["White: mouse on f5 captured", "Black: mouse pushed e5 → f5", "White: mouse pushed d5 → e5",
                        "Black: sword step c5 → d5", "Black: sword step d5 → d6"]
     assert mice(state) == {"d6": "black", "e5": "white", "f5": "black", "b8": "white"}
 
@@ -469,7 +469,7 @@ def test_MG_20_max_plies_ends_in_a_draw():
     state, _ = play(state, "c4-c5")
     assert mg.status(state) == "playing"
     state, events = play(state, "f8-f7")
-    assert mg.result(state) == {"winners": [], "reason": "Draw: the limit of 2 plies was reached",
+    assert mg.result(state) == {"winners": [], "reason": "Draw: the limit of 2 moves was reached",
                                 "termination": "max_plies"}
     assert types(events)[-2:] == ["turn_ended", "game_ended"]
 
@@ -478,11 +478,11 @@ def test_a_one_ply_limit_is_said_in_the_singular_and_the_draw_line_is_a_sentence
     """#15: not "a draw: the limit of 1 plies was reached" (nor "Game over, a draw: …" in the move list)."""
     state = start(position({"c4": "black", "f8": "white"}), max_plies=1)
     state, events = play(state, "c4-c5")
-    assert mg.result(state)["reason"] == "Draw: the limit of 1 ply was reached"
-    assert mg.describe(events[-1]) == "Game over. Draw: the limit of 1 ply was reached"
-    # A game stored before #15 keeps its reason; its line still opens with a capital.
+    assert mg.result(state)["reason"] == "Draw: the limit of 1 move was reached"
+    assert mg.describe(events[-1]) == "Game over. Draw: the limit of 1 move was reached"
+    # A game stored before #15 keeps its reason; its line still opens with a capital (and says moves, #30).
     assert mg.describe(GameEnded(winners=[], reason="a draw: the limit of 2 plies was reached")) \
-        == "Game over. Draw: the limit of 2 plies was reached"
+        == "Game over. Draw: the limit of 2 moves was reached"
 
 
 def test_MG_20_no_limit_by_default():

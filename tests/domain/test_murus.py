@@ -278,7 +278,7 @@ def test_MS_8_max_plies_ends_in_a_draw():
     assert murus.status(state) == "playing"
     state, events = play(state, "a7-a5")
     assert types(events) == ["moved", "game_ended"]
-    assert murus.result(state) == {"winners": [], "reason": "Draw: the limit of 2 plies was reached",
+    assert murus.result(state) == {"winners": [], "reason": "Draw: the limit of 2 moves was reached",
                                    "termination": "max_plies"}
 
 

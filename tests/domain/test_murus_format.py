@@ -176,7 +176,7 @@ def test_describe_every_event():
     assert say(murus.describe(events[0]), names=NAMES) == "Ana: d5-d7"
     assert say(murus.describe(events[1]), names=NAMES) == "Ana wins: Romans reached row 7"
     _, events = play(new_game(max_plies=1), "a1-a3")
-    assert murus.describe(events[1]) == "Draw: the limit of 1 ply was reached"
+    assert murus.describe(events[1]) == "Draw: the limit of 1 move was reached"
 
 
 def test_render_draws_the_board():

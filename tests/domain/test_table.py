@@ -377,10 +377,10 @@ def test_named_lines_read_as_sentences():
     assert say(tie, names=["Ana", "Bo", "Cy"]) == "Ana and Cy share the win with 5 points each."
 
 
-@pytest.mark.parametrize("name, line", [("murus", "Draw: the limit of 1 ply was reached"),
+@pytest.mark.parametrize("name, line", [("murus", "Draw: the limit of 1 move was reached"),
                                         ("commando", "Draw: the limit of 1 turn was reached")])
 def test_a_one_ply_limit_is_said_in_the_singular(name, line):
-    """#15: "1 ply", not "1 plies"; every game's turn-limit draw opens with "Draw:"."""
+    """#15: "1 move", not "1 moves" (#30: nor "ply"); every game's turn-limit draw opens with "Draw:"."""
     game = Game(name, options={"max_plies": 1})
     while game.table.status(game.state) != "finished":
         seat = game.table.to_act(game.state)[0]

@@ -5,11 +5,13 @@
    version, latest, replaying, label(seat), replayTo(version)}. */
 import {api} from "./api.js";
 import {el, html, button, title} from "./dom.js";
+import {t, tn} from "./i18n.js";
 
 const root = document.getElementById("game");
 const path = "/api/games/" + encodeURIComponent(root.dataset.gid) + "/analysis";
 const POLL_MS = 1500;
-const W = 600, H = 170, LEFT = 34, RIGHT = 10, TOP = 10, BOTTOM = 22;
+const WIDE = 600, H = 170, LEFT = 34, RIGHT = 10, TOP = 10, BOTTOM = 22;
+let W = WIDE;  // the graph's width in its own units: the container's on a phone, so its text stays readable
 
 const state = {ctx: null, answer: null, loading: false, missing: false, error: null, timer: null, drawn: ""};
 
@@ -74,40 +76,45 @@ function draw() {
   if (!container || !state.ctx) return;
   const answer = state.answer;
   const key = JSON.stringify([state.missing, state.error, answer && answer.status,
-                              answer && answer.plies.length, state.ctx.version, state.ctx.replaying]);
+                              answer && answer.plies.length, state.ctx.version, state.ctx.replaying,
+                              Math.round(container.clientWidth / 50)]);
   if (key === state.drawn) return;  // the page re-renders often; the graph only when something changed
   state.drawn = key;
   container.replaceChildren();
-  html("h2", "analysis-title", "Analysis", container).id = "analysis-title";
+  html("h2", "analysis-title", t("Analysis"), container).id = "analysis-title";
   if (state.error) {
-    html("p", "analysis-note", `The analysis is unavailable: ${state.error}`, container);
+    html("p", "analysis-note", t("The analysis is unavailable: {error}", {error: state.error}), container);
     return;
   }
   if (state.missing) {
-    html("p", "analysis-note", "This game has not been analysed yet.", container);
-    button("Analyse this game", request, "analysis-request", container);
+    html("p", "analysis-note", t("This game has not been analysed yet."), container);
+    button(t("Analyse this game"), request, "analysis-request", container);
     return;
   }
   if (!answer) {
-    html("p", "analysis-note", "Loading the analysis…", container);
+    html("p", "analysis-note", t("Loading the analysis…"), container);
     return;
   }
   if (answer.status !== "done") {
     const total = moveCount();
     const done = answer.plies.length;
-    const line = html("p", "analysis-note analysis-progress", `Analysing: ${done} of ${total} moves…`, container);
+    const line = html("p", "analysis-note analysis-progress", t("Analysing: {done} of {total} moves…", {done, total}),
+                      container);
     line.setAttribute("aria-live", "polite");
     const bar = html("progress", "analysis-bar", null, container);
     bar.max = Math.max(total, 1);
     bar.value = done;
-    bar.setAttribute("aria-label", "Analysis progress");
+    bar.setAttribute("aria-label", t("Analysis progress"));
   } else if (!answer.plies.length) {  // an aborted game, say: no graph to click
-    html("p", "analysis-note", "No move was played: there is nothing to analyse.", container);
+    html("p", "analysis-note", t("No move was played: there is nothing to analyse."), container);
   } else {
     const blunders = answer.plies.filter((p) => p.blunder).length;
-    html("p", "analysis-note", `Each player's winning chance before every move, by the hard engine. ` +
-         `${blunders ? blunders + (blunders === 1 ? " blunder" : " blunders") : "No blunder"} (a move losing ` +
-         "a fifth of its player's chance). Click the graph to replay that position.", container);
+    html("p", "analysis-note", [
+      t("Each player's winning chance before every move, by the hard engine."),
+      blunders ? tn("{n} blunder (a move losing a fifth of its player's chance).",
+                    "{n} blunders (moves losing a fifth of their player's chance).", blunders, {n: blunders})
+        : t("No blunder (a move losing a fifth of its player's chance)."),
+      t("Click the graph to replay that position.")].join(" "), container);
   }
   if (answer.plies.length) graph(container, answer);
 }
@@ -126,9 +133,11 @@ function graph(container, answer) {
   const count = Math.max(moveCount(), plies.length);
   const seats = plies[0].win.length;
   const label = state.ctx.label;
+  // On a phone the graph is drawn as wide as it is shown: its labels keep their size instead of shrinking.
+  W = Math.max(300, Math.min(WIDE, Math.round(container.clientWidth || WIDE)));
   const svg = el("svg", {viewBox: `0 0 ${W} ${H}`, class: "analysis-graph", role: "img",
-                         "aria-label": "Winning chances by move"}, container);
-  title(svg, "Winning chances by move: click to replay that position");
+                         "aria-label": t("Winning chances by move")}, container);
+  title(svg, t("Winning chances by move: click to replay that position"));
   for (const level of [0, 0.5, 1]) {
     el("line", {x1: LEFT, x2: W - RIGHT, y1: y(level), y2: y(level), class: "analysis-grid"}, svg);
     const t = el("text", {x: LEFT - 4, y: y(level) + 4, class: "analysis-axis", "text-anchor": "end"}, svg);
@@ -148,7 +157,8 @@ function graph(container, answer) {
     const seat = p.ply.seat;
     const after = p.index + 1 < plies.length ? plies[p.index + 1].win[seat] : final ? final[seat] : p.win[seat];
     const dot = el("circle", {cx: x(p.index + 1, count), cy: y(after), r: 4, class: "analysis-blunder"}, svg);
-    title(dot, `Move ${p.index + 1}, ${label(seat)}: ${p.ply.move} was a blunder; ${p.ply.best} was better`);
+    title(dot, t("Move {n}, {player}: {move} was a blunder; {best} was better",
+                 {n: p.index + 1, player: label(seat), move: p.ply.move, best: p.ply.best}));
   }
   const current = cursorIndex(plies);
   if (current !== null) {
@@ -203,8 +213,9 @@ function mark() {
     const step = state.ctx.steps.find((s) => s.first <= ply.version && ply.version <= s.last);
     const item = step && list.querySelector(`li.move-line[data-step="${step.index}"] .move-row`);
     if (!item || item.querySelector(".blunder-mark")) continue;
-    const tag = html("span", "blunder-mark", `?? better: ${ply.best}`, item);
-    tag.title = `A blunder: ${ply.move} lost a fifth or more of the player's chance; ${ply.best} was better.`;
+    const tag = html("span", "blunder-mark", t("?? better: {best}", {best: ply.best}), item);
+    tag.title = t("A blunder: {move} lost a fifth or more of the player's chance; {best} was better.",
+                  {move: ply.move, best: ply.best});
   }
 }
 

@@ -7,6 +7,8 @@
 
    An ES module: import {api, ApiError, tokens} from "/static/api.js". */
 
+import {t} from "./i18n.js";
+
 class ApiError extends Error {
   constructor(status, code, message, field) {
     super(message);
@@ -27,7 +29,7 @@ async function api(path, options) {
     response = await fetch(path, {method: opts.method || "GET", headers, cache: "no-store",
                                   body: opts.body === undefined ? undefined : JSON.stringify(opts.body)});
   } catch (err) {
-    throw new ApiError(0, "network", "The server cannot be reached; check your connection.");
+    throw new ApiError(0, "network", t("The server cannot be reached; check your connection."));
   }
   let body = null;
   try {
@@ -38,7 +40,7 @@ async function api(path, options) {
   if (!response.ok) {
     const e = (body && body.error) || {};
     throw new ApiError(response.status, e.code || "http_" + response.status,
-                       e.message || `The server answered ${response.status}.`, e.field);
+                       e.message || t("The server answered {status}.", {status: String(response.status)}), e.field);
   }
   return body;
 }

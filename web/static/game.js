@@ -9,12 +9,14 @@ import * as generic from "./boards/generic.js";
 import * as table from "./table.js";
 import * as panels from "./panels.js";
 import * as replayKit from "./replay.js";
+import * as keyboard from "./keyboard.js";
 import * as notify from "./notify.js";
 import "./rules.js";  // the rules' summary from the catalog, and the links that open them
 import * as setup from "./setup.js";
 import * as analysis from "./analysis.js";
 import * as chat from "./chat.js";
 import {signedIn} from "./accounts.js";
+import {t, tn, list, player} from "./i18n.js";
 
 const root = document.getElementById("game");
 const gid = root.dataset.gid;
@@ -95,8 +97,11 @@ async function identify(candidates) {
   held.sort((a, b) => a.seat - b.seat);
   page.held = held;
   tokens.save(gid, held.map((h) => h.token));
-  if (rejected) showMessage(`${rejected === 1 ? "A seat link was" : "Some seat links were"} not valid for ` +
-                            "this game; you see what a spectator sees for those.");
+  if (rejected) {
+    showMessage(tn("A player's link was not valid for this game; you see what a spectator sees for it.",
+                   "Some players' links were not valid for this game; you see what a spectator sees for those.",
+                   rejected, {n: rejected}));
+  }
 }
 
 async function fetchDocs(minVersion) {
@@ -173,7 +178,7 @@ async function send(move) {
   if (!text) return false;
   const act = acting();
   if (!act) {
-    showMessage(page.held.length ? "It is not your turn." : "You are watching: open a seat's link to play.");
+    showMessage(page.held.length ? t("It is not your turn.") : t("You are watching: open a player's link to play."));
     return false;
   }
   if (page.pending) return false;
@@ -194,7 +199,7 @@ async function send(move) {
     reached = answer.version;
   } catch (err) {
     if (err.status === 409) {
-      showMessage("The game moved on; the board is refreshed.");
+      showMessage(t("The game moved on; the board is refreshed."));
       reached = 0;
     } else {
       showError(err);
@@ -217,8 +222,11 @@ function showMessage(text) {
 }
 
 function showError(err) {
-  if (err && err.status === 0) connection(false);
-  showMessage(err && err.message ? err.message : "Something went wrong.");
+  if (err && err.status === 0) {  // the server cannot be reached: the connection's banner says it, once
+    connection(false);
+    return;
+  }
+  showMessage(err && err.message ? err.message : t("Something went wrong."));
 }
 
 /** A sentence under the board, about the last click (why it did nothing, what to do instead). */
@@ -240,18 +248,19 @@ function explainClick(event) {
   const doc = shownDoc();
   if (!doc) return;
   let text;
-  if (page.replay) text = "This is a replay: go back to the live game to play.";
-  else if (page.offline) text = "The connection is lost: wait until it is back to play.";
-  else if (doc.status === "finished") text = "The game is over.";
-  else if (!page.held.length) text = "You are watching: open a seat's link to play.";
+  if (page.replay) text = t("This is a replay: go back to the live game to play.");
+  else if (page.offline) text = t("The connection is lost: wait until it is back to play.");
+  else if (doc.status === "finished") text = t("The game is over.");
+  else if (!page.held.length) text = t("You are watching: open a player's link to play.");
   else if (!acting()) {
-    const names = doc.to_act.map((seat) => seatLabel(doc, seat)).join(", ");
-    text = `It is not your turn: ${names ? "waiting for " + names : "wait"}.`;
+    const names = doc.to_act.map((seat) => seatLabel(doc, seat));
+    text = names.length ? t("It is not your turn: waiting for {players}.", {players: list(names)})
+      : t("It is not your turn: wait.");
   } else {
     const b = board();
     const act = acting();
     text = (b.why && b.why(doc, {you: act.seat, legal: doc.legal, memory: page.memory}, node)) ||
-      "That is not one of your moves: the highlighted pieces and the buttons below show what you can do.";
+      t("That is not one of your moves: the highlighted pieces and the buttons below show what you can do.");
   }
   feedback(text);
 }
@@ -266,8 +275,6 @@ function connection(up) {
     if (page.offline) {
       page.offline = false;
       $("connection-banner").hidden = true;
-      const box = $("message");
-      if (/cannot be reached/.test(box.textContent)) showMessage("");  // api.js's words for a network error
       refresh(0);
       render();
     }
@@ -296,16 +303,22 @@ async function loadBoard() {
   try {
     gameBoard = await import(link.href);
   } catch (err) {
-    showMessage("The board could not be loaded; the commands below still work.");
+    showMessage(t("The board could not be loaded; the moves below still work."));
   }
 }
 
+/** A seat's player as the page names them: "Ana (Romans)", "Player 2 (Gauls)", "Open seat". */
 function seatLabel(doc, seat) {
   const b = board();
-  const player = (doc.players || [])[seat] || {};
+  const seated = (doc.players || [])[seat] || {};
   const side = b.seatLabel ? b.seatLabel(doc, seat) : null;
-  const name = player.name || (player.open ? "Open seat" : `Seat ${seat}`);
-  return side ? `${name} (${side})` : name;
+  const name = seated.name || (seated.open ? t("Open seat") : player(seat));
+  return side ? t("{player} ({side})", {player: name, side}) : name;
+}
+
+/** The players' names by seat (a seat without one: "Player N" where it is said). */
+function playerNames(doc) {
+  return doc ? (doc.players || []).map((p) => p.name || null) : [];
 }
 
 function isAi(doc, seat) {
@@ -325,7 +338,7 @@ function drawOffer(doc) {
 function render() {
   const doc = shownDoc();
   if (!doc) return;
-  page.steps = replayKit.steps(page.events);  // the move list may have grown from a refresh or the stream
+  page.steps = replayKit.steps(page.events, playerNames(doc));  // the move list may have grown meanwhile
   const act = page.replay ? null : acting();
   const key = `${doc.version}/${act ? act.seat : "-"}/${page.replay ? "r" : "l"}`;
   if (key !== page.memoryKey) {
@@ -339,7 +352,7 @@ function render() {
   const version = replaying ? page.replay.version : page.latest;
   const b = board();
   panels.status(doc, {acting: act && !page.offline ? act.seat : null, replay: replaying, offline: page.offline,
-                      label, isAi: ai, offer: replaying ? null : drawOffer(doc)});
+                      label, isAi: ai, offer: replaying ? null : drawOffer(doc), names: playerNames(doc)});
   panels.players(doc, {held: page.held.map((h) => h.seat), replay: replaying, label, isAi: ai,
                        dot: b.seatDot ? (seat) => b.seatDot(doc, seat) : null, onCopy: copyLink,
                        onRelease: release});
@@ -348,26 +361,30 @@ function render() {
   renderBoard(doc, act);
   renderLegal();
   const step = replayKit.stepOf(page.steps, version);
-  panels.moves({steps: page.steps, version, replaying, open: page.open, onPick: startReplay,
+  panels.moves({steps: page.steps, version, replaying, open: page.open, onPick: startReplay, names: playerNames(doc),
                 onToggle: (index) => {
                   if (page.open.has(index)) page.open.delete(index);
                   else page.open.add(index);
                   render();
                 }});
   const liveTurn = acting();
-  panels.replay({step: step ? step.index : 0, steps: page.steps.length, version, latest: page.latest,
-                 replaying, yourTurn: Boolean(liveTurn), onLive: stopReplay});
+  const moves = page.steps.length ? page.steps[page.steps.length - 1].move : 0;
+  panels.replay({step: step ? step.index : 0, steps: page.steps.length, move: step ? step.move : 0, moves,
+                 latest: page.latest, replaying, yourTurn: Boolean(liveTurn), onLive: stopReplay});
   root.classList.toggle("replaying", replaying);
   // the analysis under a finished game's board (analysis.js)
   analysis.rendered({finished: liveDocs().some((d) => d.status === "finished"), doc: liveDocs()[0],
                      steps: page.steps, version, latest: page.latest, replaying, label, replayTo: startReplay});
   const live = liveDocs()[0];
   let other = "";
-  if (page.offline) other = "Connection lost";
-  else if (live && live.status === "finished") other = "Game over";
-  else if (live && live.to_act.length) other = live.to_act.map((seat) => seatLabel(live, seat)).join(", ") + " to play";
+  if (page.offline) other = t("Connection lost");
+  else if (live && live.status === "finished") other = t("Game over");
+  else if (live && live.to_act.length) {
+    other = t("{players} to play", {players: list(live.to_act.map((seat) => seatLabel(live, seat)))});
+  }
   notify.update(Boolean(liveTurn) && !page.offline,
-                liveTurn ? `${seatLabel(page.docs.get(liveTurn.seat), liveTurn.seat)} to play` : "", other);
+                liveTurn ? t("{players} to play", {players: seatLabel(page.docs.get(liveTurn.seat), liveTurn.seat)})
+                  : "", other);
 }
 
 function renderLegal() {
@@ -384,7 +401,7 @@ function heldSeat(seat) {
 /** A seat's player as the page names it ("Ben", "Ana (Romans)"), for messages about that seat. */
 function whose(seat) {
   const doc = shownDoc() || liveDocs()[0];
-  return doc ? seatLabel(doc, seat) : `seat ${seat}`;
+  return doc ? seatLabel(doc, seat) : player(seat);
 }
 
 async function copyLink(seat) {
@@ -392,9 +409,9 @@ async function copyLink(seat) {
   const url = tokens.link(gid, h.token);
   try {
     await navigator.clipboard.writeText(url);
-    showMessage(`The link for seat ${h.seat} (${whose(h.seat)}) is copied. Whoever opens it plays that seat.`);
+    showMessage(t("The link that plays {player} is copied. Whoever opens it plays there.", {player: whose(h.seat)}));
   } catch (err) {
-    window.prompt(`The link for seat ${h.seat} (copy it):`, url);
+    window.prompt(t("The link that plays {player} (copy it):", {player: whose(h.seat)}), url);
   }
 }
 
@@ -403,7 +420,7 @@ function release(seat) {
   page.held = page.held.filter((x) => x !== h);
   page.docs.delete(h.seat);
   tokens.save(gid, page.held.map((x) => x.token));
-  showMessage(`Seat ${h.seat} (${whose(h.seat)}) is no longer played on this page.`);
+  showMessage(t("{player} is no longer played on this page.", {player: whose(h.seat)}));
   render();
 }
 
@@ -435,9 +452,10 @@ function renderBoard(doc, act) {
   } catch (err) {
     container.replaceChildren();
     generic.render(container, doc, ui);
-    showMessage("The board could not be drawn; the commands below still work.");
+    showMessage(t("The board could not be drawn; the moves below still work."));
   }
   container.removeAttribute("aria-busy");
+  keyboard.prepare(container, focusKey);
   refocus(container, focusKey);
   if (focusKey && !container.contains(document.activeElement)) {
     // The focused target went away (a step was chosen): carry the keyboard on to the next choice.
@@ -616,6 +634,7 @@ async function start() {
   bindReplay();
   bindTyped();
   $("board").addEventListener("click", explainClick);
+  keyboard.bind($("board"), (cell) => explainClick({target: cell}));
   let wasNarrow = $("board").clientWidth < NARROW;
   window.addEventListener("resize", () => {
     const narrow = $("board").clientWidth < NARROW;

@@ -61,6 +61,28 @@ export function tn(singular, plural, n, args) {
   return fill(n === 1 ? singular : plural, args);
 }
 
+const conjunction = typeof Intl.ListFormat === "function" ? new Intl.ListFormat(htmlLang, {type: "conjunction"})
+  : null;
+
+/** ``items`` as one phrase of the page's language: "Ana, Bo and Cy", "Ana, Bo et Cy", "Ana、Bo和Cy". */
+export function list(items) {
+  const words = [...items].map(String);
+  if (conjunction) return conjunction.format(words);
+  return words.length > 1 ? words.slice(0, -1).join(", ") + " & " + words[words.length - 1] : words.join("");
+}
+
+const LEVELS = {easy: t("easy"), normal: t("normal"), hard: t("hard")};
+
+/** An AI level's name ("easy", "normal", "hard") in the page's language. */
+export function levelName(level) {
+  return LEVELS[level] || level;
+}
+
+/** The players of a game facing each other: "Ana vs Bo vs Cy". */
+export function versus(names) {
+  return names.join(t(" vs "));
+}
+
 /** The player of a seat: their name, else "Player N". */
 export function player(seat, names) {
   const name = names && names[seat];

@@ -5,10 +5,11 @@
    tokens in api.js) or to the clipboard (a link): never into the DOM, a query string or the console. */
 import {html, button, refocus} from "./dom.js";
 import {api, tokens} from "./api.js";
-import {extraBody, joinButtons, seatKind} from "./seats.js";
-import "./rules.js";  // the rules' summaries from the catalog, and the links that open them
+import {extraBody, joinButtons, seatKind, typing} from "./seats.js";
+import {load as loadCatalog} from "./rules.js";  // the catalog; the rules' summaries and the links that open them
 import "./pairing.js";  // quick pairing's tiles and the players waiting
 import {playerName, signedIn} from "./accounts.js";
+import {t, tn, list, levelName, player, versus} from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 4000;
@@ -29,7 +30,8 @@ function specsOf(game) {
 
 function levelsOf(game) {
   const info = CATALOG[game];
-  return [["", "Human"], ...(info ? info.levels : []).map((level) => [level, `AI — ${level}`])];
+  return [["", t("A person")], ...(info ? info.levels : []).map((level) => [level,
+    t("Computer — {level}", {level: levelName(level)})])];
 }
 
 // ---------------------------------------------------------------- the form
@@ -43,7 +45,7 @@ function renderOptions() {
   const box = $("options");
   for (const node of [...box.children]) if (node.tagName !== "LEGEND") node.remove();
   const specs = specsOf(chosenGame().value);
-  if (!specs.length) html("p", "note", "This game has no options.", box);
+  if (!specs.length) html("p", "note", t("This game has no options."), box);
   for (const spec of specs) {
     const label = html("label", spec.type === "bool" ? "field check" : "field", null, box);
     let input;
@@ -108,20 +110,21 @@ function fillKinds(kind) {
 
 function seatRow(index) {
   const item = html("li", "seat-row", null);
-  const nameLabel = html("label", "field", `Seat ${index} name `, item);
+  const nameLabel = html("label", "field", t("Player {number}'s name", {number: index + 1}) + " ", item);
   const name = document.createElement("input");
   name.className = "seat-name";
   name.maxLength = 40;
   name.autocomplete = "off";
-  name.value = index === 0 && signedIn() ? signedIn() : `Player ${index + 1}`;  // signed in: you, at seat 0
+  name.value = index === 0 && signedIn() ? signedIn() : player(index);  // signed in: you, the first player
   nameLabel.appendChild(name);
-  const kindLabel = html("label", "field", "played by ", item);
+  const kindLabel = html("label", "field", t("played by") + " ", item);
   const kind = document.createElement("select");
   kind.className = "seat-kind";
   fillKinds(kind);
-  kind.addEventListener("change", () => {
-    if (kind.value && /^Player \d+$/.test(name.value)) name.value = `Bot ${index + 1}`;
-    if (!kind.value && /^Bot \d+$/.test(name.value)) name.value = `Player ${index + 1}`;
+  kind.addEventListener("change", () => {  // a name the form gave follows the choice: "Player 2" / "Bot 2"
+    const bot = t("Bot {number}", {number: index + 1});
+    if (kind.value && kind.value !== "open" && name.value === player(index)) name.value = bot;
+    if (!kind.value && name.value === bot) name.value = player(index);
   });
   kindLabel.appendChild(kind);
   seatKind(kind, name);  // "Anyone": an open seat (seats.js)
@@ -145,7 +148,7 @@ function renderSeats(count) {
 function onGameChange() {
   for (const help of document.querySelectorAll(".help-game")) help.hidden = help.dataset.game !== chosenGame().value;
   const title = $("help-title");
-  if (title) title.textContent = `How to play ${TITLES[chosenGame().value] || chosenGame().value}`;
+  if (title) title.textContent = t("How to play {game}", {game: TITLES[chosenGame().value] || chosenGame().value});
   renderOptions();
   $("seats").replaceChildren();
   renderSeats(Number(chosenGame().dataset.minSeats));
@@ -183,22 +186,24 @@ function fieldName(path) {
     const input = $("options").querySelector(`[data-option="${m[1]}"]`);
     const label = input && input.closest("label");
     const words = label ? label.textContent.replace(/\s+/g, " ").trim() : m[1].replace(/_/g, " ");
-    return {text: `“${words}”`, input};
+    return {text: t("“{field}”", {field: words}), input};
   }
   if ((m = /^players\[(\d+)\]\.?(\w*)/.exec(path))) {
     const row = $("seats").children[Number(m[1])];
-    const what = m[2] === "ai" ? "player" : m[2] || "entry";
-    return {text: `Seat ${m[1]}'s ${what}`, input: row && row.querySelector(m[2] === "ai" ? ".seat-kind" : ".seat-name")};
+    const number = Number(m[1]) + 1;
+    const text = m[2] === "name" ? t("Player {number}'s name", {number}) : t("Player {number}", {number});
+    return {text, input: row && row.querySelector(m[2] === "ai" ? ".seat-kind" : ".seat-name")};
   }
-  if (/^players/.test(path)) return {text: "The seats", input: null};
+  if (/^players/.test(path)) return {text: t("The players"), input: null};
   if ((m = /^clock\.(\w+)/.exec(path))) {  // the clock's fields (seats.js): "Minutes", "Hours per move", …
     const input = $(m[1] === "increment" ? "clock-b" : "clock-a");
     const label = input && input.closest("label");
-    return {text: label ? `“${label.textContent.replace(/\s+/g, " ").trim()}”` : "The clock", input};
+    return {text: label ? t("“{field}”", {field: label.textContent.replace(/\s+/g, " ").trim()}) : t("The clock"),
+            input};
   }
-  if (/^position/.test(path)) return {text: "The starting position", input: $("position")};
-  if (/^seed/.test(path)) return {text: "The seed", input: $("seed")};
-  if (/^game/.test(path)) return {text: "The game", input: $("game-choice")};
+  if (/^position/.test(path)) return {text: t("The starting position"), input: $("position")};
+  if (/^seed/.test(path)) return {text: t("The seed"), input: $("seed")};
+  if (/^game/.test(path)) return {text: t("The game"), input: $("game-choice")};
   return null;
 }
 
@@ -211,13 +216,17 @@ function friendly(err) {
   const found = path ? fieldName(path) : null;
   if (!found) return {text: message, input: null};
   let rest = m && (!err.field || m[1] === err.field || m[1].startsWith(err.field)) ? m[2] : message;
+  // The validator's English in the form's words (a message already in the reader's language stays as it is).
   rest = rest
-    .replace(/must be a positive integer or null, not (.+)$/, "must be a whole number above 0, or left empty (you gave $1)")
-    .replace(/must be a whole number of 0 or more, not (.+)$/, "must be a whole number, 0 or more (you gave $1)")
-    .replace(/invalid enum value '([^']*)'/, "“$1” is not one of the choices")
-    .replace(/^Expected `(\w+)`, got `(\w+)`.*$/, "has the wrong kind of value");
-  const deeper = path && path.startsWith("position.") ? ` (at ${path.slice("position.".length)})` : "";
-  return {text: `${found.text}${deeper}: ${rest.replace(/\.$/, "")}.`, input: found.input};
+    .replace(/must be a positive integer or null, not (.+)$/,
+             (_, value) => t("must be a whole number above 0, or left empty (you gave {value})", {value}))
+    .replace(/must be a whole number of 0 or more, not (.+)$/,
+             (_, value) => t("must be a whole number, 0 or more (you gave {value})", {value}))
+    .replace(/invalid enum value '([^']*)'/, (_, value) => t("“{value}” is not one of the choices", {value}))
+    .replace(/^Expected `(\w+)`, got `(\w+)`.*$/, () => t("has the wrong kind of value"));
+  const field = path && path.startsWith("position.")
+    ? t("{field} (at {place})", {field: found.text, place: path.slice("position.".length)}) : found.text;
+  return {text: t("{field}: {problem}.", {field, problem: rest.replace(/\.$/, "")}), input: found.input};
 }
 
 /** Checks made before asking the server: empty names, numbers that are not whole numbers. */
@@ -225,20 +234,20 @@ function problems() {
   for (const [i, row] of [...$("seats").children].entries()) {
     const name = row.querySelector(".seat-name");
     // (An open seat's name field is disabled: whoever joins names it.)
-    if (!name.value.trim() && !name.disabled) return {text: `Seat ${i} needs a name.`, input: name};
+    if (!name.value.trim() && !name.disabled) return {text: t("Player {number} needs a name.", {number: i + 1}), input: name};
   }
   for (const input of $("options").querySelectorAll('input[type="number"]')) {
     const value = input.value.trim();
     const label = input.closest("label").textContent.replace(/\s+/g, " ").trim();
     const min = Number(input.min || 0);
     if (input.validity.badInput || (value && (!/^\d+$/.test(value) || Number(value) < min))) {
-      return {text: `“${label}”: ${min > 0 ? "a whole number above 0, or leave it empty" : "a whole number, 0 or more"}.`,
-              input};
+      return {text: min > 0 ? t("“{field}”: a whole number above 0, or leave it empty.", {field: label})
+        : t("“{field}”: a whole number, 0 or more.", {field: label}), input};
     }
   }
   const seed = $("seed");
   if (seed.validity.badInput || (seed.value.trim() && !/^\d+$/.test(seed.value.trim()))) {
-    return {text: "The seed: a whole number, 0 or more (or leave it empty).", input: seed};
+    return {text: t("The seed: a whole number, 0 or more (or leave it empty)."), input: seed};
   }
   return null;
 }
@@ -259,7 +268,7 @@ async function create(event) {
     try {
       body.position = JSON.parse(position);
     } catch (err) {
-      showError("The starting position is not valid JSON: see the game's rules below for its form.", $("position"));
+      showError(t("The starting position is not valid JSON: see the game's rules below for its form."), $("position"));
       return;
     }
   }
@@ -300,30 +309,31 @@ async function copySeatLink(gid, seat) {
   const url = tokens.link(gid, seat.token);
   try {
     await navigator.clipboard.writeText(url);
-    $("created-summary").textContent = `The link for seat ${seat.seat} (${seat.name}) is copied.`;
+    $("created-summary").textContent = t("The link that plays {player} is copied.", {player: seat.name});
   } catch (err) {
-    window.prompt(`The link for seat ${seat.seat} (copy it):`, url);
+    window.prompt(t("The link that plays {player} (copy it):", {player: seat.name}), url);
   }
 }
 
 function showCreated(game, answer) {
   const humans = answer.seats.filter((s) => s.token);
-  const names = answer.seats.map((s) => (s.open ? "an open seat" : s.ai ? `${s.name} (AI, ${s.ai})` : s.name))
-    .join(", ");
-  $("created-summary").textContent = `${TITLES[game] || game}, game ${answer.id}: ${names}.`;
+  const names = answer.seats.map((s) => (s.open ? t("an open seat")
+    : s.ai ? t("{player} (computer, {level})", {player: s.name, level: levelName(s.ai)}) : s.name));
+  $("created-summary").textContent = t("{game}, game {id}: {players}.", {game: TITLES[game] || game, id: answer.id,
+                                                                        players: list(names)});
   const actions = $("created-actions");
   actions.replaceChildren();
   if (humans.length > 1) {
-    button(`Play all ${humans.length} seats here (hot seat)`, () => playHere(answer.id, humans.map((s) => s.token)),
-           "primary", actions);
+    button(t("Play all {n} players here (one screen)", {n: humans.length}),
+           () => playHere(answer.id, humans.map((s) => s.token)), "primary", actions);
   }
   for (const seat of humans) {
     const row = html("p", "seat-actions", null, actions);
-    button(`Play seat ${seat.seat} (${seat.name}) here`, () => playHere(answer.id, [seat.token]),
+    button(t("Play {player} here", {player: seat.name}), () => playHere(answer.id, [seat.token]),
            humans.length === 1 ? "primary" : "", row);
-    button(`Copy the link for seat ${seat.seat}`, () => copySeatLink(answer.id, seat), "", row);
+    button(t("Copy {player}'s link", {player: seat.name}), () => copySeatLink(answer.id, seat), "", row);
   }
-  const watch = html("a", "watch", "Watch this game", actions);
+  const watch = html("a", "watch", t("Watch this game"), actions);
   watch.href = "/games/" + encodeURIComponent(answer.id);
   $("created").hidden = false;
   const first = actions.querySelector("button, a");
@@ -343,21 +353,25 @@ function changed(g) {
 function ago(time) {
   const seconds = Math.max(0, (Date.now() - time) / 1000);
   if (!isFinite(seconds)) return "";
-  if (seconds < 60) return "just now";
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
-  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
-  return `${Math.floor(seconds / 86400)} d ago`;
+  if (seconds < 60) return t("just now");
+  if (seconds < 3600) return t("{n} min ago", {n: Math.floor(seconds / 60)});
+  if (seconds < 86400) return t("{n} h ago", {n: Math.floor(seconds / 3600)});
+  return t("{n} d ago", {n: Math.floor(seconds / 86400)});
 }
 
 function describeGame(g) {
-  const name = (seat) => (g.players[seat] && g.players[seat].name ? g.players[seat].name : `seat ${seat}`);
+  const name = (seat) => (g.players[seat] && g.players[seat].name ? g.players[seat].name : player(seat));
   if (g.status === "finished") {
     const winners = (g.result && g.result.winners) || [];
-    if (!winners.length && g.result && g.result.termination === "aborted") return "Aborted: no result";
-    return winners.length ? `Finished: ${winners.map(name).join(" and ")} won` : "Finished: a draw";
+    if (!winners.length && g.result && g.result.termination === "aborted") return t("Aborted: no result");
+    return winners.length ? tn("Finished: {players} won", "Finished: {players} won", winners.length,
+                               {players: list(winners.map(name))}) : t("Finished: a draw");
   }
-  if (g.status === "setup") return "Open: setting up" + (g.to_act.length ? `, waiting for ${g.to_act.map(name).join(", ")}` : "");
-  return g.to_act.length ? `Running: ${g.to_act.map(name).join(", ")} to play` : "Running";
+  if (g.status === "setup") {
+    return g.to_act.length ? t("Open: setting up, waiting for {players}", {players: list(g.to_act.map(name))})
+      : t("Open: setting up");
+  }
+  return g.to_act.length ? t("Running: {players} to play", {players: list(g.to_act.map(name))}) : t("Running");
 }
 
 function renderGames(games) {
@@ -366,8 +380,14 @@ function renderGames(games) {
     ? document.activeElement.getAttribute("data-key") : null;
   list.replaceChildren();
   const kind = {open: "open", setup: "open", playing: "running", finished: "finished"}[statusFilter];
-  $("games-status").textContent = games.length ? `${games.length} ${kind ? kind + " " : ""}game${games.length === 1 ? "" : "s"}`
-    : kind ? `No ${kind} games right now.` : "No games yet: create one above.";
+  $("games-status").textContent = games.length ? {
+    open: tn("{n} open game", "{n} open games", games.length, {n: games.length}),
+    running: tn("{n} running game", "{n} running games", games.length, {n: games.length}),
+    finished: tn("{n} finished game", "{n} finished games", games.length, {n: games.length}),
+  }[kind] || tn("{n} game", "{n} games", games.length, {n: games.length}) : {
+    open: t("No open games right now."), running: t("No running games right now."),
+    finished: t("No finished games right now."),
+  }[kind] || t("No games yet: create one above.");
   for (const g of games) {
     const item = html("li", `game-item status-${g.status}`, null, list);
     const link = html("a", "game-link", null, item);
@@ -376,16 +396,16 @@ function renderGames(games) {
     const head = html("span", "game-head", null, link);
     html("span", "game-title", TITLES[g.game] || g.game, head);
     html("span", "game-time", `#${g.id} · ${ago(changed(g))}`, head);
-    html("span", "game-players", g.players.map((p) => (p.ai ? `${p.name} (AI)` : p.open && !p.name ? "(open)" : p.name))
-      .join(" vs "), link);
+    html("span", "game-players", versus(g.players.map((p) => (p.ai ? t("{player} (computer)", {player: p.name})
+      : p.open && !p.name ? t("(open)") : p.name))), link);
     const accounts = g.players.filter((p) => p.account);
     if (accounts.length) {  // the row is a link to the game: the players' profiles are linked beside it
       const profiles = html("span", "game-profiles", null, item);
       for (const p of accounts) playerName(p, profiles);
     }
     const held = tokens.stored(g.id).length;
-    html("span", "game-state", describeGame(g) + (held ? ` · you hold ${held === 1 ? "a seat" : held + " seats"}` : ""),
-         link);
+    html("span", "game-state", describeGame(g) + (held ? " · " + tn("you play here", "you play {n} players here", held,
+                                                                      {n: held}) : ""), link);
     joinButtons(g, item, $("games-status"));  // open seats: Join (seats.js)
   }
   refocus(list, focused);
@@ -397,12 +417,12 @@ async function pollGames() {
     const body = await api("/api/games" + query);
     const games = body.games.slice().sort((a, b) => changed(b) - changed(a));
     const key = JSON.stringify(games);
-    if (key !== lastList) {
+    if (key !== lastList && !typing(games)) {  // not under a name being typed in a join form
       lastList = key;
       renderGames(games);
     }
   } catch (err) {
-    $("games-status").textContent = "The list of games cannot be loaded right now; retrying.";
+    $("games-status").textContent = t("The list of games cannot be loaded right now; retrying.");
   }
 }
 
@@ -427,8 +447,8 @@ $("remove-seat").addEventListener("click", () => renderSeats($("seats").children
 $("create").addEventListener("submit", create);
 bindFilters();
 onGameChange();
-api("/api/catalog").then((body) => {
-  for (const info of body.games) CATALOG[info.name] = info;
+loadCatalog().then((games) => {
+  for (const info of games.values()) CATALOG[info.name] = info;
   renderOptions();
   for (const kind of document.querySelectorAll(".seat-kind")) fillKinds(kind);
 }).catch(() => {});  // without the catalog the form offers no options and human seats only

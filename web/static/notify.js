@@ -1,6 +1,8 @@
 /* "Your turn", noticed from another tab: the tab title and the favicon say it; when the turn comes while the tab is
    hidden, an optional sound and (if the browser allows it) a notification. The two choices are kept in
    localStorage; the page asks for the notification permission only when its box is ticked. */
+import {t} from "./i18n.js";
+
 const $ = (id) => document.getElementById(id);
 const SOUND = "burrow:sound";
 const NOTIFY = "burrow:notify";
@@ -49,7 +51,7 @@ function notify(text) {
   if (!$("notify-turn") || !$("notify-turn").checked) return;
   if (!window.Notification || Notification.permission !== "granted") return;
   try {
-    const note = new Notification("Burrow: your turn", {body: text, tag: "burrow-turn"});
+    const note = new Notification(t("Burrow: your turn"), {body: text, tag: "burrow-turn"});
     note.onclick = () => window.focus();
   } catch (err) {
     // Some browsers only notify from a service worker: the title and the icon still say it.
@@ -59,7 +61,8 @@ function notify(text) {
 /** The turn state changed: ``yourTurn`` (a seat of this page must act), ``text`` what to say; ``other`` whose
     turn it is otherwise ("Bo (Gauls) to play", "Game over"), for the title. */
 function update(yourTurn, text, other) {
-  document.title = yourTurn ? `▶ Your turn — ${baseTitle}` : other ? `${other} — ${baseTitle}` : baseTitle;
+  document.title = yourTurn ? t("▶ Your turn — {title}", {title: baseTitle})
+    : other ? `${other} — ${baseTitle}` : baseTitle;
   if (icon && turnIcon) icon.setAttribute("href", yourTurn ? turnIcon : baseIcon);
   if (yourTurn && !wasTurn && document.hidden) {
     if ($("sound-turn") && $("sound-turn").checked) beep();
@@ -78,7 +81,7 @@ function bind() {
   if (box) {
     if (!window.Notification) {
       box.disabled = true;
-      box.closest("label").title = "This browser has no notifications.";
+      box.closest("label").title = t("This browser has no notifications.");
     }
     box.checked = stored(NOTIFY) && Boolean(window.Notification) && Notification.permission === "granted";
     box.addEventListener("change", async () => {
@@ -89,7 +92,7 @@ function bind() {
           box.checked = false;
           store(NOTIFY, false);
           const note = $("notify-note");
-          if (note) note.textContent = "The browser refused notifications; the tab title still shows your turn.";
+          if (note) note.textContent = t("The browser refused notifications; the tab title still shows your turn.");
         }
       }
     });

@@ -2,53 +2,56 @@
    list and the replay controls. Pure drawing: each function gets the data and the callbacks it needs from the
    frame (game.js), which owns the state. Ids are those of templates/game.html. */
 import {html, button} from "./dom.js";
-import {t} from "./i18n.js";
+import {t, tn, list as listOf, sayOr, levelName, number} from "./i18n.js";
 import {profileUrl} from "./accounts.js";
 
 const $ = (id) => document.getElementById(id);
 const LEGAL_BUTTONS_MAX = 240;
 
 /** ctx: {acting: seat | null, replay: bool, offline: bool, label(seat), isAi(seat), offer: seat | null (a draw
-    offer a seat held here may answer)} */
+    offer a seat held here may answer), names: the players' names by seat} */
 function status(doc, ctx) {
   const box = $("status");
   box.classList.remove("thinking", "your-turn", "offline");
   let text;
-  if (ctx.offline) {
-    text = "Connection lost: reconnecting… The board may be out of date.";
-    box.classList.add("offline");
-  } else if (doc.status === "finished") {
-    text = "The game is over.";
+  // The connection lost: its banner is the one message (not "Your turn" on a board that may be out of date).
+  box.hidden = Boolean(ctx.offline);
+  if (doc.status === "finished") {
+    text = t("The game is over.");
   } else if (ctx.acting !== null) {
-    text = `Your turn: ${ctx.label(ctx.acting)}.`;
+    text = t("Your turn: {player}.", {player: ctx.label(ctx.acting)});
     box.classList.add("your-turn");
   } else if (!doc.to_act.length) {
     const open = doc.status === "setup" ? doc.open_seats || [] : [];
     const kept = open.filter((seat) => ((doc.players || [])[seat] || {}).name);  // a rematch's, for their players
-    if (kept.length) text = `Waiting for ${kept.map(ctx.label).join(", ")} to take ${kept.length > 1 ? "their seats"
-      : "their seat"}.`;
-    else if (open.length) text = `Waiting for ${open.length > 1 ? "players to take the open seats" :
-      "a player to take the open seat"}.`;
-    else text = "Waiting…";
+    if (kept.length) {
+      text = tn("Waiting for {players} to take their seat.", "Waiting for {players} to take their seats.",
+                kept.length, {players: listOf(kept.map(ctx.label))});
+    } else if (open.length) {
+      text = open.length > 1 ? t("Waiting for players to take the open seats.")
+        : t("Waiting for a player to take the open seat.");
+    } else {
+      text = t("Waiting…");
+    }
   } else {
-    const names = doc.to_act.map(ctx.label).join(", ");
+    const names = listOf(doc.to_act.map(ctx.label));
     const ai = doc.to_act.filter(ctx.isAi);
     if (ctx.replay) {
-      text = `${names} to play.`;  // a replayed position: nobody is thinking there
+      text = t("{players} to play.", {players: names});  // a replayed position: nobody is thinking there
     } else if (ai.length) {
-      text = `${ai.map(ctx.label).join(", ")} thinking…`;
+      text = t("{players} thinking…", {players: listOf(ai.map(ctx.label))});
       box.classList.add("thinking");
     } else {
-      text = `Waiting for ${names}.`;
+      text = t("Waiting for {players}.", {players: names});
     }
   }
-  if (ctx.replay && !ctx.offline) text = `Replay. ` + text;
+  if (ctx.replay) text = t("Replay. {status}", {status: text});
   // #15: on a phone the answer buttons are below the board: the top says it, and takes you to them.
   const offered = ctx.offer !== null && ctx.offer !== undefined && !ctx.offline && doc.status !== "finished";
-  if (offered) text = `${ctx.label(ctx.offer)} offers a draw. ` + text;
+  if (offered) text = t("{player} offers a draw. {status}", {player: ctx.label(ctx.offer), status: text});
   box.textContent = text;
   if (offered) {
-    button("Answer the offer", () => {
+    button(t("Answer the offer"), () => {
       const accept = document.querySelector('[data-move="accept draw"]');
       if (accept) {
         accept.scrollIntoView({block: "center"});
@@ -59,20 +62,34 @@ function status(doc, ctx) {
 
   const result = $("result");
   if (doc.result) {
-    const winners = doc.result.winners || [];
-    // An aborted game has no result at all: not "A draw" (its reason says so); a reason that says "draw" itself
-    // needs no "A draw:" before it ("A draw: Draw: the limit of 80 plies was reached").
-    const reason = doc.result.reason || "";
-    const who = winners.length ? winners.map(ctx.label).join(" and ") + (winners.length > 1 ? " win" : " wins")
-      : doc.result.termination === "aborted" || /\bdraw\b/i.test(reason) ? null : "A draw";
-    // A reason that names the winner itself ("Bo resigns. Ana wins.", "Ana wins with 12 points.") is said once.
-    const said = winners.length && /\b(wins?|share the win)\b/i.test(reason);
-    result.textContent = who && !said ? `${who}: ${reason}` : reason.charAt(0).toUpperCase() + reason.slice(1);
+    result.textContent = resultText(doc.result, ctx);
     result.hidden = false;
   } else {
     result.hidden = true;
     result.textContent = "";
   }
+}
+
+/** The message ids of a sentence's form and of the sentences inside it (their English patterns). */
+function ids(form) {
+  if (!form || typeof form !== "object") return [];
+  if (Array.isArray(form)) return form.flatMap(ids);
+  return [form.id || "", form.plural || "", ...Object.values(form.args || {}).flatMap(ids)];
+}
+
+/** A result in a sentence: "Ana (Romans) wins: Ben has no move", "A draw: …", or its reason alone when that
+    says it already ("Bo resigns. Ana wins.", "Draw: the limit of 80 moves was reached", an aborted game). */
+function resultText(result, ctx) {
+  const winners = result.winners || [];
+  const reason = sayOr(result.say, result.reason, ctx.names);
+  // What the reason says is read from its English (the message ids), whatever the page's language.
+  const english = result.say ? ids(result.say).join(" ") : result.reason || "";
+  const said = winners.length ? /\b(wins?|share the win)\b/i.test(english)
+    : result.termination === "aborted" || /\bdraw\b/i.test(english);
+  if (said || !reason) return reason.charAt(0).toUpperCase() + reason.slice(1);
+  const who = winners.length ? tn("{players} wins", "{players} win", winners.length,
+                                  {players: listOf(winners.map(ctx.label))}) : t("A draw");
+  return t("{who}: {reason}", {who, reason});
 }
 
 /** ctx: {held: [seat], replay: bool, label(seat), isAi(seat), dot(seat) → CSS class | null, onCopy(seat),
@@ -107,26 +124,28 @@ function players(doc, ctx) {
       presence.setAttribute("aria-label", presence.title);
     }
     const tags = [];
-    if (player.ai) tags.push(`AI, ${player.ai}`);
-    if (mine) tags.push("played here");
-    if (player.left) tags.push("left the game");  // resigned or out of time, with three seats or more
+    if (player.ai) tags.push(t("AI, {level}", {level: levelName(player.ai)}));
+    if (mine) tags.push(t("played here"));
+    if (player.left) tags.push(t("left the game"));  // resigned or out of time, with three seats or more
     if (doc.to_act.includes(seat)) {
-      tags.push(ctx.isAi(seat) && doc.status !== "finished" && !ctx.replay ? "thinking…" : "to play");
+      tags.push(ctx.isAi(seat) && doc.status !== "finished" && !ctx.replay ? t("thinking…") : t("to play"));
     }
-    if (doc.result && (doc.result.winners || []).includes(seat)) tags.push("winner");
+    if (doc.result && (doc.result.winners || []).includes(seat)) tags.push(t("winner"));
     if (tags.length) html("span", "seat-tags", tags.join(" · "), item);
   }
   const tools = $("seat-tools");
   tools.replaceChildren();
   if (!ctx.held.length) {
-    html("p", "note", "You are watching. A seat's link lets its player play here.", tools);
+    html("p", "note", t("You are watching. A player's link lets them play here."), tools);
     return;
   }
   for (const seat of ctx.held) {
     const row = html("p", "seat-tool", null, tools);
-    button(`Copy the link for seat ${seat}`, () => ctx.onCopy(seat), "", row)
-      .setAttribute("aria-label", `Copy the link for seat ${seat}, ${ctx.label(seat)}`);
-    if (ctx.held.length > 1) button(`Stop playing seat ${seat} here`, () => ctx.onRelease(seat), "quiet", row);
+    const who = ctx.label(seat);
+    button(ctx.held.length > 1 ? t("Copy {player}'s link", {player: who}) : t("Copy your link"),
+           () => ctx.onCopy(seat), "", row)
+      .setAttribute("aria-label", t("Copy the link that plays {player}", {player: who}));
+    if (ctx.held.length > 1) button(t("Stop playing {player} here", {player: who}), () => ctx.onRelease(seat), "quiet", row);
   }
 }
 
@@ -139,25 +158,31 @@ function legal(commands, ctx) {
   const matching = narrowed.length ? narrowed : commands;
   const shown = matching.slice(0, LEGAL_BUTTONS_MAX);
   const more = matching.length - shown.length;
-  $("legal-count").textContent = String(commands.length);
+  $("legal-count").textContent = number(commands.length);
   box.replaceChildren();
   if (!commands.length) {
-    html("p", "note", ctx.replay ? "Replay: return to the live game to play." : "No command for you now.", box);
+    html("p", "note", ctx.replay ? t("Replay: return to the live game to play.") : t("No move for you now."), box);
   }
   if (filter && !narrowed.length && commands.length) {
-    html("p", "note no-match", `No legal command contains “${filter}”; all ${commands.length} are listed.`, box);
+    html("p", "note no-match", tn("No move contains “{text}”; the only one is listed.",
+                                  "No move contains “{text}”; all {n} are listed.", commands.length,
+                                  {text: filter, n: commands.length}), box);
   }
   for (const move of shown) {
     const range = / (\d+)\.\.(\d+)$/.exec(move);  // "commit 0..5": a number to choose, in the text box
     if (range) {
       const typed = `${move.slice(0, range.index)} ${range[1]}`;
       button(move, () => { $("typed-move").value = typed; $("typed-move").focus(); }, "move", box)
-        .setAttribute("aria-label", `Type ${typed}, then change its number (${range[1]} to ${range[2]})`);
+        .setAttribute("aria-label", t("Type {move}, then change its number ({low} to {high})",
+                                      {move: typed, low: range[1], high: range[2]}));
       continue;
     }
-    button(move, () => ctx.send(move), "move", box).setAttribute("aria-label", `Play ${move}`);
+    button(move, () => ctx.send(move), "move", box).setAttribute("aria-label", t("Play {move}", {move}));
   }
-  if (more > 0) html("p", "note", `…and ${more} more: type in the box to narrow the list.`, box);
+  if (more > 0) {
+    html("p", "note", tn("…and {n} more: type in the box to narrow the list.",
+                         "…and {n} more: type in the box to narrow the list.", more, {n: more}), box);
+  }
   const options = $("legal-options");
   options.replaceChildren();
   for (const move of shown) {
@@ -170,8 +195,8 @@ function legal(commands, ctx) {
   $("typed").querySelector("button").disabled = !commands.length;
 }
 
-/** The move list, one line per step (one command's events); a line shows the board after that step, its
-    "events" button lists the step's events one by one, each showing the board as of its version.
+/** The move list, one line per step (one command's events, replay.js), numbered by turn; a line shows the board
+    after that step, and a step of several lines lists them one by one on demand, each showing the board then.
     ctx: {steps, version (shown), replaying, open: Set of opened step indexes, onPick(version), onToggle(index)} */
 function moves(ctx) {
   const list = $("moves");
@@ -179,7 +204,7 @@ function moves(ctx) {
   list.replaceChildren();
   let currentItem = null;
   for (const step of ctx.steps) {
-    const item = html("li", "move-line", null, list);
+    const item = html("li", step.seat === null && step.index ? "move-line table-line" : "move-line", null, list);
     item.dataset.step = String(step.index);
     const here = step.first <= ctx.version && ctx.version <= step.last;
     if (step.first > ctx.version) item.classList.add("future");
@@ -189,17 +214,18 @@ function moves(ctx) {
     }
     const row = html("div", "move-row", null, item);
     const b = button("", () => ctx.onPick(step.last), "move-link", row);
-    html("span", "version", step.index ? String(step.index) : "·", b);
+    html("span", "version", step.number, b);
     html("span", "text", step.label, b);
-    b.setAttribute("aria-label", `${step.index ? "Move " + step.index : "The start"}: ${step.label}. ` +
-                   "Show the board after it.");
+    b.setAttribute("aria-label", step.index ? t("{line} Show the board after it.", {line: step.label})
+      : t("The start: {line}. Show the board then.", {line: step.label}));
     if (here) b.setAttribute("aria-current", "step");
     const open = ctx.open.has(step.index);
     if (step.events.length > 1 || open) {
-      const t = button(`${step.events.length} events`, () => ctx.onToggle(step.index), "quiet events-toggle", row);
-      t.setAttribute("aria-expanded", open ? "true" : "false");
-      t.setAttribute("aria-label", `The ${step.events.length} events of ${step.index ? "move " + step.index
-        : "the start"}`);
+      const more = button(open ? t("Less") : t("More"), () => ctx.onToggle(step.index), "quiet events-toggle", row);
+      more.setAttribute("aria-expanded", open ? "true" : "false");
+      more.setAttribute("aria-label", tn("What happened, line by line ({n} line)",
+                                         "What happened, line by line ({n} lines)", step.events.length,
+                                         {n: step.events.length}));
     }
     if (open) {
       const sub = html("ol", "event-list", null, item);
@@ -207,9 +233,9 @@ function moves(ctx) {
         const li = html("li", "event-line", null, sub);
         if (event.version === ctx.version) li.classList.add("current-event");
         const e = button("", () => ctx.onPick(event.version), "event-link", li);
-        html("span", "version", "v" + event.version, e);
-        html("span", "text", event.text || event.type, e);
-        e.setAttribute("aria-label", `Version ${event.version}: ${event.text || event.type}. Show the board then.`);
+        const line = sayOr(event.say, event.text || event.type, ctx.names);
+        html("span", "text", line, e);
+        e.setAttribute("aria-label", t("{line} Show the board then.", {line}));
       }
     }
   }
@@ -224,19 +250,21 @@ function moves(ctx) {
   }
 }
 
-/** The replay controls and banner. ctx: {step, steps (count), version, latest, replaying, yourTurn, onLive} */
+/** The replay controls and banner. ctx: {step, steps (count), move (moves made by the step shown), moves (in
+    all), latest (version), replaying, yourTurn, onLive} */
 function replay(ctx) {
   const slider = $("replay-slider");
   const lastStep = Math.max(0, ctx.steps - 1);
   slider.max = String(lastStep);
   slider.value = String(ctx.step);
-  slider.dataset.latest = String(ctx.latest);
-  slider.setAttribute("aria-valuetext", ctx.step ? `Move ${ctx.step} of ${lastStep}` : "The start");
-  const where = ctx.step ? `Move ${ctx.step} of ${lastStep}` : `The start (of ${lastStep} moves)`;
-  $("replay-label").textContent = ctx.replaying ? `${where} (replay, version ${ctx.version} of ${ctx.latest})`
-    : `${lastStep ? "Move " + lastStep : "The start"} (live, version ${ctx.latest})`;
-  $("replay-first").disabled = ctx.version <= 1;
-  $("replay-prev").disabled = ctx.version <= 1;
+  slider.dataset.latest = String(ctx.latest);  // the newest version shown (the browser tests wait for it)
+  const where = ctx.move ? t("Move {n} of {total}", {n: ctx.move, total: ctx.moves})
+    : tn("The start (of {n} move)", "The start (of {n} moves)", ctx.moves, {n: ctx.moves});
+  slider.setAttribute("aria-valuetext", where);
+  $("replay-label").textContent = ctx.replaying ? t("{where} (replay)", {where})
+    : ctx.moves ? tn("{n} move (live)", "{n} moves (live)", ctx.moves, {n: ctx.moves}) : t("The start (live)");
+  $("replay-first").disabled = ctx.step <= 0;
+  $("replay-prev").disabled = ctx.step <= 0;
   $("replay-next").disabled = !ctx.replaying;
   $("replay-live").disabled = !ctx.replaying;
   const banner = $("replay-banner");
@@ -245,12 +273,14 @@ function replay(ctx) {
   banner.replaceChildren();
   if (ctx.replaying) {
     if (ctx.yourTurn) {
-      html("strong", "", "It is your turn in the live game. ", banner);
-      button("Your turn — back to live", ctx.onLive, "primary", banner);
-      html("span", "note", `(you are looking at ${where.toLowerCase()})`, banner);
+      html("strong", "", t("It is your turn in the live game."), banner);
+      banner.append(" ");
+      button(t("Your turn — back to live"), ctx.onLive, "primary", banner);
+      html("span", "note", t("(you are looking at: {where})", {where}), banner);
     } else {
-      html("span", "", `Replay: ${where.toLowerCase()}. `, banner);
-      button("Back to the live game", ctx.onLive, "", banner);
+      html("span", "", t("Replay: {where}.", {where}), banner);
+      banner.append(" ");
+      button(t("Back to the live game"), ctx.onLive, "", banner);
     }
   }
 }

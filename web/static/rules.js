@@ -1,12 +1,15 @@
 /* Rules at hand: the short summary of each game comes from the game catalog (GET /api/catalog, its "rules"); the
    longer help with its pictures is in the page (templates/rules/<game>.html). Links with data-open="<id>" open
    the <details> they point to. Without a catalog the summary line stays hidden and the help is still there. */
+import {lang} from "./i18n.js";
+
 let catalog = null;
 
 async function load() {
   if (catalog) return catalog;
   try {
-    const response = await fetch("/api/catalog", {headers: {"Accept": "application/json"}});
+    const response = await fetch("/api/catalog?lang=" + encodeURIComponent(lang),
+                                 {headers: {"Accept": "application/json"}});
     const body = response.ok ? await response.json() : null;
     catalog = new Map(((body && body.games) || []).map((g) => [g.name, g]));
   } catch (err) {

@@ -4,14 +4,17 @@
    string, the HTML or a log.
 
    Imported by lobby.js, it adds: the "Anyone" seat choice (an open seat) and a clock to the form, the list of
-   games with open seats and a Join button (asks a name), and "My games" (your turn first) with copy-link and
-   forget. */
+   games with open seats and a Join button (a guest names themself in the page; the name is remembered), and
+   "My games" (your turn first) with copy-link and forget. */
 import {api, tokens} from "./api.js";
 import {signedIn} from "./accounts.js";
+import {t, player, versus} from "./i18n.js";
+
+const NAME = "burrow:name";  // the name a guest last joined with (localStorage)
 
 const $ = (id) => document.getElementById(id);
 
-export {extraBody, seatKind, joinButtons};
+export {extraBody, seatKind, joinButtons, typing};
 
 // ---------------------------------------------------------------- the lobby form: "Anyone" and a clock
 
@@ -19,7 +22,7 @@ export {extraBody, seatKind, joinButtons};
 function seatKind(select, nameInput) {
   const option = document.createElement("option");
   option.value = "open";
-  option.textContent = "Anyone (an open seat: joined from the lobby)";
+  option.textContent = t("Anyone (an open seat: joined from the lobby)");
   select.appendChild(option);
   select.addEventListener("change", () => {
     nameInput.disabled = select.value === "open";
@@ -63,36 +66,48 @@ function clockFields() {
   const box = document.createElement("fieldset");
   box.className = "options clock-options";
   const legend = document.createElement("legend");
-  legend.textContent = "Clock";
+  legend.textContent = t("Clock");
   const kind = document.createElement("select");
   kind.id = "clock-kind";
-  for (const [value, text] of [["", "None"], ["fischer", "Minutes + seconds a move"],
-                               ["correspondence", "Hours per move"]]) {
+  for (const [value, text] of [["", t("None")], ["fischer", t("Minutes + seconds a move")],
+                               ["correspondence", t("Hours per move")]]) {
     const option = document.createElement("option");
     option.value = value;
     option.textContent = text;
     kind.appendChild(option);
   }
-  const first = labelled("Minutes", numberInput("clock-a", "5"), "clock-a-label");
-  const second = labelled("Seconds added per move", numberInput("clock-b", "3"), "clock-b-label");
+  const first = labelled(t("Minutes"), numberInput("clock-a", "5"), "clock-a-label");
+  const second = labelled(t("Seconds added per move"), numberInput("clock-b", "3"), "clock-b-label");
   first.hidden = second.hidden = true;
-  box.append(legend, labelled("Time control", kind), first, second);
+  box.append(legend, labelled(t("Time control"), kind), first, second);
   form.insertBefore(box, advanced);
   kind.addEventListener("change", () => {
     first.hidden = !kind.value;
     second.hidden = kind.value !== "fischer";
-    first.querySelector("span").textContent = (kind.value === "correspondence" ? "Hours per move" : "Minutes") + " ";
+    first.querySelector("span").textContent = (kind.value === "correspondence" ? t("Hours per move") : t("Minutes")) + " ";
     $("clock-a").value = kind.value === "correspondence" ? "24" : "5";
   });
 }
 
 // ---------------------------------------------------------------- open games: Join
 
-async function join(game, seat, status) {
-  // Signed in, the seat is the account's (no name asked); a guest names themself.
-  const name = signedIn() ? null :
-    (window.prompt(`Your name, to take seat ${seat} of this ${title(game.game)} game:`) || "").trim();
-  if (name === "") return;
+function rememberedName() {
+  try {
+    return localStorage.getItem(NAME) || "";
+  } catch (err) {
+    return "";
+  }
+}
+
+function rememberName(name) {
+  try {
+    localStorage.setItem(NAME, name);
+  } catch (err) {
+    // No storage: the name is asked again next time.
+  }
+}
+
+async function take(game, seat, name, status) {
   try {
     const taken = await api(`/api/games/${encodeURIComponent(game.id)}/seats/${seat}`,
                             {method: "POST", body: name === null ? {} : {name}});
@@ -104,20 +119,77 @@ async function join(game, seat, status) {
   }
 }
 
+/** Join a game at ``seat``: signed in, as the account (no name asked); a guest names themself in a small form
+    beside the button (the name they last used already in it). */
+function join(game, seat, status, item) {
+  if (signedIn()) {
+    take(game, seat, null, status);
+    return;
+  }
+  const open = item.querySelector("form.join-form");
+  if (open) open.remove();
+  const form = document.createElement("form");
+  form.className = "join-form";
+  const label = document.createElement("label");
+  label.textContent = t("Your name") + " ";
+  const input = document.createElement("input");
+  input.name = "name";
+  input.maxLength = 40;
+  input.autocomplete = "nickname";
+  input.required = true;
+  input.value = rememberedName();
+  label.appendChild(input);
+  const go = document.createElement("button");
+  go.type = "submit";
+  go.className = "primary";
+  go.textContent = t("Join {game}", {game: title(game.game)});
+  const cancel = document.createElement("button");
+  cancel.type = "button";
+  cancel.className = "quiet";
+  cancel.textContent = t("Cancel");
+  cancel.addEventListener("click", () => { form.remove(); editing.delete(game.id); });
+  form.append(label, go, cancel);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const name = input.value.trim();
+    if (!name) {
+      input.focus();
+      return;
+    }
+    rememberName(name);
+    editing.delete(game.id);
+    take(game, seat, name, status);
+  });
+  item.appendChild(form);
+  editing.add(game.id);  // the lists are not drawn again under a name being typed
+  input.focus();
+  input.select();
+}
+
+const editing = new Set();  // games whose join form is open
+
 /** A Join button for each open seat of lobby line ``game`` (not those kept for a rematch), added to ``item``;
     also used by lobby.js for the main list's rows (``status``: where a failed join is told). */
 function joinButtons(game, item, status) {
   if (game.status === "finished") return;
   const mine = new Set(tokens.games());
-  for (const seat of game.open_seats || []) {
-    if (game.players[seat] && game.players[seat].name) continue;  // kept for a rematch
+  const seats = (game.open_seats || []).filter((seat) => !(game.players[seat] && game.players[seat].name));
+  for (const seat of seats) {  // (a seat whose name is kept is a rematch's, for its player)
     const b = document.createElement("button");
     b.type = "button";
     b.className = "join";
-    b.textContent = mine.has(game.id) ? `Take seat ${seat} too` : `Join (seat ${seat})`;
-    b.addEventListener("click", () => join(game, seat, status));
+    const who = player(seat);
+    b.textContent = mine.has(game.id) ? t("Also play {player}", {player: who})
+      : seats.length > 1 ? t("Join as {player}", {player: who}) : t("Join");
+    b.setAttribute("aria-label", t("Join {game} as {player}", {game: title(game.game), player: who}));
+    b.addEventListener("click", () => join(game, seat, status, item));
     item.appendChild(b);
   }
+}
+
+/** Whether a list holding these games must wait: a guest is typing their name in one of its join forms. */
+function typing(games) {
+  return games.some((g) => editing.has(g.id)) && document.querySelector("form.join-form");
 }
 
 /** A game's title as the lobby's form names it ("Murus Gallicus", not "murus"). */
@@ -127,8 +199,8 @@ function title(name) {
 }
 
 function names(game) {
-  return game.players.map((p) => (p.open ? (p.name ? `(kept for ${p.name})` : "(open)") :
-    p.ai ? `${p.name} (AI)` : p.name)).join(" vs ");
+  return versus(game.players.map((p) => (p.open ? (p.name ? t("(kept for {player})", {player: p.name}) : t("(open)")) :
+    p.ai ? t("{player} (computer)", {player: p.name}) : p.name)));
 }
 
 async function pollOpen() {
@@ -136,21 +208,22 @@ async function pollOpen() {
   if (!list) return;
   try {
     const body = await api("/api/games?status=open");
-    list.replaceChildren();
     const games = body.games.filter((g) => g.status !== "finished");
-    $("open-status").textContent = games.length ? "" : "No game is waiting for a player right now.";
+    if (typing(games)) return;
+    list.replaceChildren();
+    $("open-status").textContent = games.length ? "" : t("No game is waiting for a player right now.");
     for (const game of games) {
       const item = document.createElement("li");
       item.className = "open-game";
       const link = document.createElement("a");
       link.href = "/games/" + encodeURIComponent(game.id);
-      link.textContent = `${title(game.game)} #${game.id}: ${names(game)}`;
+      link.textContent = t("{game} #{id}: {players}", {game: title(game.game), id: game.id, players: names(game)});
       item.appendChild(link);
       joinButtons(game, item);
       list.appendChild(item);
     }
   } catch (err) {
-    $("open-status").textContent = "The open games cannot be loaded right now; retrying.";
+    $("open-status").textContent = t("The open games cannot be loaded right now; retrying.");
   }
 }
 
@@ -160,14 +233,14 @@ async function copyLink(gid, token) {
   const url = tokens.link(gid, token);
   try {
     await navigator.clipboard.writeText(url);
-    $("my-status").textContent = "The link is copied: whoever opens it plays that seat.";
+    $("my-status").textContent = t("The link is copied: whoever opens it plays there.");
   } catch (err) {
-    window.prompt("The seat's link (copy it):", url);
+    window.prompt(t("Your link (copy it):"), url);
   }
 }
 
 function forget(gid) {
-  if (!window.confirm("Forget your seat in this game on this browser? Without its link you cannot play it again.")) {
+  if (!window.confirm(t("Forget this game on this browser? Without its link you cannot play it again."))) {
     return;
   }
   tokens.save(gid, []);
@@ -218,29 +291,29 @@ async function pollMine() {
   }
   rows.sort((a, b) => (b.yourTurn - a.yourTurn) || ((b.doc ? b.doc.version : 0) - (a.doc ? a.doc.version : 0)));
   list.replaceChildren();
-  $("my-status").textContent = rows.length ? "" : "No game on this browser yet: seats you create or join appear here.";
+  $("my-status").textContent = rows.length ? "" : t("No game on this browser yet: games you create or join appear here.");
   for (const row of rows) {
     const item = document.createElement("li");
     item.className = "my-game" + (row.yourTurn ? " your-turn" : "");
     const link = document.createElement("a");
     link.href = "/games/" + encodeURIComponent(row.gid);
     const d = row.doc;
-    const state = !d ? "no longer on this server" : row.yourTurn ? "your turn" :
-      d.status === "finished" ? (d.result ? d.result.reason : "finished") : d.status === "setup" ?
-        "waiting for players" : "their turn";
-    const who = d ? d.players.map((p) => p.name || "(open)").join(" vs ") : "";
-    link.textContent = `${d ? title(d.game) : "game"} #${row.gid} ${who ? "· " + who + " " : ""}· ${state}`;
+    const state = !d ? t("no longer on this server") : row.yourTurn ? t("your turn") :
+      d.status === "finished" ? (d.result ? d.result.reason : t("finished")) : d.status === "setup" ?
+        t("waiting for players") : t("their turn");
+    const who = d ? versus(d.players.map((p) => p.name || t("(open)"))) : "";
+    link.textContent = [`${d ? title(d.game) : t("game")} #${row.gid}`, who, state].filter(Boolean).join(" · ");
     item.appendChild(link);
     for (const token of row.held) {
       const b = document.createElement("button");
       b.type = "button";
-      b.textContent = row.held.length > 1 ? "Copy a seat's link" : "Copy my seat's link";
+      b.textContent = row.held.length > 1 ? t("Copy a player's link") : t("Copy my link");
       b.addEventListener("click", () => copyLink(row.gid, token));
       item.appendChild(b);
     }
     const f = document.createElement("button");
     f.type = "button";
-    f.textContent = "Forget";
+    f.textContent = t("Forget");
     f.addEventListener("click", () => forget(row.gid));
     item.appendChild(f);
     list.appendChild(item);

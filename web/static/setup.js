@@ -1,22 +1,36 @@
 /* Fairness of hidden information: a game whose seed or starting position its creator chose says so on the page.
    The creator may then know cards, draws or dice the others cannot see; such a game counts for no rating. */
 
+import {t} from "./i18n.js";
+
 function text(doc, held) {
   const setup = doc.setup;
   if (!setup || (setup.seed === null && !setup.position)) return "";
-  const what = [];
-  if (setup.seed !== null) what.push(`the random seed (${setup.seed})`);
-  if (setup.position) what.push("the starting position");
-  const chosen = what.join(" and ");
-  if (setup.by !== null && held.length && held.every((seat) => seat === setup.by)) {
-    return `You chose ${chosen} of this game: the other players are warned, and the game is unrated.`;
+  const seed = setup.seed !== null;
+  const mine = setup.by !== null && held.length && held.every((seat) => seat === setup.by);
+  if (mine) {
+    if (seed && setup.position) {
+      return t("You chose the random seed ({seed}) and the starting position of this game: the other players are " +
+               "warned, and the game is unrated.", {seed: setup.seed});
+    }
+    return seed ? t("You chose the random seed ({seed}) of this game: the other players are warned, and the game " +
+                    "is unrated.", {seed: setup.seed})
+      : t("You chose the starting position of this game: the other players are warned, and the game is unrated.");
   }
-  const player = (doc.players || [])[setup.by];
-  const who = setup.by === null ? "The creator" : `${(player && player.name) || "The creator"} (seat ${setup.by})`;
+  const seated = (doc.players || [])[setup.by];
+  const who = (seated && seated.name) || t("The creator");
   // A seed fixes every draw and die; a position (in any game, Murus included) may be one its creator studied.
-  const why = setup.seed !== null ? "so they may know hidden cards, draws or dice before they happen"
-    : "which they may have studied in advance (a winning line, or hidden cards they placed)";
-  return `Warning: ${who} chose ${chosen} of this game, ${why}. This game is unrated.`;
+  if (seed && setup.position) {
+    return t("Warning: {player} chose the random seed ({seed}) and the starting position of this game, so they " +
+             "may know hidden cards, draws or dice before they happen. This game is unrated.",
+             {player: who, seed: setup.seed});
+  }
+  if (seed) {
+    return t("Warning: {player} chose the random seed ({seed}) of this game, so they may know hidden cards, draws " +
+             "or dice before they happen. This game is unrated.", {player: who, seed: setup.seed});
+  }
+  return t("Warning: {player} chose the starting position of this game, which they may have studied in advance " +
+           "(a winning line, or hidden cards they placed). This game is unrated.", {player: who});
 }
 
 /** Show (or hide) the warning for ``doc``, seen by the seats ``held`` on this screen. */

@@ -5,12 +5,15 @@
    the seats this page plays ([{token, seat}]). Commands go through POST /commands like moves, with the seat's
    token in the Authorization header; the page updates from the live stream as for any move. */
 import {api, tokens} from "./api.js";
+import {t, player, number} from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("game");
 const gid = root ? root.dataset.gid : null;
-const LABELS = {"resign": "Resign", "offer draw": "Offer a draw", "accept draw": "Accept the draw",
-                "decline draw": "Decline the draw", "abort": "Abort the game"};
+const LABELS = {"resign": t("Resign"), "offer draw": t("Offer a draw"), "accept draw": t("Accept the draw"),
+                "decline draw": t("Decline the draw"), "abort": t("Abort the game"),
+                "claim victory": t("Claim the victory"), "claim draw": t("Claim a draw")};
+const LOW_TIME = 10;  // seconds: a clock under this turns red
 let shown = {doc: null, held: [], replay: false};
 let lastKey = "";
 
@@ -34,16 +37,16 @@ function say(text) {
 
 function name(doc, seat) {
   const p = (doc.players || [])[seat] || {};
-  return p.name || (p.open ? "Open seat" : `seat ${seat}`);
+  return p.name || (p.open ? t("Open seat") : player(seat));
 }
 
 async function send(h, move) {
-  if (move === "resign" && !window.confirm("Resign this game? It ends now and counts as a loss.")) return;
-  if (move === "abort" && !window.confirm("Abort this game? It ends with no result.")) return;
+  if (move === "resign" && !window.confirm(t("Resign this game? It ends now and counts as a loss."))) return;
+  if (move === "abort" && !window.confirm(t("Abort this game? It ends with no result."))) return;
   try {
     await api(`/api/games/${encodeURIComponent(gid)}/commands`, {method: "POST", token: h.token,
                                                                   body: {move}});
-    say(move === "offer draw" ? "Your draw offer is sent." : "");
+    say(move === "offer draw" ? t("Your draw offer is sent.") : "");
   } catch (err) {
     say(err.message);
   }
@@ -105,10 +108,12 @@ function serverNow() {
 
 function clockText(seconds) {
   const s = Math.max(0, seconds);
-  if (s >= 86400) return `${Math.floor(s / 86400)} d ${Math.floor((s % 86400) / 3600)} h`;
-  if (s >= 3600) return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
+  if (s >= 86400) return t("{d} d {h} h", {d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600)});
+  if (s >= 3600) {
+    return t("{h} h {min} min", {h: Math.floor(s / 3600), min: String(Math.floor((s % 3600) / 60)).padStart(2, "0")});
+  }
   const whole = Math.floor(s);
-  const tenths = s < 10 ? "." + Math.floor((s * 10) % 10) : "";
+  const tenths = s < 10 ? number(0.1).charAt(1) + Math.floor((s * 10) % 10) : "";
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}${tenths}`;
 }
 
@@ -123,8 +128,10 @@ function tick() {
     const item = list.querySelector(`[data-seat="${seat}"] .clock-time`);
     if (!item) return;
     const running = live && doc.clock.running.includes(seat);
-    item.textContent = clockText(running ? left - Math.max(0, since) : left);
+    const shown = running ? left - Math.max(0, since) : left;
+    item.textContent = clockText(shown);
     item.parentElement.classList.toggle("running", running);
+    item.parentElement.classList.toggle("low", shown < LOW_TIME && (running || live));
   });
 }
 
@@ -134,7 +141,7 @@ function renderClocks(node, doc) {
   const list = document.createElement("ul");
   list.id = "table-clocks";
   list.className = "clocks";
-  list.setAttribute("aria-label", "Clocks");
+  list.setAttribute("aria-label", t("Clocks"));
   doc.clock.remaining.forEach((_, seat) => {
     const item = document.createElement("li");
     item.dataset.seat = String(seat);
@@ -180,7 +187,9 @@ function render(doc, options) {
         b.type = "button";
         b.className = "table-command" + (move === "accept draw" ? " primary" : "");
         b.dataset.move = move;
-        b.textContent = LABELS[move] + (shown.held.length > 1 ? ` (${name(doc, h.seat)})` : "");
+        b.textContent = shown.held.length > 1 ? t("{command} ({player})", {command: LABELS[move] || move,
+                                                                          player: name(doc, h.seat)})
+          : LABELS[move] || move;
         b.addEventListener("click", () => send(h, move));
         actions.appendChild(b);
       }
@@ -188,7 +197,7 @@ function render(doc, options) {
         const b = document.createElement("button");
         b.type = "button";
         b.className = "rematch primary";
-        b.textContent = doc.rematch ? "Take your seat in the rematch" : "Rematch";
+        b.textContent = doc.rematch ? t("Take your seat in the rematch") : t("Rematch");
         b.addEventListener("click", () => rematch(h));
         actions.appendChild(b);
         break;  // one rematch button for the page
@@ -197,7 +206,7 @@ function render(doc, options) {
     if (!shown.held.length && doc.rematch) {
       const a = document.createElement("a");
       a.href = "/games/" + encodeURIComponent(doc.rematch);
-      a.textContent = "Watch the rematch";
+      a.textContent = t("Watch the rematch");
       actions.appendChild(a);
     }
   }
@@ -209,13 +218,13 @@ function render(doc, options) {
   node.appendChild(note);
   const open = doc.status === "setup" ? doc.open_seats || [] : [];
   if (open.some((seat) => ((doc.players || [])[seat] || {}).name)) {  // kept for a rematch's player, not anyone
-    note.textContent = "A rematch: each seat is kept for its player, who takes it from the finished game's page.";
+    note.textContent = t("A rematch: each seat is kept for its player, who takes it from the finished game's page.");
   } else if (open.length) {
-    note.textContent = "Waiting for a player: anyone can join from the lobby's list of games waiting for a player.";
+    note.textContent = t("Waiting for a player: anyone can join from the lobby's list of games waiting for a player.");
   }
   // Said here, once the note exists (it is made again at every render): a seat held here may accept a draw.
-  if (actions.querySelector('[data-move="accept draw"]')) note.textContent = "A draw is offered: accept or decline it.";
-  else if (offered) note.textContent = "Your draw offer waits for an answer.";
+  if (actions.querySelector('[data-move="accept draw"]')) note.textContent = t("A draw is offered: accept or decline it.");
+  else if (offered) note.textContent = t("Your draw offer waits for an answer.");
   tick();
 }
 

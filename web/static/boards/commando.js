@@ -4,17 +4,20 @@
    word command ("roll", "map 4", "commit 1", …) offered as buttons straight from doc.legal; a commitment,
    listed as one range ("commit 0..5"), is a number to choose and one button. */
 import {el, svg, text, picture, html, button} from "../dom.js";
+import {t, tn, list, player} from "../i18n.js";
 
 const S = 48;
 const NARROW_ROW = 8;  // squares per row in the small-screen layout (a district takes two rows)
 let G = 6;   // the gap between squares and the margin: tighter on a small screen (set by render())
 let M = 26;
-const KIND_NAMES = {start: "start", base: "enemy base", plain: "square", caution: "caution", purchase: "purchase",
-                    fight: "fight", teleport: "teleport", green: "green path"};
+const CARDS = {obstacle: t("obstacle"), ambush: t("ambush"), trap: t("trap"), lucky_find: t("lucky find")};
+const FIGHTS = {collision: t("collision"), challenge: t("challenge")};
+const KIND_NAMES = {start: t("start"), base: t("enemy base"), plain: t("square"), caution: t("caution"),
+                    purchase: t("purchase"), fight: t("fight"), teleport: t("teleport"), green: t("green path")};
 
 function seatName(doc, seat) {
   const p = (doc.players || [])[seat];
-  return p && p.name ? p.name : p && p.open ? "Open seat" : `Seat ${seat}`;
+  return p && p.name ? p.name : p && p.open ? t("Open seat") : player(seat);
 }
 
 /** A readable label for a command word of the notation. */
@@ -22,21 +25,33 @@ function label(command, doc) {
   const state = doc.state || {};
   const opts = state.options || {};
   let m;
-  if (command === "roll") return "Roll the die";
-  if ((m = /^map (\d+)$/.exec(command))) return `Use the map: move ${m[1]}`;
-  if (command === "buy weapon") return `Buy a weapon (${opts.weapon_price ?? 2} banknotes)`;
-  if (command === "buy accessory") return `Buy an accessory (${opts.accessory_price ?? 1} banknote)`;
-  if (command === "done") return "Done shopping";
-  if ((m = /^challenge (\d+)$/.exec(command))) return `Challenge ${seatName(doc, Number(m[1]))}`;
-  if (command === "no challenge") return "No challenge";
-  if ((m = /^commit (\d+)$/.exec(command))) return `Commit ${m[1]} weapon${m[1] === "1" ? "" : "s"}`;
-  if ((m = /^commit (\d+)\.\.(\d+)$/.exec(command))) return `Commit ${m[1]} to ${m[2]} weapons`;
-  if (command === "swap") return "Swap places";
-  if (command === "stay") return state.phase === "wall" ? "Stay before the wall" : "Stay";
-  if (command === "pay") return state.phase === "wall" ? "Pay 1 to cross the wall" : `Pay the fine (${opts.fine ?? 2})`;
-  if (command === "retreat") return "Retreat to the green path";
-  if (command === "use accessory") return "Use an accessory";
-  if (command === "accept") return "Accept the card";
+  if (command === "roll") return t("Roll the die");
+  if ((m = /^map (\d+)$/.exec(command))) return t("Use the map: move {n}", {n: Number(m[1])});
+  if (command === "buy weapon") {
+    const price = opts.weapon_price ?? 2;
+    return tn("Buy a weapon ({n} banknote)", "Buy a weapon ({n} banknotes)", price, {n: price});
+  }
+  if (command === "buy accessory") {
+    const price = opts.accessory_price ?? 1;
+    return tn("Buy an accessory ({n} banknote)", "Buy an accessory ({n} banknotes)", price, {n: price});
+  }
+  if (command === "done") return t("Done shopping");
+  if ((m = /^challenge (\d+)$/.exec(command))) return t("Challenge {player}", {player: seatName(doc, Number(m[1]))});
+  if (command === "no challenge") return t("No challenge");
+  if ((m = /^commit (\d+)$/.exec(command))) {
+    return tn("Commit {n} weapon", "Commit {n} weapons", Number(m[1]), {n: Number(m[1])});
+  }
+  if ((m = /^commit (\d+)\.\.(\d+)$/.exec(command))) {
+    return t("Commit {low} to {high} weapons", {low: Number(m[1]), high: Number(m[2])});
+  }
+  if (command === "swap") return t("Swap places");
+  if (command === "stay") return state.phase === "wall" ? t("Stay before the wall") : t("Stay");
+  if (command === "pay") {
+    return state.phase === "wall" ? t("Pay 1 to cross the wall") : t("Pay the fine ({n})", {n: opts.fine ?? 2});
+  }
+  if (command === "retreat") return t("Retreat to the green path");
+  if (command === "use accessory") return t("Use an accessory");
+  if (command === "accept") return t("Accept the card");
   return command;
 }
 
@@ -110,7 +125,7 @@ function render(container, doc, ui) {
   [G, M] = ui.narrow ? [4, 12] : [6, 26];
   const {spots, firstRows, width, height} = layout(board, ui.narrow);
   const wrapper = html("div", ui.narrow ? "commando small" : "commando", null, container);
-  const root = svg(width, height, "Mission commando track", html("div", "board-scroll", null, wrapper));
+  const root = svg(width, height, t("Mission commando track"), html("div", "board-scroll", null, wrapper));
 
   // The main track as one line, then each green path as a loop off it.
   const main = squares.filter((s) => s.path === "main").map((s) => s.id).sort((a, b) => a - b);
@@ -150,8 +165,8 @@ function render(container, doc, ui) {
       if (short) text(group, spot.x + S / 2, spot.y + 31, short, "sq-label sq-symbol");
     }
     const what = [KIND_NAMES[sq.kind] || sq.kind];
-    if (sq.numbered) what.push("banknote");
-    picture(group, `Square ${sq.id}: ${what.join(", ")}`);
+    if (sq.numbered) what.push(t("banknote"));
+    picture(group, t("Square {n}: {what}", {n: sq.id, what: what.join(", ")}));
   }
   // Teleports: a dashed arc; the red wall: a bar between its two squares.
   for (const t of board.teleports || []) {
@@ -193,7 +208,7 @@ function render(container, doc, ui) {
       const moving = doc.to_act.includes(agent.seat);
       el("circle", {cx: x, cy: y, r, class: `agent agent-${agent.seat % 8}${moving ? " agent-active" : ""}`}, g);
       text(g, x, y + 0.5, String(agent.seat), r < 7 ? "agent-label tiny" : "agent-label");
-      picture(g, `${seatName(doc, agent.seat)} on square ${square}`);
+      picture(g, t("{player} on square {n}", {player: seatName(doc, agent.seat), n: square}));
     });
   }
 
@@ -204,22 +219,23 @@ function renderPanel(wrapper, doc, ui, lastDie) {
   const state = doc.state || {};
   const panel = html("div", "controls", null, wrapper);
   const top = html("p", "choices", null, panel);
-  html("span", "prompt", "Die:", top);
+  html("span", "prompt", t("Die:"), top);
   const die = html("span", "die", lastDie === null || lastDie === undefined ? "–" : String(lastDie), top);
-  die.setAttribute("aria-label", lastDie === null || lastDie === undefined ? "no roll yet" : `last roll ${lastDie}`);
+  die.setAttribute("aria-label", lastDie === null || lastDie === undefined ? t("no roll yet")
+    : t("last roll {n}", {n: lastDie}));
   const pending = state.pending;
   if (doc.status === "setup") {  // an open seat: nobody plays before every seat is taken
-    html("span", "", "The game starts when every seat is taken.", top);
+    html("span", "", t("The game starts when every player has joined."), top);
   } else if (pending && pending.seats) {
-    const who = pending.seats.map((s) => seatName(doc, s)).join(", ");
-    html("span", "", `${who}: ${pending.prompt}`, top);
+    const who = list(pending.seats.map((s) => seatName(doc, s)));
+    html("span", "", t("{players}: {prompt}", {players: who, prompt: t(pending.prompt)}), top);
   }
-  if (pending && pending.card) html("p", "note", `Caution card: ${pending.card}`, panel);
+  if (pending && pending.card) html("p", "note", t("Caution card: {card}", {card: CARDS[pending.card] || pending.card}), panel);
 
   if (state.fight) renderFight(panel, doc);
   if (ui.interactive && ui.legal.length) {
     const row = html("div", "choices", null, panel);
-    html("span", "prompt", "Your move:", row);
+    html("span", "prompt", t("Your move:"), row);
     for (const command of ui.legal) {
       const range = /^commit (\d+)\.\.(\d+)$/.exec(command);
       if (range) {
@@ -231,14 +247,14 @@ function renderPanel(wrapper, doc, ui, lastDie) {
     }
   }
   renderAgents(panel, doc);
-  html("p", "note", "Squares: $ purchase · ⚔ fight · ! caution · ⇢ teleport · yellow: a banknote when passed · " +
-       "green: green path · red bar: the wall (1 banknote to cross) · ★ the enemy base.", panel);
+  html("p", "note", t("Squares: $ purchase · ⚔ fight · ! caution · ⇢ teleport · yellow: a banknote when passed · " +
+                      "green: green path · red bar: the wall (1 banknote to cross) · ★ the enemy base."), panel);
 }
 
 /** A commitment: how many weapons (``low`` to ``high``, secret until both sides have committed), and one button
     that sends "commit N" (its data-move follows the number chosen). */
 function commitChoice(row, doc, ui, low, high) {
-  const field = html("label", "commit-choice", "Weapons to commit: ", row);
+  const field = html("label", "commit-choice", t("Weapons to commit:") + " ", row);
   const input = html("input", "", null, field);
   Object.assign(input, {type: "number", min: String(low), max: String(high), step: "1", value: String(low)});
   const chosen = () => Math.min(high, Math.max(low, Math.trunc(Number(input.value) || 0)));
@@ -254,33 +270,38 @@ function renderFight(panel, doc) {
   const f = doc.state.fight;
   const box = html("div", "fight", null, panel);
   box.setAttribute("role", "dialog");
-  box.setAttribute("aria-label", "Fight");
-  html("p", "prompt", `Fight on square ${f.square} (${f.kind}): ${seatName(doc, f.attacker)} attacks ` +
-       `${seatName(doc, f.defender)}.`, box);
+  box.setAttribute("aria-label", t("Fight"));
+  html("p", "prompt", t("Fight on square {n} ({kind}): {attacker} attacks {defender}.",
+                        {n: f.square, kind: FIGHTS[f.kind] || f.kind, attacker: seatName(doc, f.attacker),
+                         defender: seatName(doc, f.defender)}), box);
   const commits = f.commits || {};
-  const shown = (n) => (n === null || n === undefined ? "hidden" : String(n));
-  const bits = [`${seatName(doc, f.attacker)} commits ${f.committed.includes(f.attacker) ? shown(commits.attacker) : "…"}`,
-                `${seatName(doc, f.defender)} commits ${f.committed.includes(f.defender) ? shown(commits.defender) : "…"}`];
+  const shown = (n) => (n === null || n === undefined ? t("hidden") : String(n));
+  const bits = [t("{player} commits {n}", {player: seatName(doc, f.attacker),
+                                           n: f.committed.includes(f.attacker) ? shown(commits.attacker) : "…"}),
+                t("{player} commits {n}", {player: seatName(doc, f.defender),
+                                           n: f.committed.includes(f.defender) ? shown(commits.defender) : "…"})];
   html("p", "", bits.join(" · "), box);
   if ((f.waiting_for || []).length) {
-    html("p", "note", `Waiting for ${f.waiting_for.map((s) => seatName(doc, s)).join(" and ")} to commit weapons ` +
-         "(secretly).", box);
+    html("p", "note", t("Waiting for {players} to commit weapons (secretly).",
+                        {players: list(f.waiting_for.map((s) => seatName(doc, s)))}), box);
   }
   if ((f.dice || []).some((d) => d !== null && d !== undefined)) {
-    html("p", "", `Dice: ${seatName(doc, f.attacker)} ${f.dice[0] ?? "…"}, ${seatName(doc, f.defender)} ${f.dice[1] ?? "…"}`,
+    html("p", "", t("Dice: {attacker} {a}, {defender} {b}", {attacker: seatName(doc, f.attacker), a: f.dice[0] ?? "…",
+                                                             defender: seatName(doc, f.defender), b: f.dice[1] ?? "…"}),
          box);
   }
   if (f.winner !== null && f.winner !== undefined) {
-    html("p", "prompt", `${seatName(doc, f.winner)} wins the fight.`, box);
+    html("p", "prompt", t("{player} wins the fight.", {player: seatName(doc, f.winner)}), box);
   }
 }
 
 function renderAgents(panel, doc) {
   const state = doc.state || {};
   const table = html("table", "agents-table", null, html("div", "table-scroll", null, panel));
-  html("caption", "visually-hidden", "Agents", table);
+  html("caption", "visually-hidden", t("Agents"), table);
   const head = html("tr", "", null, html("thead", "", null, table));
-  for (const h of ["Agent", "Square", "To the base", "Banknotes", "Weapons", "Accessories", "Maps", ""]) {
+  for (const h of [t("Agent"), t("Square"), t("To the base"), t("Banknotes"), t("Weapons"), t("Accessories"), t("Maps"),
+                   ""]) {
     html("th", "", h, head).setAttribute("scope", "col");
   }
   const body = html("tbody", "", null, table);
@@ -291,20 +312,22 @@ function renderAgents(panel, doc) {
     const dot = el("svg", {width: 14, height: 14, viewBox: "0 0 14 14", "aria-hidden": "true"}, th);
     el("circle", {cx: 7, cy: 7, r: 6, class: `agent agent-${a.seat % 8}`}, dot);
     th.appendChild(document.createTextNode(" " + seatName(doc, a.seat)));
-    html("td", "", `${a.square}${a.path === "green" ? " (green path)" : ""}`, tr);
+    html("td", "", a.path === "green" ? t("{n} (green path)", {n: a.square}) : String(a.square), tr);
     html("td", "", String(a.to_base ?? ""), tr);
     for (const key of ["money", "weapons", "accessories", "maps"]) html("td", "", String(a[key] ?? 0), tr);
-    html("td", "note", a.skip ? "loses next turn" : "", tr);
+    html("td", "note", a.skip ? t("loses next turn") : "", tr);
   }
   const caution = state.caution || {};
-  html("p", "note", `Caution deck: ${caution.deck ?? "?"} cards · discard: ${(caution.discard || []).length}`, panel);
+  html("p", "note", t("Caution deck: {n} cards · discard: {discard}", {n: caution.deck ?? "?",
+                                                                      discard: (caution.discard || []).length}), panel);
 }
 
 /** Why a click on the track did nothing: it is not clickable, the buttons under it are. */
 function why(doc, ctx, node) {
   if (!node.closest("svg")) return null;
-  return "The track is not clickable: choose your move with the buttons under it" +
-    (ctx.legal.length ? ` (${ctx.legal.map((c) => label(c, doc)).join(", ")}).` : ".");
+  return ctx.legal.length ? t("The track is not clickable: choose your move with the buttons under it ({moves}).",
+                              {moves: ctx.legal.map((c) => label(c, doc)).join(", ")})
+    : t("The track is not clickable: choose your move with the buttons under it.");
 }
 
 const seatDot = (doc, seat) => `seat-colour-${seat % 8}`;

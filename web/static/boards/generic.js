@@ -1,6 +1,7 @@
 /* The generic board: a readable dump of the public state. Every game is playable with it together with the
    frame's list of legal commands and its text box, even before the game's own board is drawn. */
 import {html} from "../dom.js";
+import {t} from "../i18n.js";
 
 function describe(value) {
   if (value === null || value === undefined) return "—";
@@ -10,7 +11,7 @@ function describe(value) {
 
 function render(container, doc) {
   const state = doc.state || {};
-  html("p", "note", "This game has no drawn board yet; here is its state, and every legal command below.",
+  html("p", "note", t("This game has no drawn board yet; here is its state, and every possible move below."),
        container);
   const list = html("dl", "generic-state", null, container);
   for (const [key, value] of Object.entries(state)) {

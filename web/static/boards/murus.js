@@ -2,14 +2,20 @@
    Click one of your towers (or catapults): its legal destinations light up; click one to play it.
    Moves come from doc.legal only: a1-a3 (distribute), a1xb2 (sacrifice), a1xxb2 (double sacrifice), a1*a3 (fire). */
 import {el, svg, text, picture, activate, html, button} from "../dom.js";
+import {t, tn} from "../i18n.js";
 
 const COLS = "abcdefgh";
 const ROWS = 7;
 const CELL = 70;
 const MARGIN = 30;
-const SIDES = ["Romans", "Gauls"];
-const STACKS = {1: "wall", 2: "tower", 3: "catapult"};
+const SIDES = [t("Romans"), t("Gauls")];
+const STACKS = {  // each side's stacks by height, in the rules' words (MS-1)
+  R: {1: t("Roman wall"), 2: t("Roman tower"), 3: t("Roman catapult")},
+  G: {1: t("Gaul wall"), 2: t("Gaul tower"), 3: t("Gaul catapult")},
+};
 const KINDS = {"-": "distribute", "x": "sacrifice", "xx": "double sacrifice", "*": "fire"};
+const KIND_NAMES = {"distribute": t("distribute"), "sacrifice": t("sacrifice"),
+                    "double sacrifice": t("double sacrifice"), "fire": t("fire")};
 const MOVE = /^([a-h][1-7])(-|xx|x|\*)([a-h][1-7])$/;
 
 function parseMove(move) {
@@ -25,9 +31,8 @@ function middle(from, to) {
 }
 
 function describeStack(stack) {
-  if (!stack) return "empty";
-  const side = stack[0] === "R" ? "Roman" : "Gaul";
-  return `${side} ${STACKS[stack.length] || "stack of " + stack.length}`;
+  if (!stack) return t("empty");
+  return (STACKS[stack[0]] || STACKS.R)[stack.length] || t("stack of {n}", {n: stack.length});
 }
 
 function render(container, doc, ui) {
@@ -57,7 +62,8 @@ function render(container, doc, ui) {
   const width = MARGIN + COLS.length * CELL + 10;
   const height = 10 + ROWS * CELL + MARGIN;
   const wrapper = html("div", "murus", null, container);
-  const root = svg(width, height, `Murus board, ${state.turn === "gauls" ? "Gauls" : "Romans"} to move`, wrapper);
+  const root = svg(width, height, state.turn === "gauls" ? t("Murus board, the Gauls to move")
+    : t("Murus board, the Romans to move"), wrapper);
   const pos = (cell) => {
     let c = COLS.indexOf(cell[0]);
     let r = Number(cell.slice(1));
@@ -89,7 +95,7 @@ function render(container, doc, ui) {
       if (intruders.has(cell)) el("rect", {x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6, class: "intruder"}, group);
       if (passed.has(cell)) el("circle", {cx: x + CELL / 2, cy: y + CELL / 2, r: 6, class: "hint-dot"}, group);
 
-      let label = `${cell}, ${describeStack(stack)}`;
+      let label = t("{cell}, {stack}", {cell, stack: describeStack(stack)});
       if (bySource.has(cell) && ui.interactive) {
         if (cell === selected) {
           el("rect", {x: x + 4, y: y + 4, width: CELL - 8, height: CELL - 8, class: "selected-ring"}, group);
@@ -97,7 +103,9 @@ function render(container, doc, ui) {
           el("rect", {x: x + 6, y: y + 6, width: CELL - 12, height: CELL - 12, class: "movable"}, group);
         }
         el("rect", {x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: "focus-ring"}, group);
-        label += cell === selected ? ", selected; choose a destination" : `, ${bySource.get(cell).length} moves`;
+        label = cell === selected ? t("{cell}, {stack}, selected; choose a destination", {cell, stack: describeStack(stack)})
+          : tn("{cell}, {stack}, {n} move", "{cell}, {stack}, {n} moves", bySource.get(cell).length,
+               {cell, stack: describeStack(stack), n: bySource.get(cell).length});
         activate(group, label, () => {
           memory.selected = cell === selected ? null : cell;
           ui.redraw();
@@ -108,7 +116,8 @@ function render(container, doc, ui) {
         el("circle", {cx: x + CELL / 2, cy: y + CELL / 2, r: CELL / 2 - 6,
                       class: `hint kind-${kind.replace(" ", "-").replace("double-", "")}`}, group);
         el("rect", {x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, class: "focus-ring"}, group);
-        activate(group, `${label}: ${options.map((o) => `${o.kind} ${o.text}`).join(" or ")}`, () => {
+        activate(group, t("{cell}: {moves}", {cell: label, moves: options.map((o) => `${KIND_NAMES[o.kind]} ${o.text}`)
+          .join(" / ")}), () => {
           if (options.length === 1) ui.send(options[0].text);
           else { memory.choice = cell; ui.redraw(); }
         });
@@ -141,27 +150,30 @@ function renderInfo(wrapper, doc, ui, sel) {
   const state = doc.state || {};
   const cells = state.cells || {};
   const info = html("p", "board-info", null, wrapper);
-  html("span", "", `Romans: ${countStones(cells, "R")} stones`, info);
-  html("span", "", `Gauls: ${countStones(cells, "G")} stones`, info);
-  html("span", "", `Ply ${state.ply || 0}`, info);
-  if (state.last_move) html("span", "", `Last move: ${state.last_move}`, info);
-  html("span", "", (state.options && state.options.variant === "advanced") ? "Advanced variant" : "Basic variant",
+  const romans = countStones(cells, "R");
+  const gauls = countStones(cells, "G");
+  html("span", "", tn("Romans: {n} stone", "Romans: {n} stones", romans, {n: romans}), info);
+  html("span", "", tn("Gauls: {n} stone", "Gauls: {n} stones", gauls, {n: gauls}), info);
+  const played = state.ply || 0;
+  html("span", "", tn("{n} move played", "{n} moves played", played, {n: played}), info);
+  if (state.last_move) html("span", "", t("Last move: {move}", {move: state.last_move}), info);
+  html("span", "", (state.options && state.options.variant === "advanced") ? t("Advanced variant") : t("Basic variant"),
        info);
   if (!ui.interactive) return;
   const choices = html("div", "choices", null, wrapper);
   if (!sel.selected) {
-    html("span", "prompt", "Choose one of your towers (dashed outline).", choices);
+    html("span", "prompt", t("Choose one of your towers (dashed outline)."), choices);
     return;
   }
   const stack = cells[sel.selected] || "";
-  html("span", "prompt", `${sel.selected} (${describeStack(stack)}):`, choices);
+  html("span", "prompt", t("{cell} ({stack}):", {cell: sel.selected, stack: describeStack(stack)}), choices);
   const list = sel.memory.choice && sel.targets.has(sel.memory.choice) ? sel.targets.get(sel.memory.choice)
     : sel.bySource.get(sel.selected);
   for (const m of list) {
-    button(`${m.text} — ${m.kind}`, () => ui.send(m.text), "move", choices)
-      .setAttribute("aria-label", `Play ${m.text}, ${m.kind}`);
+    button(`${m.text} — ${KIND_NAMES[m.kind]}`, () => ui.send(m.text), "move", choices)
+      .setAttribute("aria-label", t("Play {move}, {kind}", {move: m.text, kind: KIND_NAMES[m.kind]}));
   }
-  button("Cancel", () => { sel.memory.selected = null; sel.memory.choice = null; ui.redraw(); }, "quiet", choices);
+  button(t("Cancel"), () => { sel.memory.selected = null; sel.memory.choice = null; ui.redraw(); }, "quiet", choices);
 }
 
 /** Why a click on ``node`` did nothing (the page shows it under the board). ctx: {you, legal, memory}. */
@@ -171,16 +183,17 @@ function why(doc, ctx, node) {
   const cell = spot.getAttribute("data-cell");
   const stack = ((doc.state || {}).cells || {})[cell] || "";
   const mine = ctx.you === 1 ? "G" : "R";
-  const side = SIDES[ctx.you] || "Romans";
+  const side = SIDES[ctx.you] || SIDES[0];
   const selected = ctx.memory.selected;
-  if (stack && stack[0] !== mine) return `That is a ${describeStack(stack)}: you play the ${side}.`;
+  if (stack && stack[0] !== mine) return t("That is a {stack}: you play the {side}.", {stack: describeStack(stack), side});
   if (selected && selected !== cell) {
-    return `The tower on ${selected} cannot reach ${cell}: a tower spreads its two stones over the next two cells ` +
-      "in a straight line, each empty or one of your walls; or removes an enemy wall next to it.";
+    return t("The tower on {from} cannot reach {cell}: a tower spreads its two stones over the next two cells in a " +
+             "straight line, each empty or one of your walls; or removes an enemy wall next to it.",
+             {from: selected, cell});
   }
-  if (stack.length === 1) return `${cell} holds one of your walls: walls never move, only towers do.`;
-  if (stack) return `Your ${describeStack(stack)} on ${cell} has no move: every direction is blocked.`;
-  return `${cell} is empty: first click one of your towers (dashed outline).`;
+  if (stack.length === 1) return t("{cell} holds one of your walls: walls never move, only towers do.", {cell});
+  if (stack) return t("Your {stack} on {cell} has no move: every direction is blocked.", {stack: describeStack(stack), cell});
+  return t("{cell} is empty: first click one of your towers (dashed outline).", {cell});
 }
 
 const seatDot = (doc, seat) => ["dot-romans", "dot-gauls"][seat] || null;

@@ -3,10 +3,13 @@
    doc.legal; hovering or focusing one shows the cards it collects. The once-per-game dig (FS-7) is a choice:
    "dig first" (click a food card, then an empty cell, then the move) or "dig after" (the move, then the cells). */
 import {el, svg, text, title, picture, activate, html, button} from "../dom.js";
+import {t, tn, player} from "../i18n.js";
 
 const COLS = "abcde";
 const COLORS = "WUBRGC";
-const COLOR_NAMES = {W: "White", U: "Blue", B: "Black", R: "Red", G: "Green", C: "Colourless"};
+const COLOR_NAMES = {W: t("White"), U: t("Blue"), B: t("Black"), R: t("Red"), G: t("Green"), C: t("Colourless")};
+const DIRECTION_NAMES = {up: t("up"), down: t("down"), left: t("left"), right: t("right")};
+const RARITY_NAMES = {common: t("common"), uncommon: t("uncommon"), rare: t("rare"), mythic: t("mythic")};
 const DIRECTIONS = {up: [0, 1], down: [0, -1], left: [-1, 0], right: [1, 0]};
 const ARROWS = {up: "↑", down: "↓", left: "←", right: "→"};
 const RARITY = {common: "C", uncommon: "U", rare: "R", mythic: "M"};
@@ -77,7 +80,7 @@ function afterMove(grid, cards, squirrel, move) {
 
 function seatName(doc, seat) {
   const p = (doc.players || [])[seat];
-  return p && p.name ? p.name : p && p.open ? "Open seat" : `Seat ${seat}`;
+  return p && p.name ? p.name : p && p.open ? t("Open seat") : player(seat);
 }
 
 function render(container, doc, ui) {
@@ -98,7 +101,8 @@ function render(container, doc, ui) {
   }
   const wrapper = html("div", small ? "squirrels small" : "squirrels", null, container);
   const root = svg(MARGIN + 5 * (W + GAP), 5 * (H + GAP) + MARGIN,
-                   `Foraging Squirrels grid, squirrel on ${squirrel || "no cell"}`,
+                   squirrel ? t("Foraging Squirrels grid, the squirrel on {cell}", {cell: squirrel})
+                     : t("Foraging Squirrels grid"),
                    html("div", "board-scroll", null, wrapper));
   defs(root);
   const pos = (cell) => ({x: MARGIN + COLS.indexOf(cell[0]) * (W + GAP), y: (5 - Number(cell[1])) * (H + GAP)});
@@ -123,32 +127,32 @@ function render(container, doc, ui) {
       let label;
       if (content === "squirrel") {
         drawSquirrel(group, x, y, state.squirrel_art);
-        label = `${cell}: the squirrel`;
+        label = t("{cell}: the squirrel", {cell});
       } else if (content !== undefined && content !== null) {
         const card = cards[String(content)] || {};
         drawCard(group, x, y, card);
-        label = `${cell}: ${describeCard(card)}`;
+        label = t("{cell}: {card}", {cell, card: describeCard(card)});
       } else {
         el("rect", {x, y, width: W, height: H, rx: 8, class: "empty-cell"}, group);
-        label = `${cell}: empty`;
+        label = t("{cell}: empty", {cell});
       }
       if (last.has(cell)) {
         el("rect", {x: x + 2, y: y + 2, width: W - 4, height: H - 4, rx: 8,
                     class: content === undefined || content === null ? "last-move" : "last-move-outline"}, group);
-        label += " (last move)";
+        label = t("{cell} (last move)", {cell: label});
       }
       el("rect", {x, y, width: W, height: H, rx: 8, class: "collect-hint", visibility: "hidden",
                   "data-hint": cell}, group);
       if (digging && !memory.digFrom && digFroms.has(cell)) {
         el("rect", {x: x + 2, y: y + 2, width: W - 4, height: H - 4, rx: 8, class: "movable-cell hint"}, group);
-        activate(group, `${label}. Dig this card`, () => { memory.digFrom = cell; ui.redraw(); });
+        activate(group, t("{cell}. Dig this card", {cell: label}), () => { memory.digFrom = cell; ui.redraw(); });
       } else if (digging && memory.digFrom === cell) {
         el("rect", {x: x + 2, y: y + 2, width: W - 4, height: H - 4, rx: 8, class: "dig-from"}, group);
-        activate(group, `${label}. Chosen to dig; click again to choose another card`,
+        activate(group, t("{cell}. Chosen to dig; click again to choose another card", {cell: label}),
                  () => { memory.digFrom = null; ui.redraw(); }, true);
       } else if (digging && memory.digFrom && digTos.has(cell)) {
         el("rect", {x: x + 2, y: y + 2, width: W - 4, height: H - 4, rx: 8, class: "hint"}, group);
-        activate(group, `${label}. Put the dug card here`, () => {
+        activate(group, t("{cell}. Put the dug card here", {cell: label}), () => {
           memory.digTo = cell;
           if (memory.mode === "dig-after") {
             const done = digTurns.find((t) => t.dig.from === memory.digFrom && t.dig.to === cell);
@@ -177,12 +181,12 @@ function defs(root) {
 }
 
 function describeCard(card) {
-  const colours = colorsOf(card) ? colorsOf(card).split("").map((c) => COLOR_NAMES[c]).join(" and ")
-    : "colourless";
-  const bits = [card.name || "a card", colours, card.rarity || ""];
-  if (card.land) bits.push("land");
-  if (card.foil) bits.push("foil");
-  if (card.squirrel) bits.push("squirrel in the art");
+  const colours = colorsOf(card) ? colorsOf(card).split("").map((c) => COLOR_NAMES[c]).join(" / ")
+    : t("colourless");
+  const bits = [card.name || t("a card"), colours, RARITY_NAMES[card.rarity] || card.rarity || ""];
+  if (card.land) bits.push(t("land"));
+  if (card.foil) bits.push(t("foil"));
+  if (card.squirrel) bits.push(t("squirrel in the art"));
   return bits.filter(Boolean).join(", ");
 }
 
@@ -217,12 +221,13 @@ function drawCard(group, x, y, card) {
   colours.split("").forEach((c, i) => {
     el("circle", {cx: x + 14 + i * 18, cy: y + 56, r: 7, class: `pip pip-${c}`}, group);
   });
-  text(group, x + 8, y + 90, (card.rarity || "") + (card.land ? " · land" : ""), "card-meta");
+  text(group, x + 8, y + 90, [RARITY_NAMES[card.rarity] || card.rarity, card.land ? t("land") : ""].filter(Boolean)
+    .join(" · "), "card-meta");
   const rarity = RARITY[card.rarity] || "?";
   el("circle", {cx: x + W - 16, cy: y + 56, r: 9, class: `rarity-${card.rarity}`}, group);
   text(group, x + W - 16, y + 60, rarity, "squirrel-label");
-  if (card.foil) text(group, x + W - 36, y + 90, "foil", "card-meta");
-  if (card.squirrel) text(group, x + W - 8, y + 79, "squirrel!", "squirrel-mark anchor-end");
+  if (card.foil) text(group, x + W - 36, y + 90, t("foil"), "card-meta");
+  if (card.squirrel) text(group, x + W - 8, y + 79, t("squirrel!"), "squirrel-mark anchor-end");
 }
 
 /** A card of the small-screen layout: the name on up to three short lines in a larger type, the pips, the
@@ -250,8 +255,8 @@ function drawSmallCard(group, x, y, card) {
   });
   el("circle", {cx: x + W - 12, cy: y + 67, r: 9, class: `rarity-${card.rarity}`}, group);
   text(group, x + W - 12, y + 71, RARITY[card.rarity] || "?", "squirrel-label");
-  if (card.foil) text(group, x + 5, y + H - 9, "foil", "card-meta");
-  if (card.squirrel) text(group, x + W - 5, y + H - 9, "squirrel!", "squirrel-mark anchor-end");
+  if (card.foil) text(group, x + 5, y + H - 9, t("foil"), "card-meta");
+  if (card.squirrel) text(group, x + W - 5, y + H - 9, t("squirrel!"), "squirrel-mark anchor-end");
 }
 
 function drawSquirrel(group, x, y, art) {
@@ -265,8 +270,8 @@ function drawSquirrel(group, x, y, art) {
   el("path", {d: "M14 21 L16 11 L21 20 Z", class: "squirrel-body"}, g);
   el("circle", {cx: 15, cy: 27, r: 1.8, class: "squirrel-eye"}, g);
   el("ellipse", {cx: 14, cy: 48, rx: 4, ry: 2.5, class: "squirrel-tail"}, g);
-  text(group, x + W / 2, y + H - 14, "Squirrel", "squirrel-label");
-  if (art && art.name) title(group, `Art card: ${art.name}`);
+  text(group, x + W / 2, y + H - 14, t("Squirrel"), "squirrel-label");
+  if (art && art.name) title(group, t("Art card: {name}", {name: art.name}));
 }
 
 function hint(root, cells, on) {
@@ -278,9 +283,9 @@ function hint(root, cells, on) {
 function moveGrid(parent, turns, ctx, onChoose) {
   const gridBox = html("div", "move-grid", null, parent);
   gridBox.setAttribute("role", "group");
-  gridBox.setAttribute("aria-label", "Moves: a colour and a direction");
+  gridBox.setAttribute("aria-label", t("Moves: a colour and a direction"));
   html("span", "", "", gridBox);
-  for (const d of Object.keys(DIRECTIONS)) html("span", "colour-name", d, gridBox);
+  for (const d of Object.keys(DIRECTIONS)) html("span", "colour-name", DIRECTION_NAMES[d], gridBox);
   for (const c of COLORS) {
     const options = turns.filter((t) => t.move.color === c);
     if (!options.length) continue;
@@ -292,8 +297,9 @@ function moveGrid(parent, turns, ctx, onChoose) {
       const b = button(`${c} ${ARROWS[d]}`, () => onChoose(turn), "move", gridBox);
       b.dataset.move = label;
       b.disabled = !turn;
-      b.setAttribute("aria-label", turn ? `${COLOR_NAMES[c]} ${d}: collects ${collected.length} card` +
-        (collected.length === 1 ? "" : "s") : `${COLOR_NAMES[c]} ${d}: not possible`);
+      const move = t("{colour} {direction}", {colour: COLOR_NAMES[c], direction: DIRECTION_NAMES[d]});
+      b.setAttribute("aria-label", turn ? tn("{move}: collects {n} card", "{move}: collects {n} cards", collected.length,
+                                             {move, n: collected.length}) : t("{move}: not possible", {move}));
       const show = () => hint(ctx.root, collected, true);
       const hide = () => hint(ctx.root, collected, false);
       b.addEventListener("mouseenter", show);
@@ -309,8 +315,9 @@ function renderControls(wrapper, doc, ui, ctx) {
   const box = html("div", "controls", null, wrapper);
   if (ctx.canDig) {
     const modes = html("p", "choices", null, box);
-    html("span", "prompt", "Your dig (once per game):", modes);
-    for (const [mode, text] of [["plain", "No dig"], ["dig-first", "Dig, then move"], ["dig-after", "Move, then dig"]]) {
+    html("span", "prompt", t("Your dig (once per game):"), modes);
+    for (const [mode, text] of [["plain", t("No dig")], ["dig-first", t("Dig, then move")],
+                                ["dig-after", t("Move, then dig")]]) {
       const b = button(text, () => {
         memory.mode = mode;
         memory.move = null;
@@ -322,15 +329,15 @@ function renderControls(wrapper, doc, ui, ctx) {
   }
   const mode = memory.mode;
   if (mode === "plain") {
-    html("p", "prompt", "Choose a colour and a direction:", box);
+    html("p", "prompt", t("Choose a colour and a direction:"), box);
     moveGrid(box, ctx.plain, ctx, (turn) => ui.send(turn.text));
   } else if (mode === "dig-first") {
     if (!memory.digFrom) {
-      html("p", "prompt", "Click the food card to dig.", box);
+      html("p", "prompt", t("Click the food card to dig."), box);
     } else if (!memory.digTo) {
-      html("p", "prompt", `Dig ${memory.digFrom}: click an empty cell to put it on.`, box);
+      html("p", "prompt", t("Dig {cell}: click an empty cell to put it on.", {cell: memory.digFrom}), box);
     } else {
-      html("p", "prompt", `Dig ${memory.digFrom} to ${memory.digTo}, then:`, box);
+      html("p", "prompt", t("Dig {from} to {to}, then:", {from: memory.digFrom, to: memory.digTo}), box);
       const options = ctx.turns.filter((t) => t.dig && t.digFirst && t.dig.from === memory.digFrom &&
         t.dig.to === memory.digTo);
       // The preview scans the grid after the dig.
@@ -340,15 +347,15 @@ function renderControls(wrapper, doc, ui, ctx) {
       moveGrid(box, options, Object.assign({}, ctx, {grid}), (turn) => ui.send(turn.text));
     }
   } else if (!memory.move) {
-    html("p", "prompt", "Choose the move first; you dig after it.", box);
+    html("p", "prompt", t("Choose the move first; you dig after it."), box);
     const moves = ctx.plain.filter((t) => ctx.turns.some((u) => u.dig && !u.digFirst && u.move.text === t.move.text));
     moveGrid(box, moves, ctx, (turn) => { memory.move = turn.move; ui.redraw(); });
   } else {
-    html("p", "prompt", memory.digFrom ? `Dig ${memory.digFrom}: click an empty cell.`
-      : `After ${memory.move.text} (shown): click the food card to dig.`, box);
+    html("p", "prompt", memory.digFrom ? t("Dig {cell}: click an empty cell.", {cell: memory.digFrom})
+      : t("After {move} (shown): click the food card to dig.", {move: memory.move.text}), box);
   }
   if (mode !== "plain" && (memory.move || memory.digFrom)) {
-    button("Start the turn again", () => {
+    button(t("Start the turn again"), () => {
       memory.move = null;
       memory.digFrom = memory.digTo = null;
       ui.redraw();
@@ -360,10 +367,12 @@ function renderTable(wrapper, doc) {
   const state = doc.state || {};
   const scores = state.scores || [];
   const table = html("table", "squirrel-table", null, html("div", "table-scroll", null, wrapper));
-  html("caption", "visually-hidden", "Scores: cards and bonus categories", table);
+  html("caption", "visually-hidden", t("Scores: cards and bonus categories"), table);
   const head = html("tr", "", null, html("thead", "", null, table));
-  const heads = ["Player", "Cards", "Foils", "Rares", "Colours", "Squirrels", "Bonuses", "Points", "Dig"];
-  const short = ["Player", "Cards", "Foil", "Rare", "Col.", "Sq.", "Bon.", "Pts", "Dig"];  // a phone's width
+  const heads = [t("Player"), t("Cards"), t("Foils"), t("Rares"), t("Colours"), t("Squirrels"), t("Bonuses"),
+                 t("Points"), t("Dig")];
+  const short = [t("Player"), t("Cards"), t("Foil"), t("Rare"), t("Col."), t("Sq."), t("Bon."), t("Pts"),
+                 t("Dig")];  // a phone's width
   heads.forEach((h, i) => {
     const th = html("th", "", small ? null : h, head);
     th.setAttribute("scope", "col");
@@ -377,7 +386,8 @@ function renderTable(wrapper, doc) {
   const body = html("tbody", "", null, table);
   scores.forEach((row, seat) => {
     const tr = html("tr", doc.to_act.includes(seat) ? "to-act" : "", null, body);
-    const th = html("th", "", seatName(doc, seat) + (seat === state.first ? " (first)" : ""), tr);
+    const th = html("th", "", seat === state.first ? t("{player} (first)", {player: seatName(doc, seat)})
+      : seatName(doc, seat), tr);
     th.setAttribute("scope", "row");
     for (const key of ["cards", "foils", "rares", "colors", "squirrels"]) {
       const td = html("td", "", String(row[key] ?? 0), tr);
@@ -385,18 +395,19 @@ function renderTable(wrapper, doc) {
     }
     html("td", "", String((row.bonuses || []).length), tr);
     html("td", "", String(row.points ?? 0), tr);
-    const dig = seat === state.first ? "—" : (state.dug || [])[seat] ? "used" : "available";
+    const dig = seat === state.first ? "—" : (state.dug || [])[seat] ? t("used") : t("available");
     html("td", "", dig, tr);
   });
   const piles = html("div", "piles", null, wrapper);
   (state.piles || []).forEach((pile, seat) => {
     const details = html("details", "", null, piles);
-    html("summary", "", `${seatName(doc, seat)}'s pile (${pile.length})`, details);
+    html("summary", "", t("{player}'s pile ({n})", {player: seatName(doc, seat), n: pile.length}), details);
     const list = html("ul", "", null, details);
     for (const id of pile) html("li", "", describeCard((state.cards || {})[String(id)] || {}), list);
   });
   if ((state.set_aside || []).length) {
-    html("p", "note", `${state.set_aside.length} cards set aside.`, wrapper);
+    html("p", "note", tn("{n} card set aside.", "{n} cards set aside.", state.set_aside.length,
+                         {n: state.set_aside.length}), wrapper);
   }
 }
 
@@ -405,11 +416,12 @@ function why(doc, ctx, node) {
   const spot = node.closest("[data-cell]");
   if (!spot) return null;
   if (ctx.memory.mode && ctx.memory.mode !== "plain") {
-    return ctx.memory.digFrom ? "Put the dug card on one of the highlighted empty cells."
-      : "Only the highlighted food cards can be dug now.";
+    return ctx.memory.digFrom ? t("Put the dug card on one of the highlighted empty cells.")
+      : t("Only the highlighted food cards can be dug now.");
   }
-  return "Cards are not clicked: choose a colour and a direction with the buttons under the grid. From where the " +
-    "squirrel stands, it collects the cards of that colour in that direction (hover a button to see them).";
+  return t("Cards are not clicked: choose a colour and a direction with the buttons under the grid. From where the " +
+           "squirrel stands, it collects the cards of that colour in that direction (hover or focus a button to see " +
+           "them).");
 }
 
 export {render, why};
