@@ -215,8 +215,9 @@ class EventStream(EventSourceResponse):
 
 
 class Streams:
-    """The live streams: ``GET /api/games/<gid>/stream``, the one route that serves a game's, and
-    ``GET /api/me/stream``, an account's notifications (``username_of`` a session cookie: its account's name)."""
+    """The live streams, one route each: ``GET /api/games/<gid>/stream`` (a game's versions),
+    ``GET /api/games/<gid>/notices`` (what happens beside them: chat, presence) and ``GET /api/me/stream`` (an
+    account's notifications; ``username_of`` a session cookie: its account's name)."""
 
     def __init__(self, hub: Hub, username_of=lambda cookie: None):
         self.hub = hub
@@ -261,6 +262,23 @@ class Streams:
             return Response(media_type="text/event-stream", headers=SSE_HEADERS)
         return EventStream(self._messages(sub, wakeup), headers=SSE_HEADERS, ping=KEEPALIVE_SECONDS,
                                    send_timeout=SEND_SECONDS, background=BackgroundTask(self.hub.unsubscribe, sub))
+
+    async def notices(self, request: Request) -> Response:
+        """``GET /api/games/<gid>/notices``: what happens beside a game's versions (a chat message posted, a
+        player back), from now on: the game's own stream carries its versions and nothing else."""
+        gid = request.path_params["gid"]
+        if not is_game_id(gid):
+            return error_response(service_errors.NotFound(f"no game {gid[:40]!r}"))
+        loop = asyncio.get_running_loop()
+        wakeup, waker = asyncio.Event(), self._waker(loop)
+        address = request.client.host if request.client else None
+        try:
+            sub = await loop.run_in_executor(self.setup, self.hub.subscribe_notices, gid, address,
+                                             lambda: waker.wake(wakeup.set))
+        except service_errors.ServiceError as exc:
+            return error_response(exc)
+        return EventStream(self._messages(sub, wakeup), headers=SSE_HEADERS, ping=KEEPALIVE_SECONDS,
+                           send_timeout=SEND_SECONDS, background=BackgroundTask(self.hub.unsubscribe, sub))
 
     async def account(self, request: Request) -> Response:
         """``GET /api/me/stream``: the signed-in account's notifications, to every tab and device, after
@@ -344,6 +362,7 @@ def create_front(flask_app: Flask, threads: int = 32) -> Starlette:
         hub.stop()
 
     routes = [Route("/api/games/{gid}/stream", streams.game, methods=["GET", "HEAD"]),
+              Route("/api/games/{gid}/notices", streams.notices, methods=["GET"]),
               Route("/api/me/stream", streams.account, methods=["GET"]),
               Mount("/", app=Counted(Bridge(flask_app, threads), hub))]
     front = Starlette(routes=routes, lifespan=lifespan)

@@ -87,7 +87,7 @@ class Subscription:
         self.wake = wake
         self.dropped = False
         self.seen = seen  # the newest version queued (or known to the client): never sent again
-        self.account: str | None = None  # an account's stream: the account
+        self.topic: str | None = None  # a stream of notifications: "account:<name>" or "game:<gid>"
         self.last_note: tuple[int, int] = (0, 0)  # its newest notification queued (or known to the client)
         self._holding: list | None = None  # notifications offered while its catch-up is read
         self._pending: deque[bytes] = deque()
@@ -225,7 +225,7 @@ class Hub:
         self.patience = patience
         self.notifications = Notifications(reader, keys)
         self.presence = Presence(reader, keys)
-        self._accounts: dict[str, set[Subscription]] = {}  # account → its open streams here
+        self._topics: dict[str, set[Subscription]] = {}  # "account:<name>", "game:<gid>" → its notice streams
 
     # -- subscribing ---------------------------------------------------------------------------------------
 
@@ -240,7 +240,6 @@ class Hub:
         try:
             self._lease(sub)
             self.start()  # before the game is read: an entry appended after the read is seen by a reader
-            self._start_notices()  # its chat notices
             watched = self._watch(gid)
             with watched.lock:
                 sub._start(self._backlog(watched, after))
@@ -259,13 +258,13 @@ class Hub:
 
     def unsubscribe(self, sub: Subscription) -> None:
         """Close ``sub`` (its stream ended; twice is harmless); a game nobody watches any more is forgotten."""
-        if sub.account is not None:
+        if sub.topic is not None:
             with self._lock:
-                subs = self._accounts.get(sub.account)
+                subs = self._topics.get(sub.topic)
                 if subs is not None:
                     subs.discard(sub)
                     if not subs:
-                        del self._accounts[sub.account]
+                        del self._topics[sub.topic]
             self._release(sub)
             return
         watched = self._games.get(sub.gid)
@@ -331,7 +330,7 @@ class Hub:
             self._renewed = now
         with self._lock:
             leases = list(self._leases.items())
-            accounts = list(self._accounts)
+            accounts = [topic[len("account:"):] for topic in self._topics if topic.startswith("account:")]
         if not leases:
             return
         self.presence.accounts_seen(accounts)  # their streams are open: their players are here
@@ -394,13 +393,13 @@ class Hub:
         (None: from now on). Blocking (reads its last notifications): call it from a thread. ``TooMany`` at the
         client's cap of streams."""
         sub = Subscription(f"account:{account}", client_id(address), wake, 0)
-        sub.account, sub._holding = account, []
+        sub.topic, sub._holding = f"account:{account}", []
         if after is not None:
             sub.last_note = _note_id(after)
         try:
             self._lease(sub)
             with self._lock:
-                self._accounts.setdefault(account, set()).add(sub)
+                self._topics.setdefault(sub.topic, set()).add(sub)
             self._start_notices()  # offers from now on are held until the catch-up is queued
             backlog = self.notifications.since(account, after)
             self.presence.accounts_seen([account])
@@ -417,6 +416,23 @@ class Hub:
             sub._offer_note(note_id, message, self.buffer_bytes)
         with sub._lock:
             sub._allowance = sub._bytes  # the catch-up does not count against the buffer
+        return sub
+
+    def subscribe_notices(self, gid: str, address: str | None, wake: Callable[[], None]) -> Subscription:
+        """Open a stream of game ``gid``'s notices (a chat message posted, a player back): from now on, no
+        catch-up (the page reads the chat itself). ``NotFound``, ``TooMany`` as ``subscribe``."""
+        if self.store.meta(gid) is None:
+            raise errors.NotFound(f"no game {gid!r}")
+        sub = Subscription(f"game:{gid}", client_id(address), wake, 0)
+        sub.topic = f"game:{gid}"
+        self._lease(sub)
+        with self._lock:
+            self._topics.setdefault(sub.topic, set()).add(sub)
+        try:
+            self._start_notices()
+        except BaseException:
+            self.unsubscribe(sub)
+            raise
         return sub
 
     def _start_notices(self) -> None:
@@ -439,24 +455,15 @@ class Hub:
             for entry in entries:
                 target = entry.fields.get(b"to", b"").decode()
                 data = entry.fields.get(b"data", b"{}")
-                kind, _, name = target.partition(":")
-                if kind == "account":
-                    with self._lock:
-                        subs = list(self._accounts.get(name, ()))
-                    note = entry.fields.get(b"id", b"0-0").decode()
-                    for sub in subs:
-                        if not sub._offer_note(_note_id(note), _note(note, data), self.buffer_bytes):
-                            self.drops += 1
-                        woken.add(sub)
-                elif kind == "game":
-                    watched = self._games.get(name)
-                    if watched is None:
-                        continue
-                    with watched.lock:
-                        subs = list(watched.subscribers)
-                    for sub in subs:
-                        sub._offer_extra(b"event: notice\ndata: %b\n\n" % data, self.buffer_bytes)
-                        woken.add(sub)
+                with self._lock:
+                    subs = list(self._topics.get(target, ()))
+                note = entry.fields.get(b"id", b"").decode()
+                for sub in subs:
+                    offered = (sub._offer_note(_note_id(note), _note(note, data), self.buffer_bytes) if note
+                               else sub._offer_extra(b"event: notice\ndata: %b\n\n" % data, self.buffer_bytes))
+                    if not offered:
+                        self.drops += 1
+                    woken.add(sub)
             for sub in woken:
                 sub.wake()
 
@@ -466,7 +473,7 @@ class Hub:
                 follower.step(0, BLOCK_MS)
                 self._renew()  # accounts' streams may be open with no game watched (a lobby)
                 with self._lock:
-                    if not self._accounts and not self._games and not self._joining:
+                    if not self._topics and not self._joining:
                         self._threads.pop(NOTICES, None)
                         return
             except redis.RedisError as exc:

@@ -1,5 +1,5 @@
 """Notifications: what an account's every open tab and device is told (``GET /api/me/stream``), and what a game's
-open pages are told beside its versions (a chat message posted).
+open pages are told beside its versions (``GET /api/games/<gid>/notices``: a chat message posted, a player back).
 
 An account's notifications are kept in a stream of its own, trimmed to its last ``KEPT`` (its streams resume from
 there with ``Last-Event-ID``), and announced on one notifications log that every web process's hub follows

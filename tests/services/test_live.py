@@ -308,17 +308,22 @@ def test_an_accounts_stream_gets_its_notifications_live_and_resumes_after_the_la
     assert [n["sse_id"] for n in resumed] == [second, third]
 
 
-def test_a_chat_notice_reaches_the_watchers_of_its_game_without_an_id(runtime, hub):
+def test_a_games_notices_reach_its_notice_streams_and_never_its_stream_of_versions(runtime, hub):
     gid, _ = new_game(runtime)
     reader = Reader(hub, gid, after=runtime.store.version(gid))
+    woken = threading.Event()
+    notices = hub.subscribe_notices(gid, "10.0.0.5", woken.set)
     hub.notifications.to_game(gid, "chat", room="players", id="1-0")
     deadline = time.monotonic() + 20
     text = b""
     while b"event: notice" not in text:
         assert time.monotonic() < deadline
-        reader.woken.wait(0.05)
-        reader.woken.clear()
-        text += b"".join(reader.sub.take() or [])
+        woken.wait(0.05)
+        woken.clear()
+        text += b"".join(notices.take() or [])
     block = next(b for b in text.decode().split("\n\n") if "event: notice" in b)
     assert "id:" not in block and json.loads(block.split("data: ", 1)[1]) == {"type": "chat", "room": "players",
                                                                             "id": "1-0"}
+    assert reader.sub.take() == []  # a game's stream carries its versions and nothing else
+    with pytest.raises(errors.NotFound):
+        hub.subscribe_notices("abcdefabcdef", "10.0.0.5", woken.set)

@@ -612,7 +612,18 @@ function listen() {
   // Resumed too far behind: the current version at once (its document), the rest fetched (CONTRACT "Live
   // updates").
   source.addEventListener("reset", onVersion);
-  source.addEventListener("notice", (event) => {  // beside the versions: a chat message, a player back
+  source.addEventListener("open", () => { root.classList.remove("offline"); connection(true); });
+  source.addEventListener("error", () => { root.classList.add("offline"); connection(false); });
+  // While the stream is down, ask now and then: a page whose stream cannot connect still comes back.
+  setInterval(() => { if (page.offline && !page.refreshing) refresh(0); }, 3000);
+}
+
+/** What happens beside the versions (a chat message, a player back), on a stream of its own: opened by a page that
+    can chat (it holds a seat or is signed in); a guest spectator's page keeps to one connection. */
+function notices() {
+  if (!window.EventSource || (!page.held.length && !signedIn())) return;
+  const source = new EventSource(`${gamePath}/notices`);
+  source.addEventListener("notice", (event) => {
     let data;
     try {
       data = JSON.parse(event.data);
@@ -622,10 +633,6 @@ function listen() {
     if (data.type === "presence") online(data.seat);  // a player's dot turns on
     chat.notice(data);
   });
-  source.addEventListener("open", () => { root.classList.remove("offline"); connection(true); });
-  source.addEventListener("error", () => { root.classList.add("offline"); connection(false); });
-  // While the stream is down, ask now and then: a page whose stream cannot connect still comes back.
-  setInterval(() => { if (page.offline && !page.refreshing) refresh(0); }, 3000);
 }
 
 // ---------------------------------------------------------------- start
@@ -650,18 +657,20 @@ async function start() {
     showError(err);
   }
   listen();
+  notices();
   chat.start({gid, panel: $("chat"), seats: () => page.held, signedIn: Boolean(signedIn())});
   beat();
 }
 
 /** Say this page is open, for every seat it plays (each player's "online" dot), every 15 s; and look again
-    at who else is (a player who left turns their dot off by saying nothing). */
+    at who else is (a player who left turns their dot off by saying nothing: what a claim of victory waits on). A
+    spectator's page asks nothing: its dots change with the stream's documents. */
 function beat() {
   const send = () => {
     for (const held of page.held) {
       api(`${gamePath}/presence`, {method: "POST", token: held.token}).catch(() => {});
     }
-    if (!page.refreshing && !page.offline) refresh(0);
+    if (page.held.length && !page.refreshing && !page.offline) refresh(0);
   };
   send();
   setInterval(send, 15000);
