@@ -174,6 +174,7 @@ def fuzz_world(rt, api, monkeypatch):
 OPERATIONS = sorted((method, path) for path, item in openapi.document()["paths"].items() for method in item)
 
 
+@pytest.mark.slow  # a fuzzing campaign: 150 examples on each of 30-odd routes, a minute in all
 @pytest.mark.parametrize("method, path", OPERATIONS, ids=[f"{m} {p}" for m, p in OPERATIONS])
 def test_fuzz_never_5xx_and_a_rejection_appends_nothing(rt, api, monkeypatch, method, path):
     doc = openapi.document()
