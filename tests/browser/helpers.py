@@ -87,5 +87,13 @@ def wait_past(page: Page, version: int) -> int:
     return current_version(page)
 
 
+def join_from_lobby(line, name: str) -> None:
+    """Join the game of lobby line ``line`` as its second player, naming oneself ``name`` in the page's form."""
+    line.get_by_role("button", name=re.compile(r"^Join .+ as Player 2$")).click()
+    form = line.locator("form.join-form")
+    form.get_by_label("Your name").fill(name)
+    form.locator("button[type=submit]").click()
+
+
 def finished(page: Page) -> bool:
     return page.locator("#result").is_visible()

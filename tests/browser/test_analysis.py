@@ -39,7 +39,7 @@ def test_the_graph_shows_each_seat_and_a_click_jumps_the_replay(server, new_page
     graph = analysis.locator(".analysis-graph")
     box = graph.bounding_box()
     graph.click(position={"x": box["width"] * 0.06, "y": box["height"] / 2})
-    expect(page.locator("#replay-label")).to_contain_text("(replay, version 1 of 4)")
+    expect(page.locator("#replay-label")).to_contain_text("The start (of 2 moves) (replay)")
     expect(page.locator("#game")).to_have_class("game replaying")
     expect(analysis.locator(".analysis-cursor")).to_have_count(1)
     # … and a click at its right edge, the end of the game.

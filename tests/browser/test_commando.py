@@ -30,7 +30,7 @@ def test_fight_and_race_to_the_base(new_page):
     page = new_page()
     summary = create_from_lobby(page, "commando", [("Ana", ""), ("Bo", "")], position=NEAR_BASE, seed=3)
     gid = game_id(summary)
-    page.get_by_role("button", name="Play all 2 seats here (hot seat)").click()
+    page.get_by_role("button", name="Play all 2 players here (one screen)").click()
     watcher = new_page()
     watcher.goto(f"/games/{gid}")
     expect(page.locator("#status")).to_have_text("Your turn: Ana.")
@@ -60,7 +60,8 @@ def test_fight_and_race_to_the_base(new_page):
         wait_past(page, version)
     expect(page.locator("#result")).to_be_visible()
     expect(watcher.locator("#result")).to_have_text(page.locator("#result").inner_text())
-    watcher.locator("#moves li", has_text="uses a map to move 2").get_by_role("button", name="events").click()
+    step = watcher.locator("#moves li", has_text="uses a map to move 2")
+    step.get_by_role("button", name="What happened").click()
     expect(watcher.locator("#moves .event-list")).to_contain_text("collides with")  # the step's events, on demand
     shot(page, "commando-finished")
     replay_to_start(watcher)

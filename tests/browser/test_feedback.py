@@ -47,7 +47,7 @@ def test_illegal_clicks_say_why(new_page, server, watch):
     spectator.goto(f"/games/{gid}")
     expect(spectator.locator("#status")).to_have_text("Waiting for Ana (Romans).")
     spectator.click('#board [data-cell="c1"]')
-    expect(spectator.locator(FEEDBACK)).to_have_text("You are watching: open a seat's link to play.")
+    expect(spectator.locator(FEEDBACK)).to_have_text("You are watching: open a player's link to play.")
 
 
 def test_a_rejected_typed_command_does_not_empty_the_list(new_page, server, watch):
@@ -61,7 +61,7 @@ def test_a_rejected_typed_command_does_not_empty_the_list(new_page, server, watc
     page.click("#typed button")
     expect(page.locator("#message")).to_be_visible()
     expect(page.locator("#legal button.move")).to_have_count(legal)  # not filtered down to nothing
-    expect(page.locator("#legal .no-match")).to_contain_text("No legal command contains “a1-a7”")
+    expect(page.locator("#legal .no-match")).to_contain_text("No move contains “a1-a7”")
     assert page.evaluate("document.activeElement.id") == "typed-move"
     assert page.evaluate("window.getSelection().toString() || "
                          "document.activeElement.value.slice(document.activeElement.selectionStart, "
@@ -132,7 +132,7 @@ def test_replay_by_move_arrow_keys_and_back_to_live_when_it_is_your_turn(new_pag
     expect(page.locator("#moves > li")).to_have_count(4)  # the start and three moves
     page.locator("body").press("ArrowLeft")
     expect(page.locator("#replay-label")).to_contain_text("Move 2 of 3 (replay")
-    expect(page.locator("#moves li.current .version")).to_have_text("2")
+    expect(page.locator("#moves li.current .version")).to_have_text("1…")  # Bo's first move: numbered by turn
     page.locator("body").press("Home")
     expect(page.locator("#replay-label")).to_contain_text("The start (of 3 moves) (replay")
     page.locator("body").press("ArrowRight")
@@ -145,9 +145,9 @@ def test_replay_by_move_arrow_keys_and_back_to_live_when_it_is_your_turn(new_pag
     expect(page.locator("#status")).to_have_text("Your turn: Bo (Gauls).")
     page.locator("body").press("ArrowLeft")
     page.locator("body").press("End")  # before the replay position has arrived: it is cancelled
-    expect(page.locator("#replay-label")).to_contain_text("(live, version 4)")
+    expect(page.locator("#replay-label")).to_contain_text("3 moves (live)")
     page.wait_for_timeout(300)
-    expect(page.locator("#replay-label")).to_contain_text("(live, version 4)")
+    expect(page.locator("#replay-label")).to_contain_text("3 moves (live)")
     page.locator("body").press("ArrowLeft")
     page.locator("body").press("ArrowLeft")  # at once: steps on from the position on its way
     expect(page.locator("#replay-label")).to_contain_text("Move 1 of 3 (replay")

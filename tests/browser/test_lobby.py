@@ -41,7 +41,8 @@ def test_the_form_follows_the_game_and_explains_errors(new_page):
     page.select_option("#game-choice", "murus")
     expect(page.locator("#seats > li")).to_have_count(2)
     expect(page.locator("#add-seat")).to_be_hidden()
-    expect(page.locator("#seats > li").first.locator(".seat-kind option", has_text="AI — hard")).to_have_count(1)
+    kinds = page.locator("#seats > li").first.locator(".seat-kind option")
+    expect(kinds.filter(has_text="Computer — hard")).to_have_count(1)
 
     page.click("details.advanced summary")
     page.fill("#position", "{not json")
@@ -55,7 +56,7 @@ def test_the_form_follows_the_game_and_explains_errors(new_page):
     page.fill("#position", "")
     page.locator("#seats .seat-name").first.fill("")
     page.click("#create-button")
-    expect(page.locator("#create-error")).to_have_text("Seat 0 needs a name.")
+    expect(page.locator("#create-error")).to_have_text("Player 1 needs a name.")
     expect(page.locator("#seats .seat-name").first).to_be_focused()
 
 
@@ -66,7 +67,7 @@ def test_form_errors_are_sentences_not_field_names(new_page):
     page.fill('#options [data-option="max_plies"]', "0")
     page.click("#create-button")  # caught before asking the server
     error = page.locator("#create-error")
-    expect(error).to_contain_text("“End in a draw after this many plies")
+    expect(error).to_contain_text("“End in a draw after this many moves")
     expect(error).to_contain_text("a whole number above 0, or leave it empty")
     expect(page.locator('#options [data-option="max_plies"]')).to_have_attribute("aria-invalid", "true")
     # The server's own message, translated: the same words whatever the client checked first.
@@ -77,7 +78,7 @@ def test_form_errors_are_sentences_not_field_names(new_page):
         if route.request.method == "POST" else route.continue_())
     page.fill('#options [data-option="max_plies"]', "")
     page.click("#create-button")
-    expect(error).to_have_text("“End in a draw after this many plies (empty: never)”: must be a whole number "
+    expect(error).to_have_text("“End in a draw after this many moves (empty: never)”: must be a whole number "
                                "above 0, or left empty (you gave 0).")
     assert "options." not in error.inner_text()
 
@@ -112,14 +113,14 @@ def test_options_reach_the_game_and_a_link_is_copied(new_page):
     expect(page.locator("#created")).to_be_visible()
     summary = page.locator("#created-summary").inner_text()
     gid = game_id(summary)
-    page.get_by_role("button", name="Copy the link for seat 1").click()
+    page.get_by_role("button", name="Copy Bo's link").click()
     link = page.evaluate("navigator.clipboard.readText()")
     assert f"/games/{gid}#token=" in link
     guest = new_page()
     guest.goto(link)
     expect(guest.locator("#board .board-info")).to_contain_text("Advanced variant")
     expect(guest.locator("#status")).to_have_text("Waiting for Ana (Romans).")
-    page.get_by_role("button", name="Play seat 0 (Ana) here").click()
+    page.get_by_role("button", name="Play Ana here").click()
     expect(page.locator("#status")).to_have_text("Your turn: Ana (Romans).")
     page.goto("/")
-    expect(page.locator(f'#games a[data-key="{gid}"]')).to_contain_text("you hold a seat")
+    expect(page.locator(f'#games a[data-key="{gid}"]')).to_contain_text("you play here")

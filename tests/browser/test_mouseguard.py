@@ -24,7 +24,7 @@ NEAR_WIN = {"turn": "black",
 def test_secret_setup_by_clicking_at_one_screen(new_page):
     page = new_page()
     create_from_lobby(page, "mouseguard", [("Ana", ""), ("Bo", "")])
-    page.get_by_role("button", name="Play all 2 seats here (hot seat)").click()
+    page.get_by_role("button", name="Play all 2 players here (one screen)").click()
     for _ in range(2):
         expect(page.locator("#board .controls .prompt")).to_contain_text("Place your four mice")
         version = current_version(page)
@@ -55,7 +55,7 @@ def test_play_to_a_stronghold_win_watched_live(new_page):
     page = new_page()
     summary = create_from_lobby(page, "mouseguard", [("Ana", ""), ("Bo", "")], position=NEAR_WIN, seed=1)
     gid = game_id(summary)
-    page.get_by_role("button", name="Play all 2 seats here (hot seat)").click()
+    page.get_by_role("button", name="Play all 2 players here (one screen)").click()
     watcher = new_page()
     watcher.goto(f"/games/{gid}")
     expect(page.locator("#status")).to_contain_text("(Black)")
@@ -116,7 +116,7 @@ def test_white_keeps_its_view_after_the_end_and_in_replays_with_one_step_per_tur
         expect(page.locator(f'#board [data-point="{point}"] .last-move')).to_have_count(1)
     expect(page.locator("#board .last-move")).to_have_count(2)
     page.click('#board [data-point="d5"]')  # Black's mouse: the click says why nothing happens (item 5)
-    expect(page.locator("#board-feedback")).to_have_text("That is a black mouse: you play white.")
+    expect(page.locator("#board-feedback")).to_have_text("That is a black mouse: you play White.")
     page.click('#board [data-point="f7"]')
     page.click('#board [data-point="b5"]')  # not a step of the selected mouse
     expect(page.locator("#board-feedback")).to_contain_text("The mouse on f7 cannot go to b5")
@@ -136,7 +136,7 @@ def test_white_keeps_its_view_after_the_end_and_in_replays_with_one_step_per_tur
     page.locator("body").press("ArrowRight")
     expect(page.locator("#replay-label")).to_contain_text("Move 1 of 3")
     assert white_at_the_bottom(page)
-    page.locator("#moves > li").nth(1).get_by_role("button", name="events").click()
+    page.locator("#moves > li").nth(1).get_by_role("button", name="What happened").click()
     expect(page.locator("#moves .event-list li")).not_to_have_count(0)
     page.locator("#moves .event-list button").last.click()  # one event of that move: its exact version
     expect(page.locator("#moves .event-list li.current-event")).to_have_count(1)

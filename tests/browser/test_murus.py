@@ -25,15 +25,15 @@ def test_two_pages_and_a_spectator_play_to_the_end_live(new_page, watch):
     host = new_page()
     summary = create_from_lobby(host, "murus", [("Ana", ""), ("<b>Bo</b>", "")], position=QUICK_WIN)
     gid = game_id(summary)
-    host.get_by_role("button", name="Play all 2 seats here (hot seat)").click()
+    host.get_by_role("button", name="Play all 2 players here (one screen)").click()
     expect(host.locator("#status")).to_have_text("Your turn: Ana (Romans).")
     assert "#" not in host.url
 
-    # Hand seat 1 over: copy its link, stop playing it here, open it elsewhere.
-    host.get_by_role("button", name="Copy the link for seat 1, <b>Bo</b> (Gauls)").click()
+    # Hand the second player over: copy their link, stop playing them here, open it elsewhere.
+    host.get_by_role("button", name="Copy the link that plays <b>Bo</b> (Gauls)").click()
     link = host.evaluate("navigator.clipboard.readText()")
     assert f"/games/{gid}#token=" in link
-    host.get_by_role("button", name="Stop playing seat 1 here").click()
+    host.get_by_role("button", name="Stop playing <b>Bo</b> (Gauls) here").click()
     guest = new_page()
     guest.goto(link)
     expect(guest.locator("#status")).to_have_text("Waiting for Ana (Romans).")

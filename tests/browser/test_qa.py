@@ -28,7 +28,7 @@ def test_an_open_seat_is_called_open_never_undefined_or_seat_n(server, new_page,
     expect(page.locator("#board")).to_be_visible()
     assert "undefined" not in page.locator("#board").inner_text()
     if game == "commando":  # not "Open seat: roll the die or use a map" before the game has started
-        expect(page.locator("#board .controls")).to_contain_text("The game starts when every seat is taken.")
+        expect(page.locator("#board .controls")).to_contain_text("The game starts when every player has joined.")
     assert "undefined" not in page.locator("#moves").inner_text()
 
     page.goto("/")  # the lobby's list of games: not "Ana vs " with nothing after it
@@ -157,11 +157,11 @@ def test_messages_about_a_seat_name_its_player(server, new_page, watch):
     tokens = ",".join(seat["token"] for seat in created["seats"])
     page = new_page()
     page.goto(f"/games/{created['id']}#tokens={tokens}")  # both seats here (hot seat)
-    page.get_by_role("button", name="Copy the link for seat 1").click()
+    page.get_by_role("button", name="Copy the link that plays Ben").click()
     expect(page.locator("#message")).to_have_text(
-        "The link for seat 1 (Ben) is copied. Whoever opens it plays that seat.")
-    page.get_by_role("button", name="Stop playing seat 1 here").click()
-    expect(page.locator("#message")).to_have_text("Seat 1 (Ben) is no longer played on this page.")
+        "The link that plays Ben is copied. Whoever opens it plays there.")
+    page.get_by_role("button", name="Stop playing Ben here").click()
+    expect(page.locator("#message")).to_have_text("Ben is no longer played on this page.")
 
 
 def test_a_seat_that_left_a_three_seat_game_says_so(server, new_page, watch):

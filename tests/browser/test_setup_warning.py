@@ -16,11 +16,11 @@ def test_the_other_players_are_warned_of_a_chosen_seed(new_page, server, watch):
     page = new_page()
     page.goto(f"/games/{gid}#token={ben}")
     warning = page.locator("#setup-warning")
-    expect(warning).to_contain_text("Ana (seat 0) chose the random seed (424242)")
+    expect(warning).to_contain_text("Ana chose the random seed (424242)")
     expect(warning).to_contain_text("unrated")
     page = new_page()
     page.goto(f"/games/{gid}")  # a spectator
-    expect(page.locator("#setup-warning")).to_contain_text("Warning: Ana (seat 0) chose")
+    expect(page.locator("#setup-warning")).to_contain_text("Warning: Ana chose")
     page = new_page()
     page.goto(f"/games/{gid}#token={ana}")
     expect(page.locator("#setup-warning")).to_contain_text("You chose the random seed")
@@ -43,7 +43,7 @@ def test_the_other_player_is_warned_of_a_chosen_murus_position(new_page, server,
     page = new_page()
     page.goto(f"/games/{created['id']}#token={created['seats'][1]['token']}")
     warning = page.locator("#setup-warning")
-    expect(warning).to_contain_text("Ana (seat 0) chose the starting position of this game, which they may have "
+    expect(warning).to_contain_text("Ana chose the starting position of this game, which they may have "
                                     "studied in advance")
     expect(warning).not_to_contain_text("dice")
     expect(warning).to_contain_text("unrated")

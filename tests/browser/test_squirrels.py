@@ -26,7 +26,7 @@ def test_hot_seat_to_the_end_with_a_dig_and_a_spectator(new_page):
     page = new_page()
     summary = create_from_lobby(page, "squirrels", [("Ana", ""), ("Bo", "")], seed=7)
     gid = game_id(summary)
-    page.get_by_role("button", name="Play all 2 seats here (hot seat)").click()
+    page.get_by_role("button", name="Play all 2 players here (one screen)").click()
     expect(page.locator("#status")).to_contain_text("Your turn")
     spectator = new_page()
     spectator.goto(f"/games/{gid}")
@@ -54,7 +54,8 @@ def test_hot_seat_to_the_end_with_a_dig_and_a_spectator(new_page):
     expect(spectator.locator("#result")).to_have_text(page.locator("#result").inner_text())
     expect(spectator.locator("#moves")).to_contain_text("digs the card on")
     last = page.locator("#moves > li").last
-    last.get_by_role("button", name="events").click()  # the last move's events, on demand: the end is one of them
+    # The last move's lines, on demand: the end is one of them.
+    last.get_by_role("button", name="What happened").click()
     expect(last.locator(".event-list")).to_contain_text("Game over.")
     shot(page, "squirrels-finished")
 

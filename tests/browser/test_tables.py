@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import shot
-from tests.browser.helpers import created, game_id
+from tests.browser.helpers import created, game_id, join_from_lobby
 
 pytestmark = pytest.mark.browser
 
@@ -34,8 +34,7 @@ def test_join_from_the_lobby_keep_the_seat_resign_and_rematch(new_page, watch):
     ben.goto("/")
     line = ben.locator("#open-games li", has_text=gid)
     expect(line).to_be_visible(timeout=10_000)
-    ben.once("dialog", lambda dialog: dialog.accept("Ben"))
-    line.get_by_role("button", name="Join (seat 1)").click()
+    join_from_lobby(line, "Ben")
     ben.wait_for_url(f"**/games/{gid}")
     expect(ben.locator("#players")).to_contain_text("Ben")
     watch.tokens.update(kept_tokens(ben, gid))
@@ -52,7 +51,7 @@ def test_join_from_the_lobby_keep_the_seat_resign_and_rematch(new_page, watch):
     ben.goto("/")  # "My games" lists it, with its link to copy and a way to forget it
     mine = ben.locator("#my-games li", has_text=gid)
     expect(mine).to_be_visible()
-    expect(mine.get_by_role("button", name="Copy my seat's link")).to_be_visible()
+    expect(mine.get_by_role("button", name="Copy my link")).to_be_visible()
     expect(mine.get_by_role("button", name="Forget")).to_be_visible()
     ben.goto(f"/games/{gid}")
 
@@ -89,8 +88,7 @@ def test_the_main_list_with_the_open_filter_has_join_buttons(new_page, server, w
     ben.get_by_role("button", name="Open", exact=True).click()
     line = ben.locator("#games li", has_text=gid)
     expect(line).to_be_visible(timeout=10_000)
-    ben.once("dialog", lambda dialog: dialog.accept("Ben"))
-    line.get_by_role("button", name="Join (seat 1)").click()
+    join_from_lobby(line, "Ben")
     ben.wait_for_url(f"**/games/{gid}")
     watch.tokens.update(kept_tokens(ben, gid))
     expect(ben.locator("#players")).to_contain_text("Ben")

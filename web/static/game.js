@@ -38,6 +38,7 @@ const page = {
   open: new Set(),     // the steps whose events are listed one by one
   offline: false,      // the live connection is lost (the banner says so; the board is not playable)
   focusKey: null,      // the board element that had the keyboard focus when a command was sent
+  boardKey: "",        // what the board was last drawn from (render draws it again only when it changed)
 };
 
 const gamePath = "/api/games/" + encodeURIComponent(gid);
@@ -358,7 +359,14 @@ function render() {
                        onRelease: release});
   setup.warn(doc, page.held.map((h) => h.seat));
   table.render(doc, {held: page.held, docs: page.docs, replay: replaying});
-  renderBoard(doc, act);
+  // The board is drawn again only when what it shows changed (a beat or a notice re-renders the page: a board
+  // redrawn under the pointer or the keyboard's cursor would lose them).
+  const boardKey = JSON.stringify([key, doc.status, page.pending, page.offline, $("board").clientWidth < NARROW,
+                                   (doc.players || []).map((p) => p.name)]);
+  if (boardKey !== page.boardKey || !$("board").firstChild) {
+    page.boardKey = boardKey;
+    renderBoard(doc, act);
+  }
   renderLegal();
   const step = replayKit.stepOf(page.steps, version);
   panels.moves({steps: page.steps, version, replaying, open: page.open, onPick: startReplay, names: playerNames(doc),
@@ -590,6 +598,7 @@ function online(seat) {
     if (!page.refreshing) refresh(0);
     return;
   }
+  if (docs.every((doc) => doc.online[seat])) return;  // already shown online: nothing to draw again
   for (const doc of docs) doc.online = doc.online.map((here, i) => here || i === seat);
   render();
 }

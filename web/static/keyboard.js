@@ -6,6 +6,7 @@
 import {el} from "./dom.js";
 
 const CELLS = "svg [data-key]";
+let keyboardLast = false;  // the board was last reached by a key (Tab, the arrows), not by a pointer
 const DIRECTIONS = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1]};
 
 /** Make the cells of a fresh drawing one Tab stop: the cell with ``key`` (the cursor before the drawing), else
@@ -57,10 +58,15 @@ function outline(cell) {
 
 /** Arrow keys, Enter and Space on the board ``container``; ``explain(node)``: why a cell does nothing. */
 function bind(container, explain) {
+  document.addEventListener("keydown", (event) => { if (event.key === "Tab") keyboardLast = true; }, true);
+  document.addEventListener("pointerdown", () => { keyboardLast = false; }, true);
   container.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     const cell = event.target && event.target.closest ? event.target.closest(CELLS) : null;
     if (!cell || !container.contains(cell)) return;
+    // A cell focused by a click leaves the arrow keys to the replay (replay.js); one reached by the keyboard is
+    // the cursor.
+    if (!keyboardLast) return;
     const direction = DIRECTIONS[event.key];
     if (direction) {
       event.preventDefault();  // the replay's arrow keys (replay.js) leave a key the board used alone

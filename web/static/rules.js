@@ -1,6 +1,6 @@
 /* Rules at hand: the short summary of each game comes from the game catalog (GET /api/catalog, its "rules"); the
-   longer help with its pictures is in the page (templates/rules/<game>.html). Links with data-open="<id>" open
-   the <details> they point to. Without a catalog the summary line stays hidden and the help is still there. */
+   longer help with its pictures is in the page (templates/rules/<lang>/<game>.html). A link or button with
+   data-open="<id>" opens the <dialog> (over the board) or the <details> it points to; data-close closes a dialog. Without a catalog the summary line stays hidden and the help is still there. */
 import {lang} from "./i18n.js";
 
 let catalog = null;
@@ -28,10 +28,30 @@ async function fill() {
   }
 }
 
-for (const link of document.querySelectorAll("a[data-open]")) {
-  link.addEventListener("click", () => {
-    const target = document.getElementById(link.dataset.open);
-    if (target && target.tagName === "DETAILS") target.open = true;
+for (const opener of document.querySelectorAll("[data-open]")) {
+  opener.addEventListener("click", (event) => {
+    const target = document.getElementById(opener.dataset.open);
+    if (!target) return;
+    if (target.tagName === "DIALOG") {  // the game page's rules: over the board
+      event.preventDefault();
+      if (!target.open) target.showModal();
+    } else if (target.tagName === "DETAILS") {
+      target.open = true;
+    }
+  });
+}
+for (const closer of document.querySelectorAll("[data-close]")) {
+  closer.addEventListener("click", () => {
+    const dialog = document.getElementById(closer.dataset.close);
+    if (dialog && dialog.open) dialog.close();
+  });
+}
+for (const dialog of document.querySelectorAll("dialog")) {
+  dialog.addEventListener("click", (event) => {  // a click on the backdrop (outside the box) closes it
+    const box = dialog.getBoundingClientRect();
+    const outside = event.clientX < box.left || event.clientX > box.right || event.clientY < box.top ||
+      event.clientY > box.bottom;
+    if (outside && event.target === dialog) dialog.close();
   });
 }
 fill();

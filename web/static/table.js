@@ -131,7 +131,7 @@ function tick() {
     const shown = running ? left - Math.max(0, since) : left;
     item.textContent = clockText(shown);
     item.parentElement.classList.toggle("running", running);
-    item.parentElement.classList.toggle("low", shown < LOW_TIME && (running || live));
+    item.parentElement.classList.toggle("low", shown < LOW_TIME);  // red under 10 s (and at 0 once flagged)
   });
 }
 

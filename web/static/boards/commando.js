@@ -1,6 +1,7 @@
 /* Mission commando: a roll-and-move race. The track (from the board data in doc.state.board) is drawn as a
-   serpentine path, one row per district, each green path as a side lane; the teleport as a dashed arc, the red
-   wall as a red bar. Agents, money and items in a table; the die; the fight as a dialog. Every decision is a
+   serpentine path, one row per district, each green path as a side lane; a teleport square names its exit
+   ("⇢37"), the red wall is a red bar on the edge of the square behind it (neither crosses another square's
+   labels). Agents, money and items in a table; the die; the fight as a dialog. Every decision is a
    word command ("roll", "map 4", "commit 1", …) offered as buttons straight from doc.legal; a commitment,
    listed as one range ("commit 0..5"), is a number to choose and one button. */
 import {el, svg, text, picture, html, button} from "../dom.js";
@@ -12,6 +13,8 @@ let G = 6;   // the gap between squares and the margin: tighter on a small scree
 let M = 26;
 const CARDS = {obstacle: t("obstacle"), ambush: t("ambush"), trap: t("trap"), lucky_find: t("lucky find")};
 const FIGHTS = {collision: t("collision"), challenge: t("challenge")};
+const DISTRICTS = {"Outskirts": t("Outskirts"), "Docks": t("Docks"), "Old town": t("Old town"),
+                   "Enemy quarter": t("Enemy quarter")};
 const KIND_NAMES = {start: t("start"), base: t("enemy base"), plain: t("square"), caution: t("caution"),
                     purchase: t("purchase"), fight: t("fight"), teleport: t("teleport"), green: t("green path")};
 
@@ -141,13 +144,15 @@ function render(container, doc, ui) {
     const first = spots.get(d.first);
     if (!first) return;
     const y = first.y - (S + G) + S / 2;
-    if (firstRows[i] % 2) text(root, M, y, d.name, "district-name anchor-start");
-    else text(root, width - M, y, d.name, "district-name anchor-end");
+    const name = DISTRICTS[d.name] || d.name;  // the shipped board's names in the page's language
+    if (firstRows[i] % 2) text(root, M, y, name, "district-name anchor-start");
+    else text(root, width - M, y, name, "district-name anchor-end");
   });
 
   const lastDie = state.last_die;
   const crowd = new Map();
   for (const agent of state.agents || []) crowd.set(agent.square, (crowd.get(agent.square) || 0) + 1);
+  const exits = new Map((board.teleports || []).map((port) => [port.from, port.to]));
   for (const sq of squares) {
     const spot = spots.get(sq.id);
     if (!spot) continue;
@@ -155,7 +160,8 @@ function render(container, doc, ui) {
     let cls = `sq sq-${sq.kind}`;
     if (sq.numbered) cls += " sq-number";
     el("rect", {x: spot.x, y: spot.y, width: S, height: S, rx: 6, class: cls}, group);
-    const short = {start: "S", base: "★", caution: "!", purchase: "$", fight: "⚔", teleport: "⇢", green: ""}[sq.kind];
+    const teleport = exits.has(sq.id) ? `⇢${exits.get(sq.id)}` : "⇢";
+    const short = {start: "S", base: "★", caution: "!", purchase: "$", fight: "⚔", teleport, green: ""}[sq.kind];
     if (crowd.get(sq.id)) {
       // Agents sit in the lower part: the number and the symbol move to the top corners, above them.
       text(group, spot.x + 4, spot.y + 10, String(sq.id), "sq-number-text");
@@ -164,32 +170,23 @@ function render(container, doc, ui) {
       text(group, spot.x + S / 2, spot.y + 13, String(sq.id), "sq-label");
       if (short) text(group, spot.x + S / 2, spot.y + 31, short, "sq-label sq-symbol");
     }
-    const what = [KIND_NAMES[sq.kind] || sq.kind];
+    const what = [exits.has(sq.id) ? t("teleport to square {n}", {n: exits.get(sq.id)}) : KIND_NAMES[sq.kind] || sq.kind];
     if (sq.numbered) what.push(t("banknote"));
     picture(group, t("Square {n}: {what}", {n: sq.id, what: what.join(", ")}));
   }
-  // Teleports: a dashed arc; the red wall: a bar between its two squares.
-  for (const t of board.teleports || []) {
-    const a = spots.get(t.from);
-    const b = spots.get(t.to);
-    if (!a || !b) continue;
-    const p = centre(a);
-    const q = centre(b);
-    const mid = {x: (p.x + q.x) / 2 + 40, y: (p.y + q.y) / 2};
-    el("path", {d: `M${p.x},${p.y} Q${mid.x},${mid.y} ${q.x},${q.y}`, class: "teleport-line"}, root);
-  }
-  if (board.wall && board.wall.length === 2) {
-    const a = centre(spots.get(board.wall[0]));
-    const b = centre(spots.get(board.wall[1]));
-    const mx = (a.x + b.x) / 2;
-    const my = (a.y + b.y) / 2;
-    // Across the track between the two squares: perpendicular to the step from one to the other.
-    const length = Math.hypot(b.x - a.x, b.y - a.y) || 1;
-    const nx = -(b.y - a.y) / length;
-    const ny = (b.x - a.x) / length;
-    const half = S / 2 - 4;
-    el("line", {x1: mx - nx * half, y1: my - ny * half, x2: mx + nx * half, y2: my + ny * half, class: "wall"},
-       root);
+  // The red wall: a bar along the edge of the square behind it that faces the square before it (in the gap
+  // between them, whatever the layout: never across another square, a lane's or its labels).
+  if (board.wall && board.wall.length === 2 && spots.has(board.wall[0]) && spots.has(board.wall[1])) {
+    const before = centre(spots.get(board.wall[0]));
+    const behind = spots.get(board.wall[1]);
+    const {x, y} = behind;
+    const dx = before.x - (x + S / 2);
+    const dy = before.y - (y + S / 2);
+    const off = 3;  // just outside the square
+    const line = Math.abs(dy) >= Math.abs(dx)
+      ? {x1: x + 6, x2: x + S - 6, y1: dy < 0 ? y - off : y + S + off, y2: dy < 0 ? y - off : y + S + off}
+      : {y1: y + 6, y2: y + S - 6, x1: dx < 0 ? x - off : x + S + off, x2: dx < 0 ? x - off : x + S + off};
+    el("line", {...line, class: "wall"}, root);
   }
 
   // Agents: several on one square sit side by side.
@@ -207,7 +204,7 @@ function render(container, doc, ui) {
       const g = el("g", {"data-agent": agent.seat}, root);
       const moving = doc.to_act.includes(agent.seat);
       el("circle", {cx: x, cy: y, r, class: `agent agent-${agent.seat % 8}${moving ? " agent-active" : ""}`}, g);
-      text(g, x, y + 0.5, String(agent.seat), r < 7 ? "agent-label tiny" : "agent-label");
+      text(g, x, y + 0.5, String(agent.seat + 1), r < 7 ? "agent-label tiny" : "agent-label");  // "Player 1" is 1
       picture(g, t("{player} on square {n}", {player: seatName(doc, agent.seat), n: square}));
     });
   }
@@ -246,7 +243,7 @@ function renderPanel(wrapper, doc, ui, lastDie) {
       b.dataset.move = command;
     }
   }
-  renderAgents(panel, doc);
+  renderAgents(panel, doc, ui.narrow);
   html("p", "note", t("Squares: $ purchase · ⚔ fight · ! caution · ⇢ teleport · yellow: a banknote when passed · " +
                       "green: green path · red bar: the wall (1 banknote to cross) · ★ the enemy base."), panel);
 }
@@ -295,14 +292,22 @@ function renderFight(panel, doc) {
   }
 }
 
-function renderAgents(panel, doc) {
+/** The agents' table. On a phone (``narrow``) its headings are short words (the full ones in their titles), a
+    green path is the square's colour and a lost turn a line under the name: every column fits 390 px. */
+function renderAgents(panel, doc, narrow) {
   const state = doc.state || {};
-  const table = html("table", "agents-table", null, html("div", "table-scroll", null, panel));
+  const table = html("table", narrow ? "agents-table small" : "agents-table", null,
+                     html("div", "table-scroll", null, panel));
   html("caption", "visually-hidden", t("Agents"), table);
   const head = html("tr", "", null, html("thead", "", null, table));
-  for (const h of [t("Agent"), t("Square"), t("To the base"), t("Banknotes"), t("Weapons"), t("Accessories"), t("Maps"),
-                   ""]) {
-    html("th", "", h, head).setAttribute("scope", "col");
+  const heads = [[t("Agent"), t("Agent")], [t("Square"), t("Square")], [t("To the base"), t("To base")],
+                 [t("Banknotes"), t("Notes")], [t("Weapons"), t("Weap.")], [t("Accessories"), t("Acc.")],
+                 [t("Maps"), t("Maps")]];
+  for (const [full, short] of heads) {
+    const th = html("th", "", null, head);
+    th.setAttribute("scope", "col");
+    if (narrow && short !== full) html("abbr", "", short, th).title = full;
+    else th.textContent = full;
   }
   const body = html("tbody", "", null, table);
   for (const a of state.agents || []) {
@@ -312,10 +317,12 @@ function renderAgents(panel, doc) {
     const dot = el("svg", {width: 14, height: 14, viewBox: "0 0 14 14", "aria-hidden": "true"}, th);
     el("circle", {cx: 7, cy: 7, r: 6, class: `agent agent-${a.seat % 8}`}, dot);
     th.appendChild(document.createTextNode(" " + seatName(doc, a.seat)));
-    html("td", "", a.path === "green" ? t("{n} (green path)", {n: a.square}) : String(a.square), tr);
+    if (a.skip) html("span", "note skip", t("loses next turn"), th);
+    const square = html("td", a.path === "green" ? "on-green" : "", String(a.square), tr);
+    if (a.path === "green") square.title = t("{n} (green path)", {n: a.square});
+    if (a.path === "green" && !narrow) square.textContent = square.title;
     html("td", "", String(a.to_base ?? ""), tr);
     for (const key of ["money", "weapons", "accessories", "maps"]) html("td", "", String(a[key] ?? 0), tr);
-    html("td", "note", a.skip ? t("loses next turn") : "", tr);
   }
   const caution = state.caution || {};
   html("p", "note", t("Caution deck: {n} cards · discard: {discard}", {n: caution.deck ?? "?",

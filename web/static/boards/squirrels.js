@@ -221,13 +221,22 @@ function drawCard(group, x, y, card) {
   colours.split("").forEach((c, i) => {
     el("circle", {cx: x + 14 + i * 18, cy: y + 56, r: 7, class: `pip pip-${c}`}, group);
   });
-  text(group, x + 8, y + 90, [RARITY_NAMES[card.rarity] || card.rarity, card.land ? t("land") : ""].filter(Boolean)
-    .join(" · "), "card-meta");
+  // Rarity, land and foil on one line, squeezed to the card's width: no word runs into another (French is long).
+  fit(text(group, x + 8, y + 90, [RARITY_NAMES[card.rarity] || card.rarity, card.land ? t("land") : "",
+                                  card.foil ? t("foil") : ""].filter(Boolean).join(" · "), "card-meta"), W - 16);
   const rarity = RARITY[card.rarity] || "?";
   el("circle", {cx: x + W - 16, cy: y + 56, r: 9, class: `rarity-${card.rarity}`}, group);
   text(group, x + W - 16, y + 60, rarity, "squirrel-label");
-  if (card.foil) text(group, x + W - 36, y + 90, t("foil"), "card-meta");
-  if (card.squirrel) text(group, x + W - 8, y + 79, t("squirrel!"), "squirrel-mark anchor-end");
+  if (card.squirrel) fit(text(group, x + W - 8, y + 79, t("squirrel!"), "squirrel-mark anchor-end"), W / 2);
+}
+
+/** Squeeze an SVG text to ``max`` units when it is longer (its letters closer, never over its neighbours). */
+function fit(node, max) {
+  if (node.getComputedTextLength && node.getComputedTextLength() > max) {
+    node.setAttribute("textLength", max);
+    node.setAttribute("lengthAdjust", "spacingAndGlyphs");
+  }
+  return node;
 }
 
 /** A card of the small-screen layout: the name on up to three short lines in a larger type, the pips, the
@@ -255,8 +264,11 @@ function drawSmallCard(group, x, y, card) {
   });
   el("circle", {cx: x + W - 12, cy: y + 67, r: 9, class: `rarity-${card.rarity}`}, group);
   text(group, x + W - 12, y + 71, RARITY[card.rarity] || "?", "squirrel-label");
-  if (card.foil) text(group, x + 5, y + H - 9, t("foil"), "card-meta");
-  if (card.squirrel) text(group, x + W - 5, y + H - 9, t("squirrel!"), "squirrel-mark anchor-end");
+  // "foil" on the left and "squirrel!" on the right of the last line, each in its own part of the width.
+  if (card.foil) fit(text(group, x + 5, y + H - 9, t("foil"), "card-meta"), card.squirrel ? (W - 10) * 0.35 : W - 10);
+  if (card.squirrel) {
+    fit(text(group, x + W - 5, y + H - 9, t("squirrel!"), "squirrel-mark anchor-end"), card.foil ? (W - 10) * 0.6 : W - 10);
+  }
 }
 
 function drawSquirrel(group, x, y, art) {
