@@ -45,3 +45,15 @@ def test_the_graph_shows_each_seat_and_a_click_jumps_the_replay(server, new_page
     # … and a click at its right edge, the end of the game.
     graph.click(position={"x": box["width"] * 0.99, "y": box["height"] / 2})
     expect(page.locator("#replay-label")).to_contain_text("live")
+
+    # #30: on a phone the graph is drawn at its width, its labels as large as on a desktop (not shrunk to a third).
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.reload()
+    expect(graph).to_be_visible(timeout=30_000)
+    shown = graph.bounding_box()["width"]
+    drawn = float(graph.get_attribute("viewBox").split()[2])
+    assert abs(drawn - shown) < 0.15 * shown, (drawn, shown)
+    label = graph.locator("text.analysis-axis").first.bounding_box()
+    assert label["height"] >= 9, label
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "analysis-graph-phone")
