@@ -3,8 +3,9 @@
     python -m tests.browser.screenshots [--out docs/screenshots]
 
 Starts its own ``burrow serve`` (a private data dir), sets up one game of each kind a few moves in, opens each as
-its players would (hot seat, so the board is playable) and photographs it with Debian's Chromium. Not a test:
-pytest collects nothing here.
+its players would (hot seat, so the board is playable) and photographs it with Debian's Chromium: every game and
+the lobby in English, and the lobby and Mouse Guard as a French and a Chinese browser see them
+(``<name>-fr-desktop.png``…). Not a test: pytest collects nothing here.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from tests.browser.conftest import CHROMIUM, LAUNCH_ARGS, ROOT, Server
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
+LANGUAGES = {"en": ("en-US", None), "fr": ("fr-FR", ("mouseguard",)), "zh": ("zh-CN", ("mouseguard",))}
+"""Each language's browser locale and the games photographed in it (None: every game)."""
 
 
 def play(server: Server, gid: str, tokens: list[str], moves: int) -> None:
@@ -78,24 +81,29 @@ def main() -> None:
         setups = games(server)
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-            for size_name, size in (("desktop", DESKTOP), ("phone", PHONE)):
+            for (lang, (locale, only)), (size_name, size) in [(language, size) for language in LANGUAGES.items()
+                                                             for size in (("desktop", DESKTOP), ("phone", PHONE))]:
+                suffix = "" if lang == "en" else f"-{lang}"
                 for setup in setups:
-                    context = browser.new_context(viewport=size, base_url=server.url, device_scale_factor=1)
+                    if only is not None and setup["game"] not in only:
+                        continue
+                    context = browser.new_context(viewport=size, base_url=server.url, device_scale_factor=1,
+                                                  locale=locale)
                     page = context.new_page()
                     page.goto(f"/games/{setup['id']}#tokens={','.join(setup['tokens'])}")
                     page.wait_for_selector("#board svg")
-                    page.wait_for_function("document.getElementById('status').textContent.includes('Your turn')")
+                    page.wait_for_function("document.getElementById('status').classList.contains('your-turn')")
                     select_something(page, setup["game"])
                     page.evaluate("window.scrollTo(0, 0)")
-                    path = out / f"{setup['game']}-{size_name}.png"
+                    path = out / f"{setup['game']}{suffix}-{size_name}.png"
                     page.screenshot(path=str(path))
                     print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
                     context.close()
-                context = browser.new_context(viewport=size, base_url=server.url)
+                context = browser.new_context(viewport=size, base_url=server.url, locale=locale)
                 page = context.new_page()
                 page.goto("/")
                 page.wait_for_selector("#games li")
-                path = out / f"lobby-{size_name}.png"
+                path = out / f"lobby{suffix}-{size_name}.png"
                 page.screenshot(path=str(path), full_page=size_name == "desktop")
                 print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
                 context.close()
