@@ -177,8 +177,73 @@ class Analysis(msgspec.Struct):
     plies: list[AnalysedMove]  # the moves analysed so far, in order
 
 
+# -- the bodies of accounts and meeting people (their handlers check each field and name it: 422 ``field``) ---------
+
+class Credentials(msgspec.Struct, forbid_unknown_fields=True):
+    """Sign up or in."""
+    username: str
+    password: str
+
+
+class PasskeyOptionsRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """Signed out: the username of the account a new passkey makes; signed in: no field (the account's)."""
+    username: str | None = None
+
+
+class PasskeyCredential(msgspec.Struct):
+    """What the browser's ``PublicKeyCredential.toJSON()`` gives."""
+    id: str
+    rawId: str
+    response: dict[str, Any]
+    type: Literal["public-key"]
+    clientExtensionResults: dict[str, Any] | None = None
+    authenticatorAttachment: str | None = None
+
+
+class NewPassword(msgspec.Struct, forbid_unknown_fields=True):
+    password: str
+    current_password: str | None = None  # required when the account has a password
+
+
+ROOM = Literal["players", "spectators"]
+
+
+class ChatMessage(msgspec.Struct, forbid_unknown_fields=True):
+    text: str  # at most 140 characters
+    room: ROOM = "players"
+
+
+class ChatReport(msgspec.Struct, forbid_unknown_fields=True):
+    room: ROOM
+    id: str  # the message's id
+
+
+class SeekRequest(msgspec.Struct, forbid_unknown_fields=True):
+    game: str
+    options: dict[str, Any] | None = None
+    clock: dict[str, float] | None = None
+    seats: int | None = None  # the game's fewest by default
+    rating_range: list[float] | None = None  # [lowest, highest] of the opponents' ratings
+
+
+class ChallengeRequest(msgspec.Struct, forbid_unknown_fields=True):
+    to: str  # a username
+    game: str
+    options: dict[str, Any] | None = None
+    clock: dict[str, float] | None = None
+
+
+class Id(msgspec.Struct):
+    id: str
+
+
+class NoBody(msgspec.Struct):
+    """No fields: a body, if any, is ignored."""
+
+
 ANSWERS = (Catalog, Error, Health, Created, TakenSeat, RematchRequest, Rematch, GameDocument, CommandResult,
-           Events, Lobby, AnalysisRequest, AnalysisStatus, Analysis)
+           Events, Lobby, AnalysisRequest, AnalysisStatus, Analysis, Credentials, PasskeyOptionsRequest,
+           PasskeyCredential, NewPassword, ChatMessage, ChatReport, SeekRequest, ChallengeRequest, Id, NoBody)
 REQUESTS = (schemas.CreateGame, schemas.Command, schemas.TakeSeat)
 
 
@@ -325,20 +390,27 @@ def document() -> dict:
 
 def _account_paths() -> dict:
     """Accounts, sessions, passkeys, profiles and leaderboards (CONTRACT.md, "Accounts and ratings";
-    ``web/accounts.py``); their bodies and answers are documented in docs/api.md."""
+    ``web/accounts.py``), and meeting people (presence, chat, seeks, challenges, notices: ``web/people.py``,
+    ``web/front.py``); their answers are documented in docs/api.md."""
     obj = {"application/json": {"schema": {"type": "object"}}}
     meaning = {400: "malformed body or parameter, or a passkey that does not verify (passkey_refused)",
-               401: "not signed in, or bad_credentials", 404: "no such player, session or game",
-               409: "username_taken, or a passkey of another account", 422: "a bad field (the message names it)",
-               429: "too_many_attempts (sign-in), too_many_accounts (sign-up)", 503: "Redis is unreachable"}
+               401: "not signed in, or bad_credentials, or no seat token", 403: "not a seat of this game",
+               404: "no such player, session, game, seek or challenge",
+               409: "username_taken, a passkey of another account, or a challenge no longer open",
+               422: "a bad field (the message names it)",
+               429: "too_many_attempts (sign-in), too_many_accounts (sign-up), chat too fast, too many streams",
+               503: "Redis is unreachable"}
 
-    def op(summary: str, op_id: str, ok: str, status: str = "200", body: bool = False, signed: bool = False,
-           errors: tuple[int, ...] = (400, 422, 503), params: list | None = None) -> dict:
+    def op(summary: str, op_id: str, ok: str, status: str = "200", body: type | None = None,
+           signed: bool = False, errors: tuple[int, ...] = (400, 422, 503), params: list | None = None,
+           content: dict | None = None) -> dict:
         out = {"summary": summary, "operationId": op_id,
-               "responses": {status: {"description": ok, **({"content": obj} if status != "204" else {})},
+               "responses": {status: {"description": ok,
+                                      **({"content": content or obj} if status != "204" else {})},
                              **{str(e): _json(Error, meaning[e]) for e in errors}}}
-        if body:
-            out["requestBody"] = {"required": True, "content": obj}
+        if body is not None:
+            out["requestBody"] = {"required": body is not NoBody,
+                                  "content": {"application/json": {"schema": _ref(body)}}}
         if signed:
             out["security"] = [{"session": []}]
         if params:
@@ -351,26 +423,29 @@ def _account_paths() -> dict:
             _query("cursor", "the previous page's next", {"type": "string"})]
     return {
         "/api/accounts": {"post": op("Sign up: {username, password}; a session cookie", "signUp", "{username}",
-                                     "201", body=True, errors=(400, 409, 422, 429))},
+                                     "201", body=Credentials, errors=(400, 409, 422, 429))},
         "/api/session": {
-            "post": op("Sign in: {username, password}; a new session cookie", "signIn", "{username}", body=True,
+            "post": op("Sign in: {username, password}; a new session cookie", "signIn", "{username}", body=Credentials,
                        errors=(400, 401, 422, 429)),
             "delete": op("Sign out: the session is revoked on the server", "signOut", "signed out", "204",
                          errors=())},
         "/api/passkeys/register/options": {"post": op(
             "Options to make a passkey (signed in: for the account; else {username}: a new account)",
-            "passkeyRegisterOptions", "PublicKeyCredentialCreationOptionsJSON", errors=(400, 409, 422))},
+            "passkeyRegisterOptions", "PublicKeyCredentialCreationOptionsJSON", body=PasskeyOptionsRequest,
+            errors=(400, 409, 422))},
         "/api/passkeys/register": {"post": op(
             "Add the passkey (the credential's toJSON()); a new account signs in", "passkeyRegister",
-            "{username, passkeys?}", "201", body=True, errors=(400, 409, 429))},
+            "{username, passkeys?}", "201", body=PasskeyCredential, errors=(400, 409, 429))},
         "/api/passkeys/login/options": {"post": op("Options to sign in with a passkey", "passkeyLoginOptions",
-                                                   "PublicKeyCredentialRequestOptionsJSON", errors=())},
+                                                   "PublicKeyCredentialRequestOptionsJSON", body=NoBody,
+                                                   errors=())},
         "/api/passkeys/login": {"post": op("Sign in with a passkey (the credential's toJSON())", "passkeyLogin",
-                                           "{username}", body=True, errors=(400, 401))},
+                                           "{username}", body=PasskeyCredential,
+                                           errors=(400, 401))},
         "/api/me": {"get": op("The signed-in account and its ratings", "me", "{username, ratings, …}",
                               signed=True, errors=(401,))},
         "/api/me/password": {"post": op("Set or change the password; other sessions end", "setPassword",
-                                        "saved", "204", body=True, signed=True, errors=(400, 401, 422))},
+                                        "saved", "204", body=NewPassword, signed=True, errors=(400, 401, 422))},
         "/api/me/games": {"get": op("The account's seats with their tokens, newest first", "myGames",
                                     "{games, next}", signed=True, errors=(400, 401), params=page)},
         "/api/me/sessions": {
@@ -387,4 +462,59 @@ def _account_paths() -> dict:
                                                     "{games, next}", errors=(400, 404), params=[user, *page])},
         "/api/leaderboard/{game}": {"get": op("The best 100 non-provisional ratings of a game", "leaderboard",
                                               "{game, players}", errors=(404,), params=[game])},
+        **_people_paths(op),
+    }
+
+
+def _people_paths(op) -> dict:
+    """Meeting people (CONTRACT.md, "Meeting people"): presence, chat, seeks, challenges and the live notices."""
+    sse = {"text/event-stream": {"schema": {"type": "string"}}}
+    seat = [{"seat": []}]
+    room = _query("room", "players (the seats' room, a seat token) or spectators (signed-in accounts)",
+                  {"type": "string", "enum": ["players", "spectators"]})
+    seek_id = {"name": "seek_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    challenge_id = {"name": "challenge_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    presence = op("A seat's page is open (every 15 s): its player counts as online for 30 s", "presence", "seen",
+                  "204", body=NoBody, errors=(401, 403, 404, 503), params=[GID])
+    presence["security"] = seat
+    return {
+        "/api/games/{gid}/presence": {"post": presence},
+        "/api/games/{gid}/chat": {
+            "get": op("A room's messages after ?after= (the last 100 without)", "readChat",
+                      "{messages: [{id, from, text, at}]}", errors=(400, 401, 403, 404, 503),
+                      params=[GID, room, _query("after", "a message id", {"type": "string"})]),
+            "post": op("Post to a room: at most 140 characters, 5 messages per 10 s per sender", "postChat",
+                       "the message {id, from, text, at}", "201", body=ChatMessage,
+                       errors=(400, 401, 403, 404, 422, 429, 503), params=[GID])},
+        "/api/games/{gid}/chat/report": {"post": op(
+            "Tell the operators about a message (kept with the messages before it)", "reportChat", "reported",
+            "204", body=ChatReport, errors=(400, 401, 403, 404, 503), params=[GID])},
+        "/api/games/{gid}/notices": {"get": op(
+            "Server-Sent Events beside the game's versions, from now on: event notice, data {type: chat, room, "
+            "id} or {type: presence, seat}", "gameNotices", "the stream", errors=(404, 429, 503), params=[GID],
+            content=sse)},
+        "/api/me/stream": {"get": op(
+            "Server-Sent Events for the signed-in account (every tab and device), after Last-Event-ID: "
+            "{type: game_started|your_turn|challenge|challenge_declined|draw_offered|draw_declined|game_over, …}",
+            "myStream", "the stream", signed=True, errors=(401, 429, 503), content=sse,
+            params=[{"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "string"}}])},
+        "/api/seeks": {
+            "get": op("The open seeks, oldest first", "seeks", "{seeks}", errors=(503,),
+                      params=[_query("game", "one game's", {"type": "string"})]),
+            "post": op("Seek an opponent: paired at once with a compatible seek (status paired, game), else "
+                       "waiting", "seek", "{id, status, game?}", "201", body=SeekRequest, signed=True,
+                       errors=(400, 401, 422, 429, 503))},
+        "/api/seeks/{seek_id}": {"delete": op("Cancel one's seek", "cancelSeek", "cancelled", "204", signed=True,
+                                              errors=(401, 404, 503), params=[seek_id])},
+        "/api/challenges": {
+            "get": op("The signed-in player's open challenges", "challenges", "{incoming, outgoing}",
+                      signed=True, errors=(401, 503)),
+            "post": op("Challenge a player: they are told", "challenge", "{id}", "201", body=ChallengeRequest,
+                       signed=True, errors=(400, 401, 404, 422, 429, 503))},
+        "/api/challenges/{challenge_id}/accept": {"post": op(
+            "The recipient accepts: the game starts, the challenger is told", "acceptChallenge", "{game}", "201",
+            body=NoBody, signed=True, errors=(401, 404, 409, 503), params=[challenge_id])},
+        "/api/challenges/{challenge_id}/decline": {"post": op(
+            "The recipient declines: the challenger is told", "declineChallenge", "declined", "204", body=NoBody,
+            signed=True, errors=(401, 404, 409, 503), params=[challenge_id])},
     }

@@ -66,7 +66,7 @@ class Site:
         if content_type is not None:
             headers["Content-Type"] = content_type
         address = (environ_base or {}).get("REMOTE_ADDR", self.address)
-        if method in ("GET", "HEAD") and urlsplit(url).path.endswith("/stream"):
+        if method in ("GET", "HEAD") and urlsplit(url).path.endswith(("/stream", "/notices")):
             return self.stream(url, method, headers, address)
         if json is not None:
             data = jsonlib.dumps(json).encode()
