@@ -2,8 +2,9 @@
 
 A game package declares its ``GAME = GameType(...)`` once, in ``domain/<game>/__init__.py``, and the registry
 takes it (``domain/registry.py``: ``register(GAME)``), as OpenSpiel's ``GameType`` and ``register_game`` do. The
-AI dispatch (``domain/ai``), ``burrow perft``, the page's board script (``web/pages.py``) and the fairness of a
-chosen position (``services/games/fairness.py``) read a game's parts from here, never from a naming convention.
+AI dispatch (``domain/ai``), ``burrow perft``, the page's board script (``web/pages.py``) and the conformance
+suite (whose secrets to check) read a game's parts from here, never from a naming convention. (Fairness no longer
+asks for the hidden parts: any position a client chooses is disclosed and unrated, ``services/games/fairness.py``.)
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ class GameType:
     ``__name__`` where the package declares its ``GAME``); ``catalog`` its ``CATALOG``; ``ai`` the import path of
     its AI module (``choose``, ``domain/ai/__init__.py``), or None for a game without AI players; ``hidden`` the
     parts of a state a seat does not see (hands, deck order, placements; empty for a game of perfect
-    information: the conformance suite checks that none of them leaks); ``perft`` its move-generation count, or None; ``board`` the page's board script, a
-    file name under ``web/static/boards/``, or None (the generic board: the legal commands as buttons).
+    information: the conformance suite checks that none of them leaks); ``perft`` its move-generation count, or
+    None; ``board`` the page's board script, a file name under ``web/static/boards/``, or None (the generic
+    board: the legal commands as buttons).
     """
 
     decider: str
