@@ -19,6 +19,7 @@ import uuid
 from collections import Counter
 from pathlib import Path
 
+from domain.base import commands
 from tests.conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -160,6 +161,7 @@ class Players:
         self.outcomes: Counter = Counter()
         self.samples: dict[object, object] = {}  # one answer body per outcome
         self.timeline: list[tuple[float, object, str]] = []  # (monotonic time, 200 or outcome, gid) of answers
+        self.seen: dict[str, tuple] = {}  # gid → (status, version, to_act) of the game as last read
         self._lock = threading.Lock()
         self._threads: list[threading.Thread] = []
 
@@ -185,6 +187,13 @@ class Players:
         """Whether a thread still plays (its game not over, not stopped)."""
         return any(t.is_alive() for t in self._threads)
 
+    def unfinished(self) -> dict[str, tuple]:
+        """The games still played, each as last read (status, version, to_act): what a test says when it gives
+        up waiting for them."""
+        with self._lock:
+            return {game["id"]: self.seen.get(game["id"]) for game, thread in zip(self.games, self._threads)
+                    if thread.is_alive()}
+
     def _note(self, outcome, body=None, gid: str = "") -> None:
         with self._lock:
             self.outcomes[outcome] += 1
@@ -205,6 +214,8 @@ class Players:
                     self._note(status, doc)
                     time.sleep(0.05)
                     continue
+                with self._lock:
+                    self.seen[gid] = (doc["status"], doc["version"], doc["to_act"])
                 if doc["status"] == "finished":
                     return
                 seats = [s for s in doc["to_act"] if s in humans]
@@ -216,7 +227,7 @@ class Players:
                 if status != 200 or not mine["legal"]:
                     self._note(status, mine)
                     continue
-                body = {"move": rng.choice(mine["legal"]), "expected_version": mine["version"],
+                body = {"move": rng.choice(commands(mine["legal"])), "expected_version": mine["version"],
                         "command_id": uuid.uuid4().hex}
                 status, answer = self.http.post(f"/api/games/{gid}/commands", body, humans[seat])
                 while self.resend and status == 503 and not self.stop.is_set():

@@ -105,7 +105,11 @@ def converge_and_verify(deployment: Deployment, gids: list[str], monkeypatch, ca
 def test_every_game_with_ai_seats_played_to_the_end_on_the_cluster(deployment, monkeypatch, capsys):
     made = create(deployment, GAMES, copies=2)
     players = play(deployment, made, seed=1)
-    wait_until(lambda: not any(p.playing() for p in players), 150, step=0.5, what="every game to end")
+    try:
+        wait_until(lambda: not any(p.playing() for p in players), 150, step=0.5, what="every game to end")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}; still played (status, version, to act): "
+                             f"{[p.unfinished() for p in players]}") from None
     for p in players:
         p.finish()
     http = deployment.webs[0].http()

@@ -13,6 +13,8 @@ import random
 
 import pytest
 
+from domain.base import commands
+
 VOLATILE = {"at", "updated", "created"}  # wall-clock times: not hidden information
 DISCLOSED = "setup"  # the client's seed and position, shown to every seat on purpose (CONTRACT.md, fairness)
 
@@ -113,7 +115,7 @@ def test_mouseguard_opponent_hand_and_deck_order_stay_hidden(apis):
     for _ in range(6):
         doc = start.doc(0)
         seat = doc["to_act"][0]
-        assert start.send(seat, rng.choice(start.doc(seat)["legal"]))[0] == 200
+        assert start.send(seat, rng.choice(commands(start.doc(seat)["legal"])))[0] == 200
     loaded = rt.games.load(start.gid)
     position = loaded.module.dump_position(loaded.state)
     me = 0

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from domain.base import commands
 from tests.conftest import run_jobs
 
 
@@ -163,7 +164,8 @@ def test_full_random_games_through_http(client, runtime):
             seat = doc["to_act"][0]
             mine = client.get(f"/api/games/{gid}", headers=auth(tokens[seat])).json
             r = client.post(f"/api/games/{gid}/commands", headers=auth(tokens[seat]),
-                            json={"move": rng.choice(mine["legal"]), "expected_version": mine["version"]})
+                            json={"move": rng.choice(commands(mine["legal"])),
+                                  "expected_version": mine["version"]})
             assert r.status_code == 200, r.json
         doc = client.get(f"/api/games/{gid}").json
         assert doc["status"] == "finished" and doc["result"]["reason"]
