@@ -395,7 +395,9 @@ class Search:
                     return score
         pv = beta - alpha > 1
         static = None
-        if self.null_move and not pv and not threatened and depth >= NULL_DEPTH and last and m2.bit_count() > 2:
+        # Not when beta is a win already: a pass (illegal here) that holds it would claim a win nobody proved.
+        if (self.null_move and not pv and not threatened and depth >= NULL_DEPTH and last and m2.bit_count() > 2
+                and beta < WON):
             static = self.evaluate(board)
             if static >= beta:
                 score = -self._search((t1, t2, m1, m2, side ^ 1), depth - 1 - NULL_REDUCTION, -beta, -beta + 1,
