@@ -129,6 +129,10 @@ def test_every_page_in_each_language_at_390_px(server, watch, reader, lang):
         page.wait_for_timeout(300)  # the board's own texts
         check(page, lang, f"a game of {game}")
         shot(page, f"{game}-{lang}-390")
+        page.locator("a.rules-link").click()  # the rules, over the board: in the language too
+        expect(page.locator("#rules")).to_have_attribute("open", "")
+        check(page, lang, f"the rules of {game}")
+        page.keyboard.press("Escape")
     for path in ("/signin", "/signup", "/leaderboard/murus"):
         page.goto(path)
         page.wait_for_load_state("load")

@@ -65,9 +65,11 @@ async function request() {
   draw();
 }
 
-/** How many moves the game has: the replay's steps after the start (an estimate while nothing is known). */
+/** How many moves the game has: the move list's moves (not its table lines; an estimate while nothing is
+    known). */
 function moveCount() {
-  const steps = state.ctx ? state.ctx.steps.length - 1 : 0;
+  const list = state.ctx ? state.ctx.steps : [];
+  const steps = list.length ? list[list.length - 1].move || 0 : 0;
   return Math.max(steps, state.answer ? state.answer.plies.length : 0);
 }
 
