@@ -129,6 +129,9 @@ def test_every_page_in_each_language_at_390_px(server, watch, reader, lang):
         page.wait_for_timeout(300)  # the board's own texts
         check(page, lang, f"a game of {game}")
         shot(page, f"{game}-{lang}-390")
+        if game == "commando":  # every column of the agents' table on screen (none scrolled out of sight)
+            fits = "t => t.scrollWidth <= t.parentElement.clientWidth + 1"
+            assert page.locator("#board .agents-table").evaluate(fits), f"the agents' table in {lang}"
         page.locator("a.rules-link").click()  # the rules, over the board: in the language too
         expect(page.locator("#rules")).to_have_attribute("open", "")
         check(page, lang, f"the rules of {game}")
@@ -278,3 +281,18 @@ def test_mouse_guard_shows_a_cards_ways_on_the_board_without_hover(server, watch
     expect(page.locator("#board .way-number")).to_have_count(ways.count())  # each way drawn, numbered
     assert ways.first.inner_text().startswith("1. sword")
     shot(page, "mouseguard-sword-ways")
+
+
+@pytest.mark.parametrize("width", [1200, 390])
+def test_commando_wall_and_teleport_clear_the_squares_and_their_labels(server, watch, reader, width):
+    gid, tokens = played(server, watch, "commando", moves=0)
+    page = reader("en", width, 900)
+    page.goto(f"/games/{gid}#tokens={','.join(tokens.values())}")
+    wall = page.locator("#board line.wall").bounding_box()
+    boxes = "rs => rs.map((r) => r.getBoundingClientRect().toJSON())"
+    squares = page.locator("#board rect.sq").evaluate_all(boxes)
+    overlaps = [s for s in squares if wall["x"] < s["right"] - 1 and s["left"] + 1 < wall["x"] + wall["width"]
+                and wall["y"] < s["bottom"] - 1 and s["top"] + 1 < wall["y"] + wall["height"]]
+    assert not overlaps, overlaps  # the bar lies in the gap at a square's edge, on no square
+    assert page.locator("#board .teleport-line").count() == 0  # no arc across other squares
+    expect(page.locator('#board [data-square="22"]')).to_contain_text("⇢37")  # the teleport names its exit
