@@ -296,3 +296,28 @@ def test_commando_wall_and_teleport_clear_the_squares_and_their_labels(server, w
     assert not overlaps, overlaps  # the bar lies in the gap at a square's edge, on no square
     assert page.locator("#board .teleport-line").count() == 0  # no arc across other squares
     expect(page.locator('#board [data-square="22"]')).to_contain_text("⇢37")  # the teleport names its exit
+
+
+@pytest.mark.parametrize("width", [1200, 390])
+def test_squirrels_card_texts_never_overlap_in_french(server, watch, reader, width):
+    gid, tokens = played(server, watch, "squirrels", moves=0)
+    page = reader("fr", width, 900)
+    page.goto(f"/games/{gid}#tokens={','.join(tokens.values())}")
+    expect(page.locator("#board [data-cell] text")).not_to_have_count(0)
+    clashes = page.evaluate("""() => {
+      const found = [];
+      for (const card of document.querySelectorAll('#board [data-cell]')) {
+        const box = card.querySelector('rect').getBoundingClientRect();
+        const texts = [...card.querySelectorAll('text')].map((t) => [t.textContent, t.getBoundingClientRect()]);
+        for (const [words, r] of texts) {
+          if (r.left < box.left - 1 || r.right > box.right + 1) found.push(`${words} leaves its card`);
+        }
+        texts.forEach(([a, r], i) => texts.slice(i + 1).forEach(([b, q]) => {
+          if (r.left < q.right - 1 && q.left < r.right - 1 && r.top < q.bottom - 1 && q.top < r.bottom - 1) {
+            found.push(`${a} / ${b}`);
+          }
+        }));
+      }
+      return found;
+    }""")
+    assert not clashes, clashes
