@@ -92,12 +92,14 @@ def request_language() -> str:
     if not has_request_context():
         return DEFAULT
     if "lang" not in g:
-        try:
-            account = account_language()
-        except Exception:  # an account store that fails must not take the page down: the browser's language
-            account = None
-        g.lang = choose(request.args.get("lang"), request.cookies.get(COOKIE), account,
-                        request.headers.get("Accept-Language"))
+        chosen = known(request.args.get("lang")) or known(request.cookies.get(COOKIE))
+        if chosen is None:  # the account is looked up only when the query and the cookie say nothing
+            try:
+                account = account_language()
+            except Exception:  # an account store that fails must not take the page down: the browser's language
+                account = None
+            chosen = choose(None, None, account, request.headers.get("Accept-Language"))
+        g.lang = chosen
     return g.lang
 
 

@@ -19,7 +19,8 @@ def accounts():
 def signed_in():
     """``(session, account)`` of the request's cookie, or None (looked up once per request)."""
     if "burrow_signed_in" not in g:
-        g.burrow_signed_in = accounts().signed_in(request.cookies.get(COOKIE))
+        cookie = request.cookies.get(COOKIE)
+        g.burrow_signed_in = accounts().signed_in(cookie) if cookie else None
     return g.burrow_signed_in
 
 
