@@ -65,6 +65,23 @@ class RedisProcess:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def cheap_password_hashes():
+    """argon2id at its smallest cost in this process's tests (1 pass, 8 KiB): the same code and encoding, a
+    thousandth of the work. ``test_the_hashes_are_argon2id_with_the_production_cost`` checks the production
+    parameters; the servers the browser tests start hash at the full cost."""
+    from argon2 import PasswordHasher
+
+    from services.accounts import passwords
+
+    production = passwords._hasher
+    passwords._hasher = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+    passwords._dummy.cache_clear()
+    yield
+    passwords._hasher = production
+    passwords._dummy.cache_clear()
+
+
 @pytest.fixture(scope="session")
 def real_redis_url():
     """URL of a private real redis-server; skipped without one, but required when CI is set."""

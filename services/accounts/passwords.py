@@ -10,7 +10,7 @@ import secrets
 import time
 
 import redis
-from argon2 import PasswordHasher
+from argon2 import PasswordHasher, profiles
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
 from domain.text import Text
@@ -23,7 +23,8 @@ WINDOW_MS = 15 * 60 * 1000
 PER_USERNAME = 10
 PER_CLIENT = 50
 
-_hasher = PasswordHasher()  # argon2id with RFC 9106's low-memory profile (t=3, 64 MiB, p=4)
+PARAMETERS = profiles.RFC_9106_LOW_MEMORY  # argon2id, t=3, 64 MiB, p=4: RFC 9106's second recommended option
+_hasher = PasswordHasher.from_parameters(PARAMETERS)
 
 
 class TooManyAttempts(errors.ServiceError):
