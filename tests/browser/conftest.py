@@ -202,8 +202,10 @@ def new_page(browser, server, watch):
     """Open pages in fresh browser contexts (separate sessionStorage, like separate people)."""
     contexts = []
 
-    def make(width: int = 1200, height: int = 900):
-        context = browser.new_context(viewport={"width": width, "height": height}, base_url=server.url)
+    def make(width: int = 1200, height: int = 900, locale: str | None = None):
+        # ``locale``: the browser's language ("fr-FR"), sent as its Accept-Language; None: Chromium's default.
+        context = browser.new_context(viewport={"width": width, "height": height}, base_url=server.url,
+                                      **({"locale": locale} if locale else {}))
         context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.url)
         context.set_default_timeout(10_000)
         watch.attach(context)

@@ -56,24 +56,13 @@ PHRASES = english_phrases()
 
 
 @pytest.fixture
-def reader(browser, server, watch):
+def reader(new_page):
     """A page of a fresh browser context speaking ``lang`` (its locale: the Accept-Language it sends)."""
-    contexts = []
 
     def make(lang: str, width: int = PHONE["width"], height: int = PHONE["height"]):
-        context = browser.new_context(viewport={"width": width, "height": height}, base_url=server.url,
-                                      locale=LOCALES[lang])
-        context.set_default_timeout(10_000)
-        watch.attach(context)
-        contexts.append(context)
-        return context.new_page()
+        return new_page(width, height, locale=LOCALES[lang])
 
-    yield make
-    for context in contexts:
-        for page in context.pages:
-            if not page.is_closed():
-                watch.snapshot(page)
-        context.close()
+    return make
 
 
 def english_left(page) -> list[str]:
