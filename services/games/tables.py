@@ -67,10 +67,12 @@ class Tables:
             if seat not in game.state.open:
                 raise SeatTakenError(Text("seat {seat} is taken already", seat=seat), version=game.version)
             if player.get("rematch_of"):
-                raise SeatTakenError(f"seat {seat} is kept for {player['name']}: it is taken from the page of "
-                                     f"game {player['rematch_of']}", version=game.version)
+                raise SeatTakenError(Text("seat {seat} is kept for {player}: it is taken from the page of game "
+                                          "{gid}", seat=seat, player=player["name"], gid=player["rematch_of"]),
+                                     version=game.version)
             if account is not None and account in game.accounts:
-                raise AlreadySeated(f"you hold seat {game.accounts.index(account)} of this game already",
+                raise AlreadySeated(Text("you hold seat {seat} of this game already",
+                                         seat=game.accounts.index(account)),
                                     version=game.version)
             try:
                 return self._sit(game, seat, name, account)
