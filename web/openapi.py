@@ -177,7 +177,7 @@ class Analysis(msgspec.Struct):
     plies: list[AnalysedMove]  # the moves analysed so far, in order
 
 
-# -- the bodies of accounts and meeting people (their handlers check each field and name it: 422 ``field``) ---------
+# -- the bodies of accounts and meeting people (their handlers check each field and name it: 422 ``field``) -----
 
 class Credentials(msgspec.Struct, forbid_unknown_fields=True):
     """Sign up or in."""
@@ -425,8 +425,8 @@ def _account_paths() -> dict:
         "/api/accounts": {"post": op("Sign up: {username, password}; a session cookie", "signUp", "{username}",
                                      "201", body=Credentials, errors=(400, 409, 422, 429))},
         "/api/session": {
-            "post": op("Sign in: {username, password}; a new session cookie", "signIn", "{username}", body=Credentials,
-                       errors=(400, 401, 422, 429)),
+            "post": op("Sign in: {username, password}; a new session cookie", "signIn", "{username}",
+                       body=Credentials, errors=(400, 401, 422, 429)),
             "delete": op("Sign out: the session is revoked on the server", "signOut", "signed out", "204",
                          errors=())},
         "/api/passkeys/register/options": {"post": op(
