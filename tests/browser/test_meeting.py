@@ -16,7 +16,7 @@ def test_two_players_meet_by_quick_pairing_chat_and_play(new_page, width):
     sign_up(ben, fresh("Ben"))
     ann.click("#pairing-tiles button:has-text('Murus Gallicus 5+3')")
     ann.wait_for_selector("#pairing-tiles button.waiting")
-    ben.wait_for_selector("#open-seeks li.seek:has-text('murus')", timeout=20_000)
+    ben.wait_for_selector("#open-seeks li.seek:has-text('Murus Gallicus')", timeout=20_000)
     ben.click("#pairing-tiles button:has-text('Murus Gallicus 5+3')")
     for page in (ann, ben):  # both taken to the board, each as its seat
         page.wait_for_url("**/games/*", timeout=20_000)

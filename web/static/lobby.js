@@ -6,7 +6,8 @@
 import {html, button, refocus} from "./dom.js";
 import {api, tokens} from "./api.js";
 import {extraBody, joinButtons, seatKind, typing} from "./seats.js";
-import {load as loadCatalog} from "./rules.js";  // the catalog; the rules' summaries and the links that open them
+import {load as loadCatalog} from "./catalog.js";
+import "./rules.js";  // the rules' summaries and the links that open them
 import "./pairing.js";  // quick pairing's tiles and the players waiting
 import {playerName, signedIn} from "./accounts.js";
 import {t, tn, list, levelName, player, versus} from "./i18n.js";

@@ -6,6 +6,7 @@ import {api, tokens} from "./api.js";
 import {button, html} from "./dom.js";
 import {t} from "./i18n.js";
 import {signedIn} from "./accounts.js";
+import {title} from "./catalog.js";
 
 const baseTitle = document.title;
 let unseen = 0;
@@ -51,11 +52,11 @@ function card(text, actions) {
   return item;
 }
 
-function show(note) {
+async function show(note) {
   const open = [t("Open"), () => openGame(note.game)];
   switch (note.type) {
     case "challenge":
-      card(t("{name} challenges you to a game of {game}.", {name: note.from, game: note.game}), [
+      card(t("{name} challenges you to a game of {game}.", {name: note.from, game: await title(note.game)}), [
         [t("Accept"), async () => openGame((await api(`/api/challenges/${note.id}/accept`, {method: "POST"})).game)],
         [t("Decline"), () => api(`/api/challenges/${note.id}/decline`, {method: "POST"})],
       ]);

@@ -7,6 +7,7 @@ import {button, html} from "./dom.js";
 import {t} from "./i18n.js";
 import {signedIn} from "./accounts.js";
 import {openGame} from "./notices.js";
+import {load as loadCatalog} from "./catalog.js";
 
 const TILES = [
   {game: "murus", clock: {initial: 300, increment: 3}, label: () => t("Murus Gallicus 5+3")},
@@ -70,11 +71,12 @@ async function listSeeks() {
   } catch (err) {
     return;
   }
+  const titles = await loadCatalog();
   list.replaceChildren();
   const me = signedIn();
   for (const s of answer.seeks) {
     const item = html("li", "seek", null, list);
-    html("span", "", `${s.username} — ${s.game}, ${t("{n} players", {n: s.seats})}, ${minutes(s.clock)}`, item);
+    html("span", "", `${s.username} — ${titles.get(s.game)?.title || s.game}, ${t("{n} players", {n: s.seats})}, ${minutes(s.clock)}`, item);
     if (me && s.username !== me) {
       button(t("Play"), async () => {
         const answer2 = await api("/api/seeks", {method: "POST",

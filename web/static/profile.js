@@ -5,6 +5,7 @@ import {api} from "./api.js";
 import {el, html, svg, title} from "./dom.js";
 import {playerName} from "./accounts.js";
 import {htmlLang, number, t, tn} from "./i18n.js";
+import {load as loadCatalog} from "./catalog.js";
 
 const root = document.getElementById("profile");
 const username = root.dataset.username;
@@ -41,12 +42,7 @@ function graph(points, parent, label) {
 
 async function loadProfile() {
   const status = document.getElementById("ratings-status");
-  try {
-    const catalog = await api("/api/catalog");
-    titles = Object.fromEntries(catalog.games.map((g) => [g.name, g.title]));
-  } catch (err) {
-    titles = {};
-  }
+  titles = Object.fromEntries([...(await loadCatalog()).values()].map((g) => [g.name, g.title]));
   let profile;
   try {
     profile = await api("/api/players/" + encodeURIComponent(username));

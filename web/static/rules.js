@@ -1,22 +1,7 @@
-/* Rules at hand: the short summary of each game comes from the game catalog (GET /api/catalog, its "rules"); the
+/* Rules at hand: the short summary of each game comes from the game catalog (catalog.js, its "rules"); the
    longer help with its pictures is in the page (templates/rules/<lang>/<game>.html). A link or button with
    data-open="<id>" opens the <dialog> (over the board) or the <details> it points to; data-close closes a dialog. Without a catalog the summary line stays hidden and the help is still there. */
-import {lang} from "./i18n.js";
-
-let catalog = null;
-
-async function load() {
-  if (catalog) return catalog;
-  try {
-    const response = await fetch("/api/catalog?lang=" + encodeURIComponent(lang),
-                                 {headers: {"Accept": "application/json"}});
-    const body = response.ok ? await response.json() : null;
-    catalog = new Map(((body && body.games) || []).map((g) => [g.name, g]));
-  } catch (err) {
-    catalog = new Map();
-  }
-  return catalog;
-}
+import {load} from "./catalog.js";
 
 /** Fill every [data-game] summary element (class rules-summary) from the catalog. */
 async function fill() {
@@ -55,4 +40,4 @@ for (const dialog of document.querySelectorAll("dialog")) {
   });
 }
 fill();
-export {load, fill};
+export {fill};
