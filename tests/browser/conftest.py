@@ -124,11 +124,16 @@ def server(chromium_path):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Every test in this folder drives Chromium: ``-m "not browser"`` leaves them all out."""
+    """Every test in this folder is a browser test: ``-m "not browser"`` leaves them all out. Those that drive
+    Chromium are ``slow`` too (the full suite's: whole games, journeys of two players, every page in every
+    language), except the few marked ``smoke``: one quick look at each kind of page, so that the fast loop
+    (``-m "not slow"``) still opens a real browser on the lobby, a game, the accounts and the languages."""
     here = Path(__file__).parent
     for item in items:
         if here in Path(item.fspath).parents:
             item.add_marker(pytest.mark.browser)
+            if "browser" in getattr(item, "fixturenames", ()) and not item.get_closest_marker("smoke"):
+                item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="package")

@@ -56,6 +56,7 @@ def test_sign_up_sessions_and_sign_out(new_page, server, width):
     shot(page, f"signin-done-{width}")
 
 
+@pytest.mark.smoke
 def test_sign_up_says_what_is_wrong(new_page):
     page = new_page()
     page.goto("/signup")

@@ -12,6 +12,7 @@ from tests.domain.test_ai_analysis import BLUNDER_POSITION
 pytestmark = pytest.mark.browser
 
 
+@pytest.mark.smoke
 def test_the_graph_shows_each_seat_and_a_click_jumps_the_replay(server, new_page, watch):
     created = server.api("POST", "/api/games", {"game": "murus", "players": [{"name": "Ana"}, {"name": "Bo"}],
                                                 "position": BLUNDER_POSITION})

@@ -50,6 +50,7 @@ def test_illegal_clicks_say_why(new_page, server, watch):
     expect(spectator.locator(FEEDBACK)).to_have_text("You are watching: open a player's link to play.")
 
 
+@pytest.mark.smoke
 def test_a_rejected_typed_command_does_not_empty_the_list(new_page, server, watch):
     gid, (ana, _) = murus(server, watch)
     page = new_page()

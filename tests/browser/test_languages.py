@@ -141,6 +141,7 @@ def test_every_page_in_each_language_at_390_px(server, watch, reader, lang):
         check(page, lang, path)
 
 
+@pytest.mark.smoke
 @pytest.mark.parametrize("lang", ["fr", "zh"])
 def test_the_language_follows_the_query_over_the_browser(server, watch, reader, lang):
     """An English browser asking for ``?lang=``: that language, remembered for the next page (the switch)."""

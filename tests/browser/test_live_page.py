@@ -3,6 +3,7 @@ carries the spectator's document), with no request per move; a seat's page fetch
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 PLAYERS = [{"name": "Ana"}, {"name": "Bo"}]
@@ -39,6 +40,7 @@ def test_a_spectator_page_renders_moves_from_the_stream_without_fetching(new_pag
     assert doc_requests == [], doc_requests  # the documents and the moves came with the stream
 
 
+@pytest.mark.smoke
 def test_a_seat_page_fetches_only_its_own_document(new_page, server, watch):
     created = server.api("POST", "/api/games", {"game": "murus", "players": PLAYERS})
     watch.add_seats(created)

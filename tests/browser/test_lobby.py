@@ -83,6 +83,7 @@ def test_form_errors_are_sentences_not_field_names(new_page):
     assert "options." not in error.inner_text()
 
 
+@pytest.mark.smoke
 def test_lobby_rows_and_an_empty_filter(new_page, server, watch):
     """#16 item 9: a row's title stays on one line; an empty filter does not say "No games yet"."""
     players = [{"name": "Ana"}, {"name": "Bo"}]

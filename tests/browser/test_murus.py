@@ -97,6 +97,7 @@ def test_against_the_ai_at_phone_width(new_page):
     assert current_version(page) == 3
 
 
+@pytest.mark.smoke
 def test_errors_are_shown_in_words(new_page, server, watch):
     created = server.api("POST", "/api/games", {"game": "murus", "players": [{"name": "Ana"}, {"name": "Bo"}]})
     watch.add_seats(created)

@@ -126,6 +126,7 @@ def test_commando_agents_and_colour_dots(new_page, server, watch, size):
     assert len(set(colours)) == 8, "two agents share a colour"
 
 
+@pytest.mark.smoke
 def test_the_lobby_fits_a_phone(new_page):
     page = new_page(**PHONE)
     page.goto("/")

@@ -88,6 +88,7 @@ def test_an_aborted_game_is_not_called_a_draw(server, new_page, watch):
     expect(page.locator("#games li", has_text=gid).locator(".game-state")).to_contain_text("Aborted: no result")
 
 
+@pytest.mark.slow  # starts servers of its own, one of them on a port taken on purpose
 def test_the_test_server_survives_its_port_taken_by_another_process(chromium_path):
     """The connection test's restarted server once "exited early": while it is down its free port may go to
     another process (the local port of some outgoing connection on a busy machine). A first start takes another
@@ -222,6 +223,7 @@ def test_a_rematch_waiting_for_the_other_player_says_whom_it_waits_for(server, n
     ("murus", [{"name": "Ana"}, {"name": "Ben"}], ["c1-c3"], "Draw: the limit of 1 move was reached"),
     ("murus", [{"name": "Ana"}, {"name": "Ben"}], ["offer draw", "accept draw"], "Ana and Ben agree a draw."),
 ])
+@pytest.mark.smoke
 def test_a_draw_is_said_once(server, new_page, watch, game, players, moves, result):
     """Not "A draw: Draw: the limit of 1 moves was reached" (#15: "1 move")."""
     options = {"max_plies": 1} if moves == ["c1-c3"] else {}

@@ -26,6 +26,7 @@ def test_the_other_players_are_warned_of_a_chosen_seed(new_page, server, watch):
     expect(page.locator("#setup-warning")).to_contain_text("You chose the random seed")
 
 
+@pytest.mark.smoke
 def test_no_warning_when_the_server_chose(new_page, server, watch):
     created = server.api("POST", "/api/games", {"game": "mouseguard", "players": PLAYERS})
     watch.add_seats(created)

@@ -95,6 +95,7 @@ def test_the_main_list_with_the_open_filter_has_join_buttons(new_page, server, w
     expect(ben.locator(".table-command", has_text="Resign")).to_be_visible()
 
 
+@pytest.mark.smoke
 @pytest.mark.parametrize("minutes", [10, -10])
 def test_a_clock_shows_the_servers_time_on_a_browser_whose_clock_is_minutes_off(new_page, server, watch, minutes):
     created = server.api("POST", "/api/games", {"game": "murus", "players": [{"name": "Ana"}, {"name": "Ben"}],
