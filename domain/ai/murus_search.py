@@ -176,6 +176,23 @@ FEATURES = tuple([f"walls at {d}" for d in range(1, 7)] + [f"towers at {d}" for 
 """What ``side_features`` counts for one side (``at d``: at distance ``d`` from its goal row)."""
 
 
+def tower_reach(towers: int, landing: int, enemy_walls: int) -> tuple[int, int, int]:
+    """Where ``towers`` can build walls in one move (the two cells a tower spreads over, both free to land on), how
+    many such moves there are, and how many (tower, enemy wall) pairs a sacrifice could remove."""
+    reach = moves = sacrifices = 0
+    for offset, has1, has2 in DIRECTIONS:
+        if offset > 0:
+            can = towers & has2 & (landing >> offset) & (landing >> 2 * offset)
+            reach |= (can << offset) | (can << 2 * offset)
+            sacrifices += (towers & has1 & (enemy_walls >> offset)).bit_count()
+        else:
+            can = towers & has2 & (landing << -offset) & (landing << -2 * offset)
+            reach |= (can >> -offset) | (can >> -2 * offset)
+            sacrifices += (towers & has1 & (enemy_walls << -offset)).bit_count()
+        moves += can.bit_count()
+    return reach, moves, sacrifices
+
+
 def side_features(p1: int, p2: int, e1: int, e2: int, side: int) -> list[int]:
     """One side's counts (``FEATURES``) in a basic position: its stones ``p1`` (towers ``p2``) against the other
     side's stones ``e1`` (towers ``e2``).
@@ -190,17 +207,7 @@ def side_features(p1: int, p2: int, e1: int, e2: int, side: int) -> list[int]:
     counts += [(p2 & rows[d]).bit_count() for d in range(1, 7)]
     landing = FULL & ~(e1 | p2)
     enemy_walls = e1 & ~e2
-    reach = moves = sacrifices = 0
-    for offset, has1, has2 in DIRECTIONS:
-        if offset > 0:
-            can = p2 & has2 & (landing >> offset) & (landing >> 2 * offset)
-            reach |= (can << offset) | (can << 2 * offset)
-            sacrifices += (p2 & has1 & (enemy_walls >> offset)).bit_count()
-        else:
-            can = p2 & has2 & (landing << -offset) & (landing << -2 * offset)
-            reach |= (can >> -offset) | (can >> -2 * offset)
-            sacrifices += (p2 & has1 & (enemy_walls << -offset)).bit_count()
-        moves += can.bit_count()
+    reach, moves, sacrifices = tower_reach(p2, landing, enemy_walls)
     raisable = reach & walls & THREAT_ROW[side]
     open_cells = breakers(THREAT_ROW[side], landing, side)
     return counts + [moves, int(moves == 0), breakers(p2, landing, side).bit_count(), raisable.bit_count(),
@@ -287,17 +294,7 @@ class Search:
         threat_row = THREAT_ROW[side]
         if raising or open_raising or sacrificing:
             enemy_walls = e1 & ~e2
-            reach = moves = sacrifices = 0
-            for offset, has1, has2 in DIRECTIONS:
-                if offset > 0:
-                    can = p2 & has2 & (landing >> offset) & (landing >> 2 * offset)
-                    reach |= (can << offset) | (can << 2 * offset)
-                    sacrifices += (p2 & has1 & (enemy_walls >> offset)).bit_count()
-                else:
-                    can = p2 & has2 & (landing << -offset) & (landing << -2 * offset)
-                    reach |= (can >> -offset) | (can >> -2 * offset)
-                    sacrifices += (p2 & has1 & (enemy_walls << -offset)).bit_count()
-                moves += can.bit_count()
+            reach, moves, sacrifices = tower_reach(p2, landing, enemy_walls)
             raisable = reach & walls & threat_row
             open_cells = breakers(threat_row, landing, side)
             score += (raising * raisable.bit_count() + opening * open_cells.bit_count()
