@@ -169,14 +169,14 @@ def check_options(options: dict[str, Any], specs: Sequence[Option]) -> dict[str,
     ``specs`` are the game's options as its catalog declares them (``CATALOG.options``, ``domain/catalog.py``).
     """
     if not isinstance(options, dict):
-        raise BadSetup("options", f"must be an object, not {options!r}")
+        raise BadSetup("options", Text("must be an object, not {value}", value=repr(options)[:60]))
     by_name = {spec.name: spec for spec in specs}
     merged = {spec.name: spec.default for spec in specs}
     for name, value in options.items():
         spec = by_name.get(name)
         if spec is None:
             known = ", ".join(sorted(by_name)) or "none"
-            raise BadSetup(f"options.{name}", f"unknown option (known: {known})")
+            raise BadSetup(f"options.{name}", Text("unknown option (known: {known})", known=known))
         problem = spec.problem(value)
         if problem:
             raise BadSetup(f"options.{name}", problem)

@@ -21,6 +21,8 @@ from typing import Any, Literal
 
 import msgspec
 
+from domain.text import Text
+
 MAX_PLIES = 100_000
 """The largest ``max_plies``: far beyond any real game, small enough for every counter that holds it."""
 MAX_AMOUNT = 1_000
@@ -55,34 +57,42 @@ class Option(msgspec.Struct, frozen=True, omit_defaults=True):
     maximum: int | None = None  # the largest ``count``/``int`` (what the game stores and computes with)
     max_length: int | None = None  # the longest ``text``
 
-    def problem(self, value: Any) -> str | None:
+    def problem(self, value: Any) -> Text | None:
         """Why ``value`` is not a value of this option ("must be …"), or None if it is one."""
+        shown = repr(value)[:60]
         if self.type == "bool":
-            return None if isinstance(value, bool) else f"must be true or false, not {value!r}"
+            return None if isinstance(value, bool) else Text("must be true or false, not {value}", value=shown)
         if self.type == "choice":
             values = [c.value for c in self.choices or ()]
             if value in values:
                 return None
-            quoted = [f'"{v}"' for v in values]
-            either = " or ".join([", ".join(quoted[:-1]), quoted[-1]] if len(quoted) > 1 else quoted)
-            return f"must be {either}, not {value!r}"
+            return Text("must be one of {choices}, not {value}", choices=", ".join(f'"{v}"' for v in values),
+                        value=shown)
         whole = isinstance(value, int) and not isinstance(value, bool)
         top = self.maximum
         if self.type == "count":
             if value is None or (whole and 0 < value <= (top or value)):
                 return None
-            return f"must be a positive integer{f' of at most {top}' if top else ''} or null, not {value!r}"
+            if top:
+                return Text("must be a positive integer of at most {top} or null, not {value}", top=top,
+                            value=shown)
+            return Text("must be a positive integer or null, not {value}", value=shown)
         if self.type == "int":
             if whole and 0 <= value <= (value if top is None else top):
                 return None
-            return f"must be a whole number from 0{f' to {top}' if top is not None else ' or more'}, not {value!r}"
+            if top is not None:
+                return Text("must be a whole number from 0 to {top}, not {value}", top=top, value=shown)
+            return Text("must be a whole number from 0 or more, not {value}", value=shown)
         if self.type == "text":
             if value is not None and not isinstance(value, str):
-                return f"must be text or null, not {value!r}"
+                return Text("must be text or null, not {value}", value=shown)
             if value is not None and self.max_length is not None and len(value) > self.max_length:
-                return f"must be at most {self.max_length} characters, not {len(value)}"
+                return Text("must be at most {limit} characters, not {length}", limit=self.max_length,
+                            length=len(value))
             return None
-        return None if value is None or isinstance(value, dict) else f"must be an object or null, not {value!r}"
+        if value is None or isinstance(value, dict):
+            return None
+        return Text("must be an object or null, not {value}", value=shown)
 
 
 class Notation(msgspec.Struct, frozen=True):

@@ -138,7 +138,7 @@ def create_game():
     try:
         body = schemas.decode(request.get_data(), schemas.CreateGame)
     except ValueError as exc:
-        raise errors.BadRequest(str(exc)) from None
+        raise errors.BadRequest(exc.args[0]) from None
     created = runtime().service.create(body.game, body.players, body.options, body.seed, body.position,
                                        client=request.remote_addr, clock=body.clock, account=session.username())
     return jsonify(created), 201
@@ -151,7 +151,7 @@ def take_seat(gid: str, seat: int):
     try:
         body = schemas.decode(request.get_data(), schemas.TakeSeat)
     except ValueError as exc:
-        raise errors.BadRequest(str(exc)) from None
+        raise errors.BadRequest(exc.args[0]) from None
     if runtime().store.meta(gid) is None:
         raise errors.NotFound(Text("no game {gid}", gid=repr(gid)))
     return jsonify(Tables(runtime().service).claim(gid, seat, body.name, account=session.username()))
@@ -262,7 +262,7 @@ def post_command(gid: str):
     try:
         body = schemas.decode(request.get_data(), schemas.Command)
     except ValueError as exc:
-        raise errors.BadRequest(str(exc)) from None
+        raise errors.BadRequest(exc.args[0]) from None
     seat = required_seat(rt, gid)
     answer = rt.service.command(gid, seat, body.move, body.expected_version, body.command_id)
     return jsonify({**answer, "events": i18n.localize_events(answer["events"], i18n.request_language())})

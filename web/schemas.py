@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 import msgspec
 
 from domain import registry
+from domain.text import Text
 from services import bounds
 
 
@@ -52,22 +54,43 @@ class Command(msgspec.Struct, forbid_unknown_fields=True):
 
 
 def decode(body: bytes, kind: type):
-    """The body decoded as ``kind``; ``ValueError`` with a message naming the field otherwise."""
+    """The body decoded as ``kind``; ``ValueError`` with a message naming the field otherwise (a ``Text``: said
+    in the reader's language)."""
     if not body:
-        raise ValueError("the request body must be a JSON object")
+        raise ValueError(Text("the request body must be a JSON object"))
     try:
         return msgspec.json.decode(body, type=kind)
     except msgspec.ValidationError as exc:
         raise ValueError(_wording(str(exc))) from exc
-    except msgspec.DecodeError as exc:
-        raise ValueError(f"the request body is not valid JSON ({exc})") from exc
+    except msgspec.DecodeError:
+        raise ValueError(Text("the request body is not valid JSON")) from None
     except RecursionError:
-        raise ValueError("the request body is nested too deep") from None
+        raise ValueError(Text("the request body is nested too deep")) from None
+
+
+# msgspec's own words for what it refuses, and ours (the field leads: "players: expected array, got str").
+_PROBLEMS = (
+    (re.compile(r"Expected `(\w+)`, got `(\w+)`"),
+     lambda m: Text("expected {expected}, got {got}", expected=m[1], got=m[2])),
+    (re.compile(r"Expected `(\w+)` of length <= (\d+)"),
+     lambda m: Text("expected {expected} of length at most {limit}", expected=m[1], limit=int(m[2]))),
+    (re.compile(r"Expected `(\w+)` >= (-?\d+)"),
+     lambda m: Text("expected {expected} of at least {limit}", expected=m[1], limit=int(m[2]))),
+    (re.compile(r"Expected `(\w+)` <= (-?\d+)"),
+     lambda m: Text("expected {expected} of at most {limit}", expected=m[1], limit=int(m[2]))),
+    (re.compile(r"Object missing required field `(.+)`"),
+     lambda m: Text("the field {name} is missing", name=m[1])),
+    (re.compile(r"Object contains unknown field `(.+)`"), lambda m: Text("unknown field {name}", name=m[1])),
+)
 
 
 def _wording(message: str) -> str:
-    # msgspec says "Expected `str`, got `int` - at `$.players[0].name`"; lead with the field.
-    if " - at `$." in message:
-        text, _, where = message.partition(" - at `$.")
-        return f"{where.rstrip('`')}: {text[0].lower()}{text[1:]}"
-    return message[0].lower() + message[1:]
+    """msgspec's "Expected `str`, got `int` - at `$.players[0].name`" as "players[0].name: expected str, got
+    int"."""
+    text, _, where = message.partition(" - at `$.")
+    problem: str = text[0].lower() + text[1:]
+    for pattern, words in _PROBLEMS:
+        if found := pattern.fullmatch(text):
+            problem = words(found)
+            break
+    return Text("{field}: {message}", field=where.rstrip("`"), message=problem) if where else problem

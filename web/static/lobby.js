@@ -212,14 +212,14 @@ function fieldName(path) {
     becomes "“End in a draw after …”: must be a whole number above 0, or left empty (you gave 0)." */
 function friendly(err) {
   const message = String(err.message || "");
-  const m = /^([A-Za-z_][\w.[\]]*): (.*)$/.exec(message);
+  const m = /^([A-Za-z_][\w.[\]]*)\s*[:：]\s*(.*)$/.exec(message);  // "field: …", "field : …", "field：…"
   const path = err.field || (m ? m[1] : null);
   const found = path ? fieldName(path) : null;
   if (!found) return {text: message, input: null};
   let rest = m && (!err.field || m[1] === err.field || m[1].startsWith(err.field)) ? m[2] : message;
   // The validator's English in the form's words (a message already in the reader's language stays as it is).
   rest = rest
-    .replace(/must be a positive integer or null, not (.+)$/,
+    .replace(/must be a positive integer(?: of at most \d+)? or null, not (.+)$/,
              (_, value) => t("must be a whole number above 0, or left empty (you gave {value})", {value}))
     .replace(/must be a whole number of 0 or more, not (.+)$/,
              (_, value) => t("must be a whole number, 0 or more (you gave {value})", {value}))
