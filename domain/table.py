@@ -261,10 +261,9 @@ class Table:
                 state = replace(state, offer=None, ended={
                     "winners": [], "reason": Text("{seat} aborts the game: no result.", seat=Seat(seat)),
                     "termination": "aborted"})
-            case GameTooLong(limit=limit) if not self._over(state):
+            case GameTooLong() if not self._over(state):
                 state = replace(state, offer=None, ended={
-                    "winners": [], "reason": Text("The game reached the length limit of {limit} events: a draw.",
-                                                  limit=limit),
+                    "winners": [], "reason": Text("The game reached its length limit: a draw."),
                     "termination": "max_plies"})
             case AbandonmentClaimed(seat=seat, draw=draw):
                 gone = Seat(1 - seat)
@@ -459,8 +458,8 @@ class Table:
                 return Text("{seat} claims the win: the other player left.", seat=Seat(seat))
             case Rematched(gid=gid):
                 return Text("A rematch: game {gid}.", gid=gid)
-            case GameTooLong(limit=limit):
-                return Text("The game reached the length limit of {limit} events: a draw.", limit=limit)
+            case GameTooLong():
+                return Text("The game reached its length limit: a draw.")
         return self.game.describe(event)
 
     def dump_position(self, state: TableState) -> dict[str, Any]:

@@ -165,7 +165,7 @@ def test_a_game_ends_in_a_draw_at_its_length_limit(monkeypatch):
     events = game.send(game.table.to_act(game.state)[0], game.table.legal(game.state, game.table.to_act(
         game.state)[0])[0])
     assert type(events[-1]).__name__ == "GameTooLong" and game.state.events >= 12
-    assert game.result == {"winners": [], "reason": "The game reached the length limit of 12 events: a draw.",
+    assert game.result == {"winners": [], "reason": "The game reached its length limit: a draw.",
                            "termination": "max_plies"}
     with pytest.raises(IllegalMove, match="over"):
         game.send(0, "offer draw")
