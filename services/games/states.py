@@ -8,6 +8,7 @@ import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
+from itertools import chain
 from types import ModuleType
 from typing import Any
 
@@ -81,8 +82,9 @@ class States:
             game = self._cache.get(gid)
         try:
             if game is None:
-                game = self._before_first_event(gid)
-            game = self._fold(game, self.store.read(gid, after=game.version))
+                game = self._from_the_start(gid)
+            else:
+                game = self._fold(game, self.store.read(gid, after=game.version))
         except (redis.ConnectionError, StoreUnavailable) as exc:
             raise errors.Unavailable(Text("the event store is unreachable; try again in a moment")) from exc
         self.remember(game)
@@ -175,6 +177,16 @@ class States:
             game = self._fold(game, (item,))
             views.append(game.module.view(game.state, seat))
         return views
+
+    def _from_the_start(self, gid: str) -> Game:
+        """The game folded from its first event, whose entry also carries its metadata: one read of the stream, not
+        the metadata's and then the events' (``NotFound`` for no such game)."""
+        stored = self.store.read(gid)
+        first = next(stored, None)
+        if first is None:
+            raise errors.NotFound(Text("no game {gid}", gid=repr(gid)))
+        meta = self.store.meta_of(gid, first)
+        return self._fold(Game(gid, meta, table_of(meta["game"]), 0, None), chain((first,), stored))
 
     def _before_first_event(self, gid: str) -> Game:
         """The game at version 0, to fold its events into (``NotFound`` for no such game)."""

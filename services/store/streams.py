@@ -598,6 +598,15 @@ class EventStore:
         _keep(self._known_metas, gid, meta)
         return meta
 
+    def meta_of(self, gid: str, first: StoredEvent) -> dict:
+        """The game's metadata from its first event as ``read`` gave it (kept like ``meta``'s, with no read of its
+        own)."""
+        meta = self._known_metas.get(gid)
+        if meta is None:
+            meta = json.loads(first.meta)
+            _keep(self._known_metas, gid, meta)
+        return meta
+
     def command_result(self, gid: str, command_id: str) -> bytes | None:
         """The stored result of a command id already applied, if any."""
         return self.redis.hget(self.keys.cmds(gid), command_id)
