@@ -250,13 +250,35 @@ class Players:
 
 
 def assert_acknowledged_present(http: Http, acked: list[tuple[str, str, dict]]) -> None:
-    """Every acknowledged command's events are in its game, at their versions, exactly as answered."""
+    """Every acknowledged command's events are in its game, at their versions, as answered: the same type, commit
+    time and data. (A finished game's feed shows everything: a field hidden from the seat then, ``null``, and the
+    sentence that would have named it, may show now.)"""
     feeds: dict[tuple[str, str], dict[int, dict]] = {}
     for gid, token, answer in acked:
         if (gid, token) not in feeds:
-            status, body = http.get(f"/api/games/{gid}/events", token)
-            assert status == 200, body
-            feeds[gid, token] = {e["version"]: e for e in body["events"]}
+            feeds[gid, token] = whole_feed(http, gid, token)
         feed = feeds[gid, token]
         for event in answer["events"]:
-            assert feed.get(event["version"]) == event, f"acknowledged event lost: {gid} {event}"
+            stored = as_answered(feed.get(event["version"]), event)
+            assert stored == as_answered(event, event), f"acknowledged event lost: {gid} {event}, stored: {stored}"
+
+
+def whole_feed(http: Http, gid: str, token: str | None) -> dict[int, dict]:
+    """The game's events as ``token``'s seat reads them, every page of them, by version."""
+    events: dict[int, dict] = {}
+    while True:
+        status, body = http.get(f"/api/games/{gid}/events?after={max(events, default=0)}", token)
+        assert status == 200, body
+        if not body["events"]:
+            return events
+        events.update((e["version"], e) for e in body["events"])
+
+
+def as_answered(stored: dict | None, answered: dict) -> dict | None:
+    """What identifies ``stored`` (version, type, commit time, data), the data fields ``answered`` had hidden
+    (``null``) hidden again."""
+    if stored is None:
+        return None
+    hidden = {k for k, v in answered.get("data", {}).items() if v is None}
+    return {"version": stored["version"], "type": stored["type"], "at": stored["at"],
+            "data": {k: None if k in hidden else v for k, v in stored.get("data", {}).items()}}
