@@ -37,6 +37,7 @@ SUITE = [
     ("watchers.py", [], ["--quick"]),
     ("cluster.py", [], ["--quick"]),
     ("clock_precision.py", [], ["--quick"]),
+    ("http_servers.py", [], ["--quick"]),
 ]
 
 
