@@ -328,7 +328,6 @@ class Hub:
             if now - self._renewed < min(LEASE_MS / 3000, ACCOUNT_BEAT_SECONDS):
                 return
             self._renewed = now
-        with self._lock:
             leases = list(self._leases.items())
             accounts = [topic[len("account:"):] for topic in self._topics if topic.startswith("account:")]
         if not leases:
