@@ -5,15 +5,18 @@ guard has read the request's body before (``web/front.py``). So a request is run
 — environ in, status, headers and body out — and sent from the event loop in one go. a2wsgi, the general adapter,
 passes every message of the answer from the thread to the loop and waits for each (four round trips between the
 threads for one JSON answer); measured in ``docs/benchmarks.md`` ("The front"), that was most of the front's own
-cost per command.
+cost per command. The hop itself is a plain queue of requests taken by ``threads`` threads, each answer handed back
+with one ``call_soon_threadsafe``: ``run_in_executor`` chains a second future through the executor's and costs
+about twice as much per request (``docs/benchmarks.md``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import io
+import queue
 import sys
-from concurrent.futures import ThreadPoolExecutor
+import threading
 from typing import Any
 
 
@@ -54,7 +57,28 @@ class Bridge:
 
     def __init__(self, app, threads: int = 32):
         self.app = app
-        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="flask")
+        self.threads = threads
+        self._requests: queue.SimpleQueue = queue.SimpleQueue()
+        self._started = False
+        self._lock = threading.Lock()
+
+    def _start(self) -> None:
+        with self._lock:
+            if not self._started:
+                for i in range(self.threads):
+                    threading.Thread(target=self._serve, name=f"flask_{i}", daemon=True).start()
+                self._started = True
+
+    def _serve(self) -> None:
+        """A pool thread: answer requests, one at a time, handing each answer (or error) back to its loop."""
+        while True:
+            loop, future, environ = self._requests.get()
+            try:
+                answer = self._answer(environ)
+            except BaseException as exc:  # handed to the awaiting request, raised there
+                loop.call_soon_threadsafe(_settle, future, None, exc)
+            else:
+                loop.call_soon_threadsafe(_settle, future, answer, None)
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "lifespan":
@@ -68,7 +92,12 @@ class Bridge:
             if not message.get("more_body"):
                 break
         environ = environ_of(scope, b"".join(chunks))
-        status, headers, body = await asyncio.get_running_loop().run_in_executor(self.pool, self._answer, environ)
+        if not self._started:
+            self._start()
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        self._requests.put((loop, future, environ))
+        status, headers, body = await future
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
@@ -93,3 +122,13 @@ class Bridge:
         status, headers = started
         return (int(status.split(" ", 1)[0]),
                 [(k.lower().encode("latin1"), v.encode("latin1")) for k, v in headers], b"".join(parts))
+
+
+def _settle(future: asyncio.Future, answer, exc: BaseException | None) -> None:
+    """Give a pool thread's answer to the request awaiting it (on its loop), unless it is gone (cancelled)."""
+    if future.done():
+        return
+    if exc is not None:
+        future.set_exception(exc)
+    else:
+        future.set_result(answer)

@@ -132,27 +132,28 @@ class Guard:
                                   close=True, lang=lang)
                 return None
         chunks, size = [], 0
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.settings.body_seconds
-        while True:
-            try:
-                message = await asyncio.wait_for(receive(), max(deadline - loop.time(), 0.001))
-            except TimeoutError:
-                await errors.send(send, 408, "timeout", Text("the request body did not arrive within {s} s",
-                                                             s=float(self.settings.body_seconds)),
-                                  close=True, lang=lang)
-                return None
-            if message["type"] == "http.disconnect":
-                return None
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > limit:
-                await errors.send(send, 413, "too_large", Text("the body is over {limit} bytes", limit=limit),
-                                  close=True, lang=lang)
-                return None
-            chunks.append(chunk)
-            if not message.get("more_body"):
-                break
+        try:
+            async with asyncio.timeout(self.settings.body_seconds):  # one deadline for the whole body
+                while True:
+                    message = await receive()
+                    if message["type"] == "http.disconnect":
+                        return None
+                    chunk = message.get("body", b"")
+                    size += len(chunk)
+                    if size > limit:
+                        break
+                    chunks.append(chunk)
+                    if not message.get("more_body"):
+                        break
+        except TimeoutError:
+            await errors.send(send, 408, "timeout", Text("the request body did not arrive within {s} s",
+                                                         s=float(self.settings.body_seconds)),
+                              close=True, lang=lang)
+            return None
+        if size > limit:
+            await errors.send(send, 413, "too_large", Text("the body is over {limit} bytes", limit=limit),
+                              close=True, lang=lang)
+            return None
         body = b"".join(chunks)
         given = False
 
