@@ -274,9 +274,15 @@ class BatchedPokes:
     after the first of them, so a command pays no round trip for its projection and the commands of those
     milliseconds share one (the thread's own work, competing with the commands for the interpreter, is paid once
     for them all). A poke lost with its process costs nothing but time: the dispatcher pokes every game it reads in
-    the log."""
+    the log.
 
-    GATHER_SECONDS = 0.002
+    The gathering lasts 20 ms: when the machine keeps up, the dispatcher's own poke (woken by the append) reaches
+    the workers within a few milliseconds anyway (``bench/projection_lag.py``: the same lag with this sink off), so
+    this one matters only when the dispatcher falls behind, and a longer gathering makes its thread wake once for
+    many commands instead of once for nearly each: at 2 ms it cost an HTTP command about 0.3 ms of a 2.2 ms median
+    (``docs/benchmarks.md``, "The front")."""
+
+    GATHER_SECONDS = 0.02
 
     def __init__(self, jobs: RQJobs):
         self.jobs = jobs

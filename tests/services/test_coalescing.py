@@ -124,7 +124,8 @@ def test_the_command_paths_pokes_are_sent_by_a_thread_of_their_own(runtime):
     for _ in range(3):
         runtime.service.create("murus", PLAYERS)
     deadline = time.monotonic() + 10
-    while runtime.jobs.pending() < 3 and time.monotonic() < deadline:
+    # The thread notes the games waiting, then queues the job (two steps): wait for both.
+    while (runtime.jobs.pending() < 3 or not queued(runtime)) and time.monotonic() < deadline:
         time.sleep(0.005)
     assert runtime.jobs.pending() == 3 and len(queued(runtime)) == 1  # sent without a flush; one job for all
 
