@@ -110,14 +110,14 @@ class Guard:
             return
         if scope["method"].encode() in BODY_METHODS or b"content-length" in headers \
                 or b"transfer-encoding" in headers:
-            receive = await self._read_body(headers, receive, send, i18n.scope_language(scope))
+            receive = await self._read_body(headers, receive, send, scope)
             if receive is None:
                 return
         await self.app(scope, receive, send)
 
-    async def _read_body(self, headers: dict, receive, send, lang: str):
+    async def _read_body(self, headers: dict, receive, send, scope: dict):
         """The request's ``receive`` with its body read already, or None once answered (413, 408, 400; their
-        messages in ``lang``)."""
+        messages in the request's language, worked out only then)."""
         limit = self.body_bytes
         length = headers.get(b"content-length")
         if length is not None:
@@ -125,11 +125,11 @@ class Guard:
                 declared = int(length)
             except ValueError:
                 await errors.send(send, 400, "bad_request", Text("Content-Length is not a number"), close=True,
-                                  lang=lang)
+                                  lang=i18n.scope_language(scope))
                 return None
             if declared > limit:
                 await errors.send(send, 413, "too_large", Text("the body is over {limit} bytes", limit=limit),
-                                  close=True, lang=lang)
+                                  close=True, lang=i18n.scope_language(scope))
                 return None
         chunks, size = [], 0
         try:
@@ -148,11 +148,11 @@ class Guard:
         except TimeoutError:
             await errors.send(send, 408, "timeout", Text("the request body did not arrive within {s} s",
                                                          s=float(self.settings.body_seconds)),
-                              close=True, lang=lang)
+                              close=True, lang=i18n.scope_language(scope))
             return None
         if size > limit:
             await errors.send(send, 413, "too_large", Text("the body is over {limit} bytes", limit=limit),
-                              close=True, lang=lang)
+                              close=True, lang=i18n.scope_language(scope))
             return None
         body = b"".join(chunks)
         given = False
