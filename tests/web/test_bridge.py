@@ -79,3 +79,50 @@ def test_environ_of_names_every_header_once():
     environ = environ_of(scope(headers=[(b"x-forwarded-for", b"a"), (b"x-forwarded-for", b"b")]), b"")
     assert environ["HTTP_X_FORWARDED_FOR"] == "a,b" and environ["REMOTE_ADDR"] == "203.0.113.9"
     assert environ["wsgi.url_scheme"] == "https" and environ["SERVER_PORT"] == "8000"
+
+
+def test_an_error_in_the_app_is_raised_in_the_request_that_waits_for_it():
+    def broken(environ, start_response):
+        raise RuntimeError("the app failed")
+
+    try:
+        call(broken, scope())
+    except RuntimeError as exc:
+        assert str(exc) == "the app failed"
+    else:
+        raise AssertionError("the error was lost")
+
+
+def test_a_request_given_up_while_its_answer_is_made_leaves_the_threads_serving():
+    import threading
+
+    release = threading.Event()
+
+    def app(environ, start_response):
+        if environ["PATH_INFO"] == "/slow":
+            release.wait(5)
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [environ["PATH_INFO"].encode()]
+
+    bridge = Bridge(app, threads=1)
+    answers: list[bytes] = []
+
+    async def request(path: str) -> None:
+        async def receive():
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message):
+            if message["type"] == "http.response.body":
+                answers.append(message["body"])
+
+        await bridge(scope(path=path), receive, send)
+
+    async def main():
+        slow = asyncio.ensure_future(request("/slow"))
+        await asyncio.sleep(0.05)
+        slow.cancel()  # the client went away: nobody waits for this answer any more
+        release.set()
+        await asyncio.wait_for(request("/next"), 5)  # the one thread answers the next request
+
+    asyncio.run(main())
+    assert answers == [b"/next"]
