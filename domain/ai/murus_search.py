@@ -15,8 +15,9 @@ The search (``Search.best_move``), for one decision until a deadline of the inje
   holds beta cuts the node (passing is not legal in Murus, and stalemate loses, so never with few moves);
 - **futility pruning** one ply from the leaves: quiet moves that make no breakthrough threat are skipped when the
   evaluation is far below alpha;
-- move ordering: the table's move, sacrifices, moves making a breakthrough threat, two killers, a counter-move
-  (the last refutation of the opponent's move), history;
+- move ordering: the table's move (searched before the others are generated: it often cuts the node),
+  sacrifices, moves making a breakthrough threat, two killers, a counter-move (the last refutation of the
+  opponent's move), history;
 - a **threat extension**: a node where the opponent breaks through next turn is searched one ply deeper inside
   the tree (``INTERIOR_EXTENSIONS`` a line) and with every reply at the leaves; and a **threat quiescence** (at a
   quiet leaf the side to move may also make a breakthrough threat);
@@ -160,6 +161,10 @@ def breakers(towers: int, landing: int, side: int) -> int:
                      | (_HAS2[-9] & (landing << 9) & (goal << 18)))
 
 
+_E, _W, _N, _S, _NE, _SW, _NW, _SE = (_HAS2[1], _HAS2[-1], _HAS2[8], _HAS2[-8], _HAS2[9], _HAS2[-9], _HAS2[7],
+                                       _HAS2[-7])
+
+
 def _mobility(towers: int, landing: int) -> int:
     e = landing & (landing >> 1)
     n = landing & (landing >> 8)
@@ -243,15 +248,23 @@ class Search:
         self.weights = weights = weights or WEIGHTS
         self.wall_layers, self.tower_layers = _layers(weights[0:6]), _layers(weights[6:12])
         self.bonus = weights[19]
+        self.mobility, self.stuck, self.breaking = weights[12:15]
+        self.plain = not any(weights[15:19])
+        """No threat-row features (``WEIGHTS``): ``_plain`` scores a side."""
+        self.row_weights = tuple((self.wall_layers[side], self.tower_layers[side]) for side in (0, 1))
+        self.threats = 0
+        self.placed: tuple[dict[int, int], dict[int, int]] = ({}, {})
+        self.raised: tuple[dict[int, int], dict[int, int]] = ({}, {})
+        """By side: the score of its walls (by their cells), of its towers (by theirs), as ``_plain`` found it."""
         self.null_move, self.futility, self.reductions = null_move, futility, reductions
         self.aspiration = ASPIRATION if aspiration else 0
         self.interior = INTERIOR_EXTENSIONS if interior else 0
         self.checked = clock()
         self.table: dict[Board, tuple[int, int, int, int]] = {} if table else _NoTable()
+        self.evals: dict[Board, int] = {}
         self.killers = [[0, 0] for _ in range(MAX_PLY + 2 * MAX_EXTENSIONS + 8)]
         self.history: tuple[dict[int, int], dict[int, int]] = ({}, {})
         self.counters: tuple[dict[int, int], dict[int, int]] = ({}, {})
-        self.evals: dict[Board, int] = {}
         self.sides: dict[tuple[int, int, int, int, int], tuple[int, int]] = {}
         self.nodes = 0
         self.depth_reached = 0
@@ -269,12 +282,63 @@ class Search:
         if score is not None:
             return score
         m1, m2, t1, t2, side = board
+        if self.plain:
+            score = self._plain(m1, m2, t1, side) - self._plain(t1, t2, m1, side ^ 1) + self.bonus
+            if self.threats > 1:
+                score -= DOUBLE_THREAT
+            self.evals[board] = score
+            return score
         mine, _ = self._side(m1, m2, t1, t2, side)
         theirs, threats = self._side(t1, t2, m1, m2, side ^ 1)
         score = mine - theirs + self.bonus
         if threats > 1:
             score -= DOUBLE_THREAT
         self.evals[board] = score
+        return score
+
+    def _plain(self, p1: int, p2: int, e1: int, side: int) -> int:
+        """``_side`` for weights without the threat-row features (``WEIGHTS``'s): material and advancement by
+        row, mobility, breakers (left in ``self.threats``). The same score, written for speed."""
+        walls = p1 & ~p2
+        known = self.placed[side]
+        score = known.get(walls)
+        if score is None:
+            score = 0
+            for mask, weight in self.row_weights[side][0]:
+                score += weight * (walls & mask).bit_count()
+            known[walls] = score
+        known = self.raised[side]
+        raised = known.get(p2)
+        if raised is None:
+            raised = 0
+            for mask, weight in self.row_weights[side][1]:
+                raised += weight * (p2 & mask).bit_count()
+            known[p2] = raised
+        score += raised
+        landing = FULL & ~(e1 | p2)
+        e = landing & (landing >> 1)
+        n = landing & (landing >> 8)
+        ne = landing & (landing >> 9)
+        nw = landing & (landing >> 7)
+        moves = ((p2 & _E & (e >> 1)).bit_count() + (p2 & _W & (e << 2)).bit_count()
+                 + (p2 & _N & (n >> 8)).bit_count() + (p2 & _S & (n << 16)).bit_count()
+                 + (p2 & _NE & (ne >> 9)).bit_count() + (p2 & _SW & (ne << 18)).bit_count()
+                 + (p2 & _NW & (nw >> 7)).bit_count() + (p2 & _SE & (nw << 14)).bit_count())
+        score += self.mobility * moves if moves else self.stuck
+        towers = p2 & THREAT_ROW[side]
+        if towers:
+            goal = landing & GOAL_ROW[side]
+            if side == 0:
+                towers &= ((_NW & (landing >> 7) & (goal >> 14)) | (_N & (landing >> 8) & (goal >> 16))
+                           | (_NE & (landing >> 9) & (goal >> 18)))
+            else:
+                towers &= ((_SE & (landing << 7) & (goal << 14)) | (_S & (landing << 8) & (goal << 16))
+                           | (_SW & (landing << 9) & (goal << 18)))
+            if towers:
+                threats = towers.bit_count()
+                self.threats = threats
+                return score + self.breaking * threats
+        self.threats = 0
         return score
 
     def _side(self, p1: int, p2: int, e1: int, e2: int, side: int) -> tuple[int, int]:
@@ -401,6 +465,20 @@ class Search:
                                       ply + 1, extended, 0)
                 if score >= beta:
                     return beta if score > WON else score
+        first = None
+        if table_move:  # the table's move first, before the others are generated: it often cuts the node
+            first = -self._search(play(board, table_move), depth - 1, -beta, -alpha, ply + 1, extended, table_move)
+            if first >= beta:
+                if table_move < SACRIFICE:
+                    killers = self.killers[ply]
+                    if table_move != killers[0]:
+                        killers[1], killers[0] = killers[0], table_move
+                    self.counters[side][last] = table_move
+                history = self.history[side]
+                history[table_move] = history.get(table_move, 0) + depth * depth
+                stored = first + ply if first > WON else first - ply if first < -WON else first
+                table[board] = (depth, stored, 1, table_move)
+                return first
         moves = generate(board)
         if not moves:
             return -(WIN - ply)  # stalemate: no legal move loses
@@ -438,10 +516,13 @@ class Search:
             key = keys[code]
             if prune and i and key < 1 << 38:
                 continue
-            child = play(board, code)
             if i == 0:
-                score = -self._search(child, depth - 1, -beta, -alpha, ply + 1, extended, code)
+                if first is None:
+                    score = -self._search(play(board, code), depth - 1, -beta, -alpha, ply + 1, extended, code)
+                else:
+                    score = first
             else:
+                child = play(board, code)
                 reduction = 0
                 if reduce and i >= LMR_AFTER and key < 1 << 38:
                     reduction = 2 if i >= LMR_MORE and depth >= 5 else 1

@@ -70,6 +70,23 @@ def test_breakers_are_the_towers_that_win_next_move():
         assert {i for i in range(board.CELLS) if found >> i & 1} == winning
 
 
+def test_the_evaluation_is_the_weights_over_the_features():
+    """``evaluate``'s fast path (``_plain``, for weights without the threat-row features) and its general one
+    (``_side``) both score the weights over ``features``, the side to move's bonus and the double threat."""
+    some_threat_row = fast.WEIGHTS[:15] + (7, 0, 0, 0) + fast.WEIGHTS[19:]
+    for pos in random_positions(12, 200):
+        compact = fast.compact(pos)
+        m1, m2, t1, t2, side = compact
+        if fast.breakers(m2, board.FULL & ~(t1 | m2), side):
+            continue  # the search never evaluates a position the side to move wins at once
+        double = fast.breakers(t2, board.FULL & ~(m1 | t2), side ^ 1).bit_count() > 1
+        for weights in (fast.WEIGHTS, some_threat_row):
+            expected = sum(w * f for w, f in zip(weights, fast.features(compact))) + weights[19]
+            search = fast.Search(lambda: 0.0, float("inf"), weights=weights)
+            assert search.plain == (weights == fast.WEIGHTS)
+            assert search.evaluate(compact) == expected - fast.DOUBLE_THREAT * double
+
+
 def forced_wins(seed: int, count: int) -> list[tuple]:
     """Positions where the side to move forces a win in three plies but not in one."""
     found = []

@@ -1,0 +1,96 @@
+"""The speed of hard's basic-game Murus search: nodes to a fixed depth and nodes a second of CPU time.
+
+    python bench/murus_speed.py [--depth 7] [--rounds 3] [--against REV]
+
+Searches fourteen positions of random games (12, 24 and 36 random plies in) to ``--depth`` plies with
+``domain/ai/murus_search.py`` and, with ``--against``, with that file as it was at git revision ``REV`` (e.g.
+``HEAD``); the versions take turns, ``--rounds`` times, and each shows its best round (CPU time of this
+process). Run it pinned to one core on a busy machine (``taskset -c 1``): CPU time does not count waiting, but a
+shared core's caches still slow it a little, and figures vary by a fifth from run to run (compare versions within
+one run).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import harness
+
+from domain.murus import board
+
+SEARCH = "domain/ai/murus_search.py"
+
+
+def positions() -> list[tuple]:
+    """Fourteen positions of random basic games, none over: (seed, count, plies) 5, 6, 12; 7, 4, 24; 9, 4, 36."""
+    found = []
+    for seed, count, plies in ((5, 6, 12), (7, 4, 24), (9, 4, 36)):
+        rng = random.Random(seed)
+        kept = 0
+        while kept < count:
+            pos = board.start_position()
+            for _ in range(plies):
+                pos = board.play(pos, rng.choice(board.generate(pos, False)))
+                if board.outcome(pos, False) is not None:
+                    break
+            else:
+                found.append(pos)
+                kept += 1
+    return found
+
+
+def load(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def measure(module, cases: list[tuple], depth: int) -> tuple[int, float]:
+    """(nodes, CPU seconds) of searching every case to ``depth``."""
+    nodes, started = 0, time.process_time()
+    for pos in cases:
+        search = module.Search(time.process_time, float("inf"))
+        search.best_move(module.compact(pos), random.Random(0), max_depth=depth)
+        nodes += search.nodes
+    return nodes, time.process_time() - started
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = harness.parser(__doc__.splitlines()[0])
+    p.add_argument("--depth", type=int, default=7)
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--against", help="a git revision whose murus_search.py to measure too")
+    args = p.parse_args(argv)
+    if args.quick:
+        args.depth, args.rounds = 3, 1
+    versions = {"working copy": load("murus_search_now", harness.ROOT / SEARCH)}
+    if args.against:
+        text = subprocess.run(["git", "show", f"{args.against}:{SEARCH}"], cwd=harness.ROOT, check=True,
+                              capture_output=True, text=True).stdout
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "murus_search_then.py"
+            path.write_text(text)
+            versions[args.against] = load("murus_search_then", path)
+    harness.header("Murus: hard's basic-game search speed (bench/murus_speed.py)", argv)
+    cases = positions()
+    best: dict[str, tuple[int, float]] = {}
+    for _ in range(args.rounds):
+        for name, module in versions.items():
+            nodes, took = measure(module, cases, args.depth)
+            if name not in best or took < best[name][1]:
+                best[name] = (nodes, took)
+    harness.table(["version", "positions", "depth", "nodes", "CPU time", "nodes a second"],
+                  [[name, len(cases), args.depth, nodes, f"{took:.2f} s", f"{nodes / took:,.0f}"]
+                   for name, (nodes, took) in best.items()])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
