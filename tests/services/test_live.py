@@ -211,7 +211,10 @@ def test_a_long_catch_up_does_not_count_against_the_buffer_before_it_is_read(run
 
 
 def test_the_cap_counts_the_streams_of_every_web_process_and_a_dead_ones_expire(runtime, monkeypatch):
-    monkeypatch.setattr(live, "LEASE_MS", 400)
+    # Leases of 2 s, renewed every third of that by readers that look up every 50 ms: a lease lapses only when a
+    # process stops renewing it (a busy machine's pauses are far shorter than the 1.3 s of slack), not by chance.
+    monkeypatch.setattr(live, "LEASE_MS", 2000)
+    monkeypatch.setattr(live, "BLOCK_MS", 50)
     one, two = (live.Hub(runtime.games, runtime.store.keys, runtime.redis, per_client=2) for _ in range(2))
     try:
         gid, _ = new_game(runtime)
@@ -219,7 +222,7 @@ def test_the_cap_counts_the_streams_of_every_web_process_and_a_dead_ones_expire(
         kept = Reader(two, gid, 0, "10.0.0.7")  # the same client on another process
         with pytest.raises(errors.TooMany):
             Reader(one, gid, 0, "10.0.0.7")
-        time.sleep(0.8)  # longer than a lease: the open streams' leases are renewed by their processes' readers
+        time.sleep(2.5)  # longer than a lease: the open streams' leases are renewed by their processes' readers
         with pytest.raises(errors.TooMany):
             Reader(two, gid, 0, "10.0.0.7")
         one.stop()  # the first process dies with its stream open: its place frees when the lease expires
