@@ -13,6 +13,7 @@ about twice as much per request (``docs/benchmarks.md``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import queue
 import sys
@@ -74,11 +75,11 @@ class Bridge:
         while True:
             loop, future, environ = self._requests.get()
             try:
-                answer = self._answer(environ)
+                outcome = (self._answer(environ), None)
             except BaseException as exc:  # handed to the awaiting request, raised there
-                loop.call_soon_threadsafe(_settle, future, None, exc)
-            else:
-                loop.call_soon_threadsafe(_settle, future, answer, None)
+                outcome = (None, exc)
+            with contextlib.suppress(RuntimeError):  # its loop is closed (the server stopped): nobody waits
+                loop.call_soon_threadsafe(_settle, future, *outcome)
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "lifespan":

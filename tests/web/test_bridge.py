@@ -126,3 +126,38 @@ def test_a_request_given_up_while_its_answer_is_made_leaves_the_threads_serving(
 
     asyncio.run(main())
     assert answers == [b"/next"]
+
+
+def test_an_answer_for_a_loop_that_closed_meanwhile_leaves_the_thread_serving():
+    import threading
+
+    release = threading.Event()
+
+    def app(environ, start_response):
+        if environ["PATH_INFO"] == "/slow":
+            release.wait(5)
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [environ["PATH_INFO"].encode()]
+
+    bridge = Bridge(app, threads=1)
+    answers: list[bytes] = []
+
+    async def request(path: str) -> None:
+        async def receive():
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message):
+            if message["type"] == "http.response.body":
+                answers.append(message["body"])
+
+        await bridge(scope(path=path), receive, send)
+
+    async def stopped_server():
+        slow = asyncio.ensure_future(request("/slow"))
+        await asyncio.sleep(0.05)
+        slow.cancel()
+
+    asyncio.run(stopped_server())  # its loop is closed now, its request still being answered
+    release.set()
+    asyncio.run(asyncio.wait_for(request("/next"), 5))  # a new loop: the one thread answers it
+    assert answers == [b"/next"]
