@@ -93,71 +93,58 @@ def test_an_error_in_the_app_is_raised_in_the_request_that_waits_for_it():
         raise AssertionError("the error was lost")
 
 
-def test_a_request_given_up_while_its_answer_is_made_leaves_the_threads_serving():
-    import threading
+class Held:
+    """A bridge of one thread over an app that holds ``/slow`` until ``release`` is set; ``request(path)`` makes a
+    request through it, its answers' bodies in ``answers``."""
 
-    release = threading.Event()
+    def __init__(self):
+        import threading
 
-    def app(environ, start_response):
-        if environ["PATH_INFO"] == "/slow":
-            release.wait(5)
-        start_response("200 OK", [("Content-Type", "text/plain")])
-        return [environ["PATH_INFO"].encode()]
+        self.release = threading.Event()
+        self.answers: list[bytes] = []
 
-    bridge = Bridge(app, threads=1)
-    answers: list[bytes] = []
+        def app(environ, start_response):
+            if environ["PATH_INFO"] == "/slow":
+                self.release.wait(5)
+            start_response("200 OK", [("Content-Type", "text/plain")])
+            return [environ["PATH_INFO"].encode()]
 
-    async def request(path: str) -> None:
+        self.bridge = Bridge(app, threads=1)
+
+    async def request(self, path: str) -> None:
         async def receive():
             return {"type": "http.request", "body": b"", "more_body": False}
 
         async def send(message):
             if message["type"] == "http.response.body":
-                answers.append(message["body"])
+                self.answers.append(message["body"])
 
-        await bridge(scope(path=path), receive, send)
+        await self.bridge(scope(path=path), receive, send)
+
+
+def test_a_request_given_up_while_its_answer_is_made_leaves_the_threads_serving():
+    held = Held()
 
     async def main():
-        slow = asyncio.ensure_future(request("/slow"))
+        slow = asyncio.ensure_future(held.request("/slow"))
         await asyncio.sleep(0.05)
         slow.cancel()  # the client went away: nobody waits for this answer any more
-        release.set()
-        await asyncio.wait_for(request("/next"), 5)  # the one thread answers the next request
+        held.release.set()
+        await asyncio.wait_for(held.request("/next"), 5)  # the one thread answers the next request
 
     asyncio.run(main())
-    assert answers == [b"/next"]
+    assert held.answers == [b"/next"]
 
 
 def test_an_answer_for_a_loop_that_closed_meanwhile_leaves_the_thread_serving():
-    import threading
-
-    release = threading.Event()
-
-    def app(environ, start_response):
-        if environ["PATH_INFO"] == "/slow":
-            release.wait(5)
-        start_response("200 OK", [("Content-Type", "text/plain")])
-        return [environ["PATH_INFO"].encode()]
-
-    bridge = Bridge(app, threads=1)
-    answers: list[bytes] = []
-
-    async def request(path: str) -> None:
-        async def receive():
-            return {"type": "http.request", "body": b"", "more_body": False}
-
-        async def send(message):
-            if message["type"] == "http.response.body":
-                answers.append(message["body"])
-
-        await bridge(scope(path=path), receive, send)
+    held = Held()
 
     async def stopped_server():
-        slow = asyncio.ensure_future(request("/slow"))
+        slow = asyncio.ensure_future(held.request("/slow"))
         await asyncio.sleep(0.05)
         slow.cancel()
 
     asyncio.run(stopped_server())  # its loop is closed now, its request still being answered
-    release.set()
-    asyncio.run(asyncio.wait_for(request("/next"), 5))  # a new loop: the one thread answers it
-    assert answers == [b"/next"]
+    held.release.set()
+    asyncio.run(asyncio.wait_for(held.request("/next"), 5))  # a new loop: the one thread answers it
+    assert held.answers == [b"/next"]
