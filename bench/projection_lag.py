@@ -121,6 +121,8 @@ def capacity(workers: str, games: int, batched: bool) -> dict:
     with RedisServer() as server:
         rt = harness.runtime_for(server)
         gids = [rt.service.create("murus", PLAYERS)["id"] for _ in range(games)]
+        if rt.service.jobs is not None:  # the creations' pokes, sent now (by their thread, 20 ms later, they could
+            rt.service.jobs.flush()  # land after the queue is counted below and leave games waiting for no job)
         for gid in gids:
             rt.projector.project_game(gid)
             rt.projector.project_lobby(gid)
