@@ -123,10 +123,10 @@ class HttpGame:
         self.gid, self.version, self.ply = created["id"], created["version"], 0
         self.tokens = [s["token"] for s in created["seats"]]
 
-    def play(self) -> None:
+    def play(self, headers: dict | None = None) -> None:
         seat, move = harness.murus_loop_move(self.ply)
         body = {"move": move, "expected_version": self.version, "command_id": uuid.uuid4().hex}
-        answer = self.client.post(f"/api/games/{self.gid}/commands", body, self.tokens[seat], 200)
+        answer = self.client.post(f"/api/games/{self.gid}/commands", body, self.tokens[seat], 200, headers)
         self.version, self.ply = answer["version"], self.ply + 1
 
 

@@ -50,9 +50,10 @@ class JsonClient:
     def __init__(self, port: int, source: tuple[str, int] | None = None, timeout: float = 30):
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=source)
 
-    def post(self, path: str, body: dict, token: str | None, status: int) -> dict:
-        """POST ``body`` as JSON; the answer's JSON, or ``RuntimeError`` unless the status is ``status``."""
-        headers = {"Content-Type": "application/json"}
+    def post(self, path: str, body: dict, token: str | None, status: int, headers: dict | None = None) -> dict:
+        """POST ``body`` as JSON (with ``headers`` besides); the answer's JSON, or ``RuntimeError`` unless the
+        status is ``status``."""
+        headers = {"Content-Type": "application/json", **(headers or {})}
         if token:
             headers["Authorization"] = f"Bearer {token}"
         for attempt in range(3):

@@ -33,6 +33,7 @@ if str(ROOT) not in sys.path:  # run as ``python bench/http_servers.py`` from a 
     sys.path.insert(0, str(ROOT))
 
 import harness
+from command_path import HttpGame
 
 APP = '''async def app(scope, receive, send):
     if scope["type"] != "http":
@@ -172,32 +173,20 @@ def alone(present: dict, here: str, requests: int) -> None:
         stop(procs)
 
 
-class Player:
-    """One Murus game through one server, each command stamped with the client's clock."""
+class Player(HttpGame):
+    """One Murus game through one server (``bench/command_path.py``'s), each command stamped with the client's
+    clock: when it starts, and, with the next one, when its answer was read."""
 
     def __init__(self, port: int, client: int):
-        self.client = harness.JsonClient(port, (f"127.0.0.{client + 2}", 0))
-        created = self.client.post("/api/games", {"game": "murus", "players": [{"name": "Ana"}, {"name": "Bo"}],
-                                                  "options": {"max_plies": None},
-                                                  "position": harness.MURUS_LOOP_POSITION}, None, 201)
-        self.path = f"/api/games/{created['id']}/commands"
-        self.version, self.ply, self.read = created["version"], 0, None
-        self.tokens = [seat["token"] for seat in created["seats"]]
+        super().__init__(port, client)
+        self.read: float | None = None
 
     def play(self) -> None:
-        seat, move = harness.murus_loop_move(self.ply)
-        body = json.dumps({"move": move, "expected_version": self.version, "command_id": os.urandom(16).hex()})
-        headers = {"Content-Type": "application/json", "Authorization": f"Bearer {self.tokens[seat]}",
-                   "X-Start": repr(time.perf_counter())}
+        stamps = {"X-Start": repr(time.perf_counter())}
         if self.read is not None:
-            headers["X-Read"] = repr(self.read)
-        self.client.conn.request("POST", self.path, body, headers)
-        answer = self.client.conn.getresponse()
-        data = answer.read()
+            stamps["X-Read"] = repr(self.read)
+        super().play(stamps)
         self.read = time.perf_counter()
-        if answer.status != 200:
-            raise SystemExit(f"POST {self.path}: {answer.status} {data[:200]!r}")
-        self.version, self.ply = json.loads(data)["version"], self.ply + 1
 
     def rows(self) -> list[dict]:
         self.client.conn.request("GET", "/__rows")

@@ -118,41 +118,40 @@ class Guard:
     async def _read_body(self, headers: dict, receive, send, scope: dict):
         """The request's ``receive`` with its body read already, or None once answered (413, 408, 400; their
         messages in the request's language, worked out only then)."""
+
+        async def refuse(status: int, code: str, message: Text) -> None:
+            await errors.send(send, status, code, message, close=True, lang=i18n.scope_language(scope))
+
         limit = self.body_bytes
+        too_large = Text("the body is over {limit} bytes", limit=limit)
         length = headers.get(b"content-length")
         if length is not None:
             try:
                 declared = int(length)
             except ValueError:
-                await errors.send(send, 400, "bad_request", Text("Content-Length is not a number"), close=True,
-                                  lang=i18n.scope_language(scope))
+                await refuse(400, "bad_request", Text("Content-Length is not a number"))
                 return None
             if declared > limit:
-                await errors.send(send, 413, "too_large", Text("the body is over {limit} bytes", limit=limit),
-                                  close=True, lang=i18n.scope_language(scope))
+                await refuse(413, "too_large", too_large)
                 return None
         chunks, size = [], 0
         try:
             async with asyncio.timeout(self.settings.body_seconds):  # one deadline for the whole body
-                while True:
+                while size <= limit:
                     message = await receive()
                     if message["type"] == "http.disconnect":
                         return None
                     chunk = message.get("body", b"")
                     size += len(chunk)
-                    if size > limit:
-                        break
                     chunks.append(chunk)
                     if not message.get("more_body"):
                         break
         except TimeoutError:
-            await errors.send(send, 408, "timeout", Text("the request body did not arrive within {s} s",
-                                                         s=float(self.settings.body_seconds)),
-                              close=True, lang=i18n.scope_language(scope))
+            await refuse(408, "timeout", Text("the request body did not arrive within {s} s",
+                                              s=float(self.settings.body_seconds)))
             return None
         if size > limit:
-            await errors.send(send, 413, "too_large", Text("the body is over {limit} bytes", limit=limit),
-                              close=True, lang=i18n.scope_language(scope))
+            await refuse(413, "too_large", too_large)
             return None
         body = b"".join(chunks)
         given = False
