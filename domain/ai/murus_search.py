@@ -32,6 +32,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import numpy as np
+
+from domain.ai import murus_core
 from domain.murus.board import COLS, FULL, GOAL_ROW, ROW_MASKS, ROWS, STEPS
 
 WIN = 1_000_000
@@ -236,8 +239,9 @@ class OutOfTime(Exception):
     """The budget is spent: the search unwinds and the last complete answer stands."""
 
 
-class Search:
-    """One decision of ``hard`` in the basic game: iterative deepening until ``deadline`` of ``clock``."""
+class PySearch:
+    """One decision of ``hard`` in the basic game in pure Python: iterative deepening until ``deadline`` of
+    ``clock``. The reference for the compiled ``Search`` (the same algorithm; the tests compare them)."""
 
     def __init__(self, clock: Callable[[], float], deadline: float, *, null_move: bool = True,
                  futility: bool = True, reductions: bool = True, table: bool = True, aspiration: bool = True,
@@ -576,3 +580,82 @@ class Search:
                     if alpha >= beta:
                         break
         return score
+
+
+class Search:
+    """One decision of ``hard`` in the basic game: ``PySearch``'s algorithm and evaluation run by the compiled
+    core (``domain/ai/murus_core.py``), iterative deepening driven from here until ``deadline`` of ``clock``
+    (the core reads the clock every 2,048 nodes). The same switches, ``weights``, ``nodes``, ``depth_reached``,
+    ``score`` and ``partial`` as ``PySearch``."""
+
+    def __init__(self, clock: Callable[[], float], deadline: float, *, null_move: bool = True,
+                 futility: bool = True, reductions: bool = True, table: bool = True, aspiration: bool = True,
+                 interior: bool = True, weights: tuple[int, ...] | None = None):
+        self.clock, self.deadline = clock, deadline
+        self.weights = weights or WEIGHTS
+        self.aspiration = ASPIRATION if aspiration else 0
+        self.core = murus_core.Core(self.weights, null_move=null_move, futility=futility, reductions=reductions,
+                                    table_on=table, interior=INTERIOR_EXTENSIONS if interior else 0)
+        self.checked = clock()
+        self.depth_reached = 0
+        self.score = 0
+        """The root's score for the side to move (centi-stones; beyond ±WON a proven result), last iteration."""
+        self.partial: int | None = None
+
+    @property
+    def nodes(self) -> int:
+        return int(self.core.state[murus_core.NODES])
+
+    def evaluate(self, board: Board) -> int:
+        """``PySearch.evaluate``, compiled."""
+        return int(murus_core.evaluate(*board, self.core.weights))
+
+    def best_move(self, board: Board, rng: random.Random, max_depth: int = MAX_PLY) -> int:
+        """The best move code found before the deadline or at ``max_depth`` (ties at the root broken by
+        ``rng``): ``PySearch.best_move``."""
+        moves = generate(board)
+        rng.shuffle(moves)
+        m1, m2, t1, _, side = board
+        if breakers(m2, FULL & ~(t1 | m2), side):
+            for code in moves:
+                if play(board, code)[2] & GOAL_ROW[side]:
+                    self.score = WIN - 1
+                    return code
+        best = moves[0]
+        score = 0
+        state = self.core.state
+        for depth in range(1, max_depth + 1):
+            if depth >= 4 and self.aspiration and abs(score) < WON:
+                low, high = score - self.aspiration, score + self.aspiration
+                score, code = self._root(board, moves, depth, low, high)
+                if not state[murus_core.OUT] and (score <= low or score >= high):
+                    score, code = self._root(board, moves, depth, -WIN - 1, WIN + 1)
+            else:
+                score, code = self._root(board, moves, depth, -WIN - 1, WIN + 1)
+            if state[murus_core.OUT]:  # the budget is spent: the last complete answer stands
+                if self.partial is not None:
+                    best = self.partial
+                break
+            best, self.depth_reached, self.score = code, depth, score
+            moves.remove(code)
+            moves.insert(0, code)
+            if abs(score) > WON:
+                break
+        return best
+
+    def _root(self, board: Board, moves: list[int], depth: int, alpha: int, beta: int) -> tuple[int, int]:
+        score, code = self.core.root(self, board, np.array(moves, dtype=np.int64), depth, alpha, beta)
+        partial = int(self.core.state[murus_core.PARTIAL])
+        self.partial = None if partial < 0 else partial
+        return int(score), int(code)
+
+    def node(self, board: Board, depth: int, alpha: int, beta: int) -> int:
+        """One node's search (``PySearch._search`` at ply 1, no extension yet, no previous move)."""
+        return int(self.core.search(self, board, depth, alpha, beta, 1, 0, 0))
+
+    def stored_depth(self, board: Board) -> int | None:
+        """The depth the table holds ``board`` at, or None."""
+        return self.core.stored_depth(board)
+
+
+murus_core.warm_up(WEIGHTS)

@@ -1,6 +1,8 @@
-"""Hard's basic-game Murus search (``domain/ai/murus_search.py``): its board and moves agree with the rules, each
-search technique keeps the results it must keep, forced wins are found, the budget is kept; and the strong
-reference engine of ``bench/murus_strong.py`` plays by the same rules."""
+"""Hard's basic-game Murus search (``domain/ai/murus_search.py``, run by the compiled core of
+``domain/ai/murus_core.py``): its board and moves agree with the rules, the compiled search and evaluation are
+the pure-Python ones (``PySearch``: the same scores, moves and nodes at fixed depths), each search technique keeps
+the results it must keep, forced wins are found, the budget is kept; and the strong reference engine of
+``bench/murus_strong.py`` plays by the same rules."""
 
 from __future__ import annotations
 
@@ -9,8 +11,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from domain.ai import murus_core as core
 from domain.ai import murus_search as fast
 from domain.murus import board
 from tests.domain.step_clock import StepClock
@@ -46,17 +50,20 @@ def wins_within(pos: tuple, plies: int) -> bool:
     return False
 
 
-def fixed_depth(pos: tuple, depth: int, **switches) -> fast.Search:
-    search = fast.Search(lambda: 0.0, float("inf"), **switches)
-    search.best_move(fast.compact(pos), random.Random(0), max_depth=depth)
+def fixed_depth(pos: tuple, depth: int, kind=fast.Search, **switches):
+    search = kind(lambda: 0.0, float("inf"), **switches)
+    search.best = search.best_move(fast.compact(pos), random.Random(0), max_depth=depth)
     return search
 
 
 def test_moves_and_boards_agree_with_the_rules():
+    buffer = np.zeros(core.MOVE_ROOM, dtype=np.int64)
     for pos in random_positions(1, 120):
         compact = fast.compact(pos)
         moves = board.generate(pos, False)
         assert sorted(fast.to_move(code) for code in fast.generate(compact)) == sorted(moves)
+        count = core.generate(*compact[:4], buffer)
+        assert list(buffer[:count]) == fast.generate(compact)  # the compiled generator, in the same order
         for move in moves:
             assert fast.play(compact, fast.code_of(move)) == fast.compact(board.play(pos, move))
 
@@ -68,11 +75,13 @@ def test_breakers_are_the_towers_that_win_next_move():
                    if board.outcome(board.play(pos, (kind, frm, to)), False) == (side, board.BREAKTHROUGH)}
         found = fast.breakers(m2, board.FULL & ~(t1 | m2), side)
         assert {i for i in range(board.CELLS) if found >> i & 1} == winning
+        assert core.breakers(m2, board.FULL & ~(t1 | m2), side) == found
 
 
 def test_the_evaluation_is_the_weights_over_the_features():
-    """``evaluate``'s fast path (``_plain``, for weights without the threat-row features) and its general one
-    (``_side``) both score the weights over ``features``, the side to move's bonus and the double threat."""
+    """``PySearch.evaluate``'s fast path (``_plain``, for weights without the threat-row features), its general
+    one (``_side``) and the compiled evaluation all score the weights over ``features``, the side to move's bonus
+    and the double threat (so the analysis's calibration of hard's scores holds for the compiled search)."""
     some_threat_row = fast.WEIGHTS[:15] + (7, 0, 0, 0) + fast.WEIGHTS[19:]
     for pos in random_positions(12, 200):
         compact = fast.compact(pos)
@@ -82,9 +91,33 @@ def test_the_evaluation_is_the_weights_over_the_features():
         double = fast.breakers(t2, board.FULL & ~(m1 | t2), side ^ 1).bit_count() > 1
         for weights in (fast.WEIGHTS, some_threat_row):
             expected = sum(w * f for w, f in zip(weights, fast.features(compact))) + weights[19]
-            search = fast.Search(lambda: 0.0, float("inf"), weights=weights)
+            search = fast.PySearch(lambda: 0.0, float("inf"), weights=weights)
             assert search.plain == (weights == fast.WEIGHTS)
             assert search.evaluate(compact) == expected - fast.DOUBLE_THREAT * double
+            assert fast.Search(lambda: 0.0, float("inf"), weights=weights).evaluate(compact) == \
+                expected - fast.DOUBLE_THREAT * double
+
+
+SWITCHES = ({}, {"null_move": False}, {"futility": False}, {"reductions": False}, {"table": False},
+            {"aspiration": False}, {"interior": False}, {"weights": fast.HAND})
+
+
+@pytest.mark.parametrize("switches", SWITCHES)
+def test_the_compiled_search_is_the_python_search(switches):
+    """At fixed depths the compiled search visits the same number of nodes and finds the same score and move as
+    the pure-Python one, with each technique on and off: the same tree."""
+    for i, pos in enumerate(random_positions(20, 8, (4, 44))):
+        depth = 4 + i % 2
+        python, compiled = (fixed_depth(pos, depth, kind=kind, **switches)
+                            for kind in (fast.PySearch, fast.Search))
+        assert (compiled.best, compiled.score, compiled.nodes, compiled.depth_reached) == \
+            (python.best, python.score, python.nodes, python.depth_reached)
+
+
+def test_the_compiled_search_is_the_python_search_deeper():
+    for pos in random_positions(22, 5, (8, 30)):
+        python, compiled = (fixed_depth(pos, 7, kind=kind) for kind in (fast.PySearch, fast.Search))
+        assert (compiled.best, compiled.score, compiled.nodes) == (python.best, python.score, python.nodes)
 
 
 def forced_wins(seed: int, count: int) -> list[tuple]:
@@ -157,9 +190,12 @@ def test_a_threat_inside_the_tree_is_searched_one_ply_deeper():
     for pos in positions:
         compact = fast.compact(pos)
         for interior, searched in ((True, 3), (False, 2)):
-            search = fast.Search(lambda: 0.0, float("inf"), interior=interior)
+            search = fast.PySearch(lambda: 0.0, float("inf"), interior=interior)
             search._search(compact, 2, -fast.WIN - 1, fast.WIN + 1, 1, 0, 0)
             assert search.table[compact][0] == searched
+            compiled = fast.Search(lambda: 0.0, float("inf"), interior=interior)
+            compiled.node(compact, 2, -fast.WIN - 1, fast.WIN + 1)
+            assert compiled.stored_depth(compact) == searched
 
 
 def test_pruning_and_reductions_reach_a_depth_with_fewer_nodes():
@@ -169,12 +205,33 @@ def test_pruning_and_reductions_reach_a_depth_with_fewer_nodes():
     assert full < plain
 
 
-def test_a_decision_keeps_its_budget_on_a_fake_clock():
+@pytest.mark.parametrize("kind", [fast.Search, fast.PySearch])
+def test_a_decision_keeps_its_budget_on_a_fake_clock(kind):
+    """The injected clock governs the compiled search too (it reads it every 2,048 nodes, the Python one every
+    256): the decision ends by the deadline, with a move of a completed iteration or of the one cut short."""
     for pos in random_positions(6, 5, (4, 30)):
         clock = StepClock(0.0005)
-        search = fast.Search(clock, clock() + 0.02)
-        search.best_move(fast.compact(pos), random.Random(0))
+        search = kind(clock, clock() + 0.02)
+        code = search.best_move(fast.compact(pos), random.Random(0))
         assert clock.now <= 0.02 + 0.0005 and search.depth_reached >= 1
+        assert code in fast.generate(fast.compact(pos))
+
+
+def test_the_table_keeps_a_board_until_its_window_is_full():
+    """The compiled table behaves as the Python dict while a probe window has room (found, overwritten, added);
+    another decision's entries count as empty."""
+    table, generation = core.table()
+    boards = [fast.compact(pos)[:4] for pos in random_positions(21, 40)]
+    for i, planes in enumerate(boards):
+        core.store(table, generation, *planes, 0, 3 + i % 5, 100 + i, 0, 65)
+    for i, planes in enumerate(boards):
+        slot = core.probe(table, generation, *planes, 0)
+        assert slot >= 0 and table[slot, 5] == 100 + i
+        assert core.probe(table, generation, *planes, 1) == -1  # the other side to move: another board
+        assert core.probe(table, generation + 1, *planes, 0) == -1
+    core.store(table, generation, *boards[0], 0, 9, -5, 1, 65)
+    slot = core.probe(table, generation, *boards[0], 0)
+    assert table[slot, 5] == -5 and (table[slot, 4] >> 3) & 255 == 9
 
 
 def test_blocks_a_breakthrough_threat():
