@@ -98,25 +98,25 @@ class ServiceGame:
 
 
 class HttpPath:
-    """The JSON API through the web front, over one keep-alive connection per game."""
+    """The JSON API through the web front, over one keep-alive connection per game, from a client of
+    ``http.client`` or, with ``minimal``, of ``harness.MinimalClient``."""
 
-    name = "http"
-
-    def __init__(self, port: int):
-        self.port = port
-        self.clients = 0
+    def __init__(self, port: int, minimal: bool = False, first_client: int = 0):
+        self.port, self.minimal = port, minimal
+        self.name = "http, minimal client" if minimal else "http"
+        self.clients = first_client
 
     def new_game(self) -> HttpGame:
         self.clients += 1
-        return HttpGame(self.port, self.clients)
+        return HttpGame(self.port, self.clients, self.minimal)
 
 
 class HttpGame:
-    def __init__(self, port: int, client: int):
+    def __init__(self, port: int, client: int, minimal: bool = False):
         # Each game from a loopback address of its own (127.0.0.2, .3, …): a client of its own for the
         # per-client limit on open games.
         source = (f"127.0.{client // 250}.{client % 250 + 2}", 0)
-        self.client = harness.JsonClient(port, source)
+        self.client = (harness.MinimalClient if minimal else harness.JsonClient)(port, source)
         body = {"game": "murus", "players": PLAYERS, "options": {"max_plies": None},
                 "position": harness.MURUS_LOOP_POSITION}
         created = self.client.post("/api/games", body, None, 201)
@@ -243,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
         web = None
         if not args.no_http:
             web, port = start_web(server)
-            paths.append(HttpPath(port))
+            paths += [HttpPath(port), HttpPath(port, minimal=True, first_client=10_000)]
         try:
             times = latency(paths, args.commands)
             raw = median(times["raw append"])
