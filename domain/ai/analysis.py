@@ -44,7 +44,7 @@ from domain.murus.position import load_position
 BLUNDER = 0.2
 """A move losing at least this much of its mover's winning chance against the best move is a blunder."""
 
-MURUS_SCALE = 125.0
+MURUS_SCALE = 50.0
 MURUS_OFFSET = -10.0
 """Centi-stones per unit of log-odds in Murus, and centi-stones added to the side to move's score
 (``bench/calibrate.py`` fits both; see ``docs/ai.md``)."""
