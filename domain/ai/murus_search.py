@@ -613,6 +613,7 @@ class Search:
     def best_move(self, board: Board, rng: random.Random, max_depth: int = MAX_PLY) -> int:
         """The best move code found before the deadline or at ``max_depth`` (ties at the root broken by
         ``rng``): ``PySearch.best_move``."""
+        max_depth = min(max_depth, MAX_PLY)  # the core's per-ply rows hold MAX_PLY plies and their extensions
         moves = generate(board)
         rng.shuffle(moves)
         m1, m2, t1, _, side = board
