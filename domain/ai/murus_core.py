@@ -17,7 +17,7 @@ state is kept:
 - the clock stays Python's: every ``TIME_CHECK`` + 1 nodes the search calls ``_tick`` (numba's object mode), which
   reads the injected clock of the search running in this thread and says whether two more intervals like the
   last would pass the deadline; the search then unwinds (``OUT`` in the state array), as the Python search's
-  ``OutOfTime`` does.
+  ``OutOfTime`` does. Between clock readings it runs without the GIL (``nogil``).
 
 Compilation: ``cache=True`` keeps the machine code on disk (next to this file, or in ``NUMBA_CACHE_DIR``);
 ``warm_up`` compiles or loads every function on a tiny search, and ``domain/ai/murus_search.py`` calls it when it
@@ -230,7 +230,7 @@ def side_score(p1, p2, e1, e2, side, w):
     return score, threats
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def evaluate(m1, m2, t1, t2, side, w):
     """``murus_search.PySearch.evaluate``: mine minus theirs, the side to move's bonus, the double threat."""
     mine, _ = side_score(m1, m2, t1, t2, side, w)
@@ -300,7 +300,7 @@ _V = types.Array(types.int64, 1, "C")
 _M = types.Array(types.int64, 2, "C")
 
 
-@njit(_I(_I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _V, _V, _M, _M, _M, _M, _M, _M), cache=True)
+@njit(_I(_I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _V, _V, _M, _M, _M, _M, _M, _M), cache=True, nogil=True)
 def search(m1, m2, t1, t2, side, depth, alpha, beta, ply, extended, last, state, w, table, killers, history,
            counters, moves, keys):
     """``murus_search.PySearch._search`` (and its ``_quiesce``, at a quiet leaf). Returns 0 with ``state[OUT]``
@@ -514,7 +514,7 @@ def search(m1, m2, t1, t2, side, depth, alpha, beta, ply, extended, last, state,
     return best_score
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def root(m1, m2, t1, t2, side, root_moves, depth, alpha, beta, state, w, table, killers, history, counters, moves,
          keys):
     """``murus_search.PySearch._root``: (best score, best move) over ``root_moves`` in their order; the move
@@ -560,11 +560,12 @@ _tables = threading.local()
 
 
 def table() -> tuple[np.ndarray, int]:
-    """This thread's transposition table and a new generation for one decision (its slots of earlier decisions
-    count as empty)."""
+    """This thread's transposition table (48 MB, made on the thread's first search) and a new generation for one
+    decision (its slots of earlier decisions count as empty)."""
     found = getattr(_tables, "table", None)
     if found is None:
-        found = _tables.table = np.zeros((TABLE_SIZE, 6), dtype=np.int64)
+        found = _tables.table = np.empty((TABLE_SIZE, 6), dtype=np.int64)
+        found.fill(0)  # every page now, not at the search's first touches (a page fault each, some 0.1 s in all)
         _tables.generation = 0
     _tables.generation += 1
     return found, _tables.generation
@@ -612,13 +613,15 @@ class _Unlimited:
 
 
 def warm_up(weights: tuple[int, ...]) -> None:
-    """Compile (or load from numba's cache) every function: a depth-3 search of a small position."""
+    """Compile (or load from numba's cache) every function: a depth-3 search of the start position, reading the
+    clock once (numba compiles an object-mode block when it first runs, about 0.1 s, and does not cache it)."""
     from domain.murus.board import start_position
 
     m1, m2, _, t1, t2, _, side = start_position()
     core = Core(weights, null_move=True, futility=True, reductions=True, table_on=True, interior=3)
     buffer = np.zeros(MOVE_ROOM, dtype=np.int64)
     n = generate(m1, m2, t1, t2, buffer)
+    core.state[NODES] = TIME_CHECK  # the first node reads the clock (compiling the object-mode block)
     core.root(_Unlimited, (m1, m2, t1, t2, side), buffer[:n].copy(), 3, -WIN - 1, WIN + 1)
     evaluate(m1, m2, t1, t2, side, core.weights)
     probe(core.table, core.state[GENERATION], m1, m2, t1, t2, side)

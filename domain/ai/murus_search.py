@@ -30,11 +30,18 @@ Pure: no clock of its own (``clock`` is passed in), randomness only from the ``r
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Callable
 
 import numpy as np
+from numba.core.errors import NumbaWarning
 
-from domain.ai import murus_core
+with warnings.catch_warnings():
+    # The core runs without the GIL between its clock readings, which take it (numba's object mode): numba warns
+    # that those readings do not run in parallel, as intended.
+    warnings.simplefilter("ignore", NumbaWarning)
+    from domain.ai import murus_core
+
 from domain.murus.board import COLS, FULL, GOAL_ROW, ROW_MASKS, ROWS, STEPS
 
 WIN = 1_000_000
@@ -659,4 +666,6 @@ class Search:
         return self.core.stored_depth(board)
 
 
-murus_core.warm_up(WEIGHTS)
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", NumbaWarning)
+    murus_core.warm_up(WEIGHTS)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -215,6 +216,24 @@ def test_a_decision_keeps_its_budget_on_a_fake_clock(kind):
         code = search.best_move(fast.compact(pos), random.Random(0))
         assert clock.now <= 0.02 + 0.0005 and search.depth_reached >= 1
         assert code in fast.generate(fast.compact(pos))
+
+
+def test_searches_in_threads_keep_to_their_own_tables():
+    """The compiled search runs without the GIL: searches in threads at once find what they find alone."""
+    positions = random_positions(23, 4, (6, 30))
+    alone = [(s.best, s.score, s.nodes) for s in (fixed_depth(pos, 6) for pos in positions)]
+    together: dict[int, tuple] = {}
+
+    def run(i: int) -> None:
+        search = fixed_depth(positions[i], 6)
+        together[i] = (search.best, search.score, search.nodes)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(positions))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [together[i] for i in range(len(positions))] == alone
 
 
 def test_the_table_keeps_a_board_until_its_window_is_full():
