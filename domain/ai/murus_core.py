@@ -15,9 +15,9 @@ state is kept:
 - killers, history and counter-moves are arrays indexed by ply, side and move code; each ply has its own rows of
   the move and key buffers;
 - the clock stays Python's: every ``TIME_CHECK`` + 1 nodes the search calls ``_tick`` (numba's object mode), which
-  reads the injected clock of the search running in this thread and says whether two more intervals like the
-  last would pass the deadline; the search then unwinds (``OUT`` in the state array), as the Python search's
-  ``OutOfTime`` does. Between clock readings it runs without the GIL (``nogil``).
+  reads the injected clock of the search whose core is running (its number in the state array) and says whether
+  two more intervals like the last would pass the deadline; the search then unwinds (``OUT`` in the state array),
+  as the Python search's ``OutOfTime`` does. Between clock readings it runs without the GIL (``nogil``).
 
 Compilation: ``cache=True`` keeps the machine code on disk (next to this file, or in ``NUMBA_CACHE_DIR``);
 ``warm_up`` compiles or loads every function on a tiny search, and ``domain/ai/murus_search.py`` calls it when it
@@ -26,7 +26,8 @@ is imported, so no move's budget pays for it.
 
 from __future__ import annotations
 
-import threading
+import itertools
+import weakref
 
 import numpy as np
 from llvmlite import ir
@@ -56,8 +57,8 @@ TABLE_SIZE = 1 << TABLE_BITS
 PROBES = 8
 
 # The state array of one search (``Search.state``).
-NODES, OUT, GENERATION, PARTIAL, NULL_MOVE, FUTILE, REDUCE, TABLE, INTERIOR = range(9)
-STATE = 9
+NODES, OUT, GENERATION, PARTIAL, NULL_MOVE, FUTILE, REDUCE, TABLE, INTERIOR, OWNER = range(10)
+STATE = 10
 
 # -- geometry, as arrays ----------------------------------------------------------------------------------------
 _HAS2 = {offset: has2 for offset, _, has2 in STEPS}
@@ -124,13 +125,13 @@ def lowest(typingctx, x):
 
 # -- the clock --------------------------------------------------------------------------------------------------
 
-_running = threading.local()
+_running: dict[int, object] = {}  # the searches running now, by their cores' numbers (``state[OWNER]``)
 
 
-def _tick() -> int:
-    """1 if the search running in this thread must stop (two more intervals like the last would pass its
-    deadline), else 0; the Python search's rule."""
-    search = _running.search
+def _tick(owner: int) -> int:
+    """1 if the search of core ``owner`` must stop (two more intervals like the last would pass its deadline),
+    else 0; the Python search's rule."""
+    search = _running[owner]
     now = search.clock()
     if 3 * now - 2 * search.checked >= search.deadline:
         return 1
@@ -308,8 +309,9 @@ def search(m1, m2, t1, t2, side, depth, alpha, beta, ply, extended, last, state,
     zero = np.int64(0)  # not a literal: a literal argument to the recursive call would compile another version
     state[NODES] += 1
     if state[NODES] & TIME_CHECK == 0:
+        owner = state[OWNER]
         with objmode(out="int64"):
-            out = _tick()
+            out = _tick(owner)
         if out:
             state[OUT] = 1
             return 0
@@ -556,19 +558,22 @@ def root(m1, m2, t1, t2, side, root_moves, depth, alpha, beta, state, w, table, 
 
 # -- the state of a search --------------------------------------------------------------------------------------
 
-_tables = threading.local()
+_spare: list[list] = []  # transposition tables no core holds now, each with its last generation
+_numbers = itertools.count(1)
 
 
-def table() -> tuple[np.ndarray, int]:
-    """This thread's transposition table (48 MB, made on the thread's first search) and a new generation for one
-    decision (its slots of earlier decisions count as empty)."""
-    found = getattr(_tables, "table", None)
-    if found is None:
-        found = _tables.table = np.empty((TABLE_SIZE, 6), dtype=np.int64)
-        found.fill(0)  # every page now, not at the search's first touches (a page fault each, some 0.1 s in all)
-        _tables.generation = 0
-    _tables.generation += 1
-    return found, _tables.generation
+def table() -> list:
+    """A transposition table no other core holds (48 MB: a spare one, or made now) with a new generation for one
+    decision (its slots of earlier decisions count as empty). ``list.pop`` takes it atomically, so searches in
+    several threads never share one."""
+    try:
+        held = _spare.pop()
+    except IndexError:
+        table = np.empty((TABLE_SIZE, 6), dtype=np.int64)
+        table.fill(0)  # every page now, not at the search's first touches (a page fault each, some 0.1 s in all)
+        held = [table, 0]
+    held[1] += 1
+    return held
 
 
 class Core:
@@ -578,7 +583,10 @@ class Core:
                  table_on: bool, interior: int):
         self.weights = np.array(weights, dtype=np.int64)
         self.state = np.zeros(STATE, dtype=np.int64)
-        self.table, self.state[GENERATION] = table()
+        held = table()
+        self.table, self.state[GENERATION] = held
+        weakref.finalize(self, _spare.append, held)  # the table is a spare again once this decision is over
+        self.number = self.state[OWNER] = next(_numbers)
         self.state[NULL_MOVE], self.state[FUTILE], self.state[REDUCE] = null_move, futility, reductions
         self.state[TABLE], self.state[INTERIOR] = table_on, interior
         self.killers = np.zeros((PLIES, 2), dtype=np.int64)
@@ -589,16 +597,22 @@ class Core:
 
     def root(self, owner, board, root_moves: np.ndarray, depth: int, alpha: int, beta: int) -> tuple[int, int]:
         """One root search of ``owner`` (whose ``clock``, ``deadline`` and ``checked`` the clock checks read)."""
-        _running.search = owner
         m1, m2, t1, t2, side = board
-        return root(m1, m2, t1, t2, side, root_moves, depth, alpha, beta, self.state, self.weights, self.table,
-                    self.killers, self.history, self.counters, self.moves, self.keys)
+        _running[self.number] = owner
+        try:
+            return root(m1, m2, t1, t2, side, root_moves, depth, alpha, beta, self.state, self.weights, self.table,
+                        self.killers, self.history, self.counters, self.moves, self.keys)
+        finally:
+            del _running[self.number]
 
     def search(self, owner, board, depth: int, alpha: int, beta: int, ply: int, extended: int, last: int) -> int:
-        _running.search = owner
         m1, m2, t1, t2, side = board
-        return search(m1, m2, t1, t2, side, depth, alpha, beta, ply, extended, last, self.state, self.weights,
-                      self.table, self.killers, self.history, self.counters, self.moves, self.keys)
+        _running[self.number] = owner
+        try:
+            return search(m1, m2, t1, t2, side, depth, alpha, beta, ply, extended, last, self.state, self.weights,
+                          self.table, self.killers, self.history, self.counters, self.moves, self.keys)
+        finally:
+            del _running[self.number]
 
     def stored_depth(self, board) -> int | None:
         """The depth this decision's table holds ``board`` at, or None."""

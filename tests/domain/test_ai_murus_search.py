@@ -6,6 +6,7 @@ the results it must keep, forced wins are found, the budget is kept; and the str
 
 from __future__ import annotations
 
+import gc
 import random
 import subprocess
 import sys
@@ -234,6 +235,19 @@ def test_searches_in_threads_keep_to_their_own_tables():
     for thread in threads:
         thread.join()
     assert [together[i] for i in range(len(positions))] == alone
+
+
+def test_a_table_is_held_by_one_decision_at_a_time():
+    """Two decisions at once never share a transposition table; one that is over leaves its table to the next,
+    with a new generation (its entries then count as empty)."""
+    first = core.Core(fast.WEIGHTS, null_move=True, futility=True, reductions=True, table_on=True, interior=3)
+    second = core.Core(fast.WEIGHTS, null_move=True, futility=True, reductions=True, table_on=True, interior=3)
+    assert first.table is not second.table and first.number != second.number
+    table, generation = first.table, first.state[core.GENERATION]
+    del first
+    gc.collect()
+    third = core.Core(fast.WEIGHTS, null_move=True, futility=True, reductions=True, table_on=True, interior=3)
+    assert third.table is table and third.state[core.GENERATION] == generation + 1
 
 
 def test_the_table_keeps_a_board_until_its_window_is_full():
