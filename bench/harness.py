@@ -56,9 +56,16 @@ class JsonClient:
         headers = {"Content-Type": "application/json", **(headers or {})}
         if token:
             headers["Authorization"] = f"Bearer {token}"
+        return self.request("POST", path, json.dumps(body), headers, status)
+
+    def get(self, path: str, headers: dict | None = None, status: int = 200) -> dict:
+        """GET ``path``; the answer's JSON, or ``RuntimeError`` unless the status is ``status``."""
+        return self.request("GET", path, None, headers or {}, status)
+
+    def request(self, method: str, path: str, body: str | None, headers: dict, status: int) -> dict:
         for attempt in range(3):
             try:
-                self.conn.request("POST", path, json.dumps(body), headers)
+                self.conn.request(method, path, body, headers)
                 response = self.conn.getresponse()
                 data = response.read()
                 break
@@ -68,7 +75,7 @@ class JsonClient:
                 if attempt == 2:
                     raise
         if response.status != status:
-            raise RuntimeError(f"POST {path}: {response.status} {data[:200]!r}")
+            raise RuntimeError(f"{method} {path}: {response.status} {data[:200]!r}")
         return json.loads(data)
 
 
