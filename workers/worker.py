@@ -1,9 +1,9 @@
 """RQ workers: a worker process for production (``burrow worker``) and worker threads for the embedded mode.
 
-Both are RQ's ``SimpleWorker`` (a job runs in the worker itself, no fork: our jobs are short, pure Python and
-idempotent, and a fork per job costs ten times the job, ``docs/benchmarks.md``). Nothing is scheduled for later:
-clock checks are the dispatchers' (``services/games/clocks.py``), so no RQ scheduler runs. A worker says it is
-alive every ``WORKER_TTL - 15`` seconds at most (RQ's heartbeat while it waits for a job), which is how
+Both are ``Worker``, RQ's ``SimpleWorker`` (a job runs in the worker itself, no fork: our jobs are short, pure
+Python and idempotent, and a fork per job costs ten times the job, ``docs/benchmarks.md``). Nothing is scheduled
+for later: clock checks are the dispatchers' (``services/games/clocks.py``), so no RQ scheduler runs. A worker
+says it is alive every ``WORKER_TTL - 15`` seconds at most (RQ's heartbeat while it waits for a job), which is how
 ``burrow doctor`` tells a dead one within 30 seconds.
 """
 
@@ -24,7 +24,25 @@ RESTART_SECONDS = 1.0
 WORKER_TTL = 20  # RQ's worker TTL: it waits for jobs WORKER_TTL - 15 s at a time, then beats again
 
 
-class ThreadWorker(rq.SimpleWorker):
+class Worker(rq.SimpleWorker):
+    """RQ's ``SimpleWorker``, leaving its command channel without a wait.
+
+    RQ's ``unsubscribe`` leaves the channel, then stops the channel's reader thread, and redis-py's ``stop()``
+    waits for that thread (since redis-py 8.2). A reader that has already seen the unsubscription goes on to wait
+    for a next subscription, for its whole 60 s, before it looks again whether it should stop: then a worker's
+    end (every burst of the tests, a ``burrow worker`` told to stop) took a minute. Here the reader is told to
+    stop first, without waiting, so the unsubscription's reply is the last message it reads."""
+
+    def unsubscribe(self) -> None:
+        thread = self.pubsub_thread
+        if not thread:
+            return
+        thread.stop(timeout=0)
+        self.pubsub.unsubscribe()
+        thread.join(timeout=1)
+
+
+class ThreadWorker(Worker):
     """RQ's ``SimpleWorker`` in a thread of this process (the embedded Redis lives here: a forked process would
     see only a copy of it). Timeouts by timer, not by signal; ``run`` goes through RQ's own steps without the
     signal handlers of ``work()``, which only a main thread may install."""
@@ -74,6 +92,5 @@ def start_thread_worker(runtime: Runtime, kind: str = "project", stop: threading
 def run_worker(runtime: Runtime, burst: bool = False, kinds: tuple[str, ...] = KINDS) -> None:
     """Run an RQ worker on the ``kinds`` queues in the foreground (``burrow worker [--queue K]``). A worker that
     dies mid-job loses nothing: the dispatcher enqueues the job again (``workers/dispatcher.py``)."""
-    worker = rq.SimpleWorker([runtime.jobs.queue(k) for k in kinds], connection=runtime.rq_redis,
-                             worker_ttl=WORKER_TTL)
+    worker = Worker([runtime.jobs.queue(k) for k in kinds], connection=runtime.rq_redis, worker_ttl=WORKER_TTL)
     worker.work(burst=burst, logging_level="INFO")
