@@ -24,7 +24,6 @@ per game, for ``--seconds`` each.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import threading
@@ -132,27 +131,7 @@ class HttpGame:
 
 def start_web(server: RedisServer) -> tuple[subprocess.Popen, int]:
     """The web front as docker-compose runs it (two processes), on a free port."""
-    port = harness.free_port()
-    env = {**os.environ, "REDIS_URL": server.url(0), "RQ_URL": server.url(1), "BURROW_PREFIX": "bench"}
-    proc = subprocess.Popen([sys.executable, "-m", "burrow.cli", "serve", "--web-only", "--processes", "2",
-                             "--host", "127.0.0.1", "--port", str(port)], cwd=harness.ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        harness.wait_http(port)
-    except RuntimeError:
-        proc.kill()
-        raise RuntimeError("the web front did not start: " + proc.communicate(timeout=10)[1].decode()[-2000:]) \
-            from None
-    return proc, port
-
-
-def stop(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    return harness.serve(server, "--web-only", "--processes", "2")
 
 
 def latency(paths: list, commands: int) -> dict[str, list[float]]:
@@ -275,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
                   title=f"Throughput: N games played at once (one client thread each), {args.seconds:g} s per run")
         finally:
             if web is not None:
-                stop(web)
+                harness.stop_process(web)
     return 0
 
 

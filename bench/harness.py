@@ -341,6 +341,33 @@ def wait_http(port: int, path: str = "/api/health", seconds: float = 30.0) -> No
     raise RuntimeError(f"nothing answered on port {port}")
 
 
+def serve(server: RedisServer, *args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen, int]:
+    """``burrow serve --host 127.0.0.1 --port <free> *args`` on ``server`` (events on db 0, queues on db 1, prefix
+    ``bench``, ``env`` besides), once ``/api/health`` answers; returns the process and its port."""
+    port = free_port()
+    env = {**os.environ, "REDIS_URL": server.url(0), "RQ_URL": server.url(1), "BURROW_PREFIX": "bench",
+           **(env or {})}
+    argv = [sys.executable, "-m", "burrow.cli", "serve", "--host", "127.0.0.1", "--port", str(port), *args]
+    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        wait_http(port)
+    except RuntimeError:
+        proc.kill()
+        raise RuntimeError("burrow serve did not start: " + proc.communicate(timeout=10)[1].decode()[-2000:]) \
+            from None
+    return proc, port
+
+
+def stop_process(proc: subprocess.Popen) -> None:
+    """Ask ``proc`` to end (SIGTERM), and kill it if it has not after 15 s."""
+    proc.terminate()
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 # -- games -------------------------------------------------------------------------------------------------------
 
 MURUS_LOOP_POSITION = {

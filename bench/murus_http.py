@@ -2,7 +2,7 @@
 
     python bench/murus_http.py [--games 30] [--time 0.5] [--seed 2026] [--quick]
 
-A private redis-server and ``burrow serve --redis`` on it (web, dispatcher and AI workers, as a deployment runs
+A private redis-server and ``burrow serve`` on it (web, dispatcher and AI workers, as a deployment runs
 them) with ``BURROW_AI_TIME`` set so that ``hard`` thinks ``--time`` seconds a move. This process is the other
 player: an outside client that knows nothing of the service but its HTTP API. It creates each game with ``hard`` in
 one seat, reads the position from the game's document (``state.position``, the RULES.md format), asks
@@ -16,9 +16,7 @@ time and prints the AI's answer time (command sent → its move seen) beside the
 
 from __future__ import annotations
 
-import os
 import random
-import subprocess
 import sys
 import time
 
@@ -30,23 +28,6 @@ from burrow.selfplay import CLOCKS, wilson
 from domain.murus import board
 from domain.murus.notation import move_text
 from domain.murus.position import load_position, position_json
-
-
-def start_server(server: RedisServer, ai_time: float) -> tuple[subprocess.Popen, int]:
-    """``burrow serve`` on ``server`` with web, dispatcher and AI workers, ``hard`` thinking ``ai_time`` s."""
-    port = harness.free_port()
-    env = {**os.environ, "REDIS_URL": server.url(0), "RQ_URL": server.url(1), "BURROW_PREFIX": "bench",
-           "BURROW_AI_TIME": str(ai_time / 2)}  # hard thinks twice BURROW_AI_TIME
-    proc = subprocess.Popen([sys.executable, "-m", "burrow.cli", "serve", "--host", "127.0.0.1",
-                             "--port", str(port)], cwd=harness.ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        harness.wait_http(port)
-    except RuntimeError:
-        proc.kill()
-        raise RuntimeError("burrow serve did not start: " + proc.communicate(timeout=10)[1].decode()[-2000:]) \
-            from None
-    return proc, port
 
 
 def opening(seed: int, index: int) -> tuple[random.Random, tuple]:
@@ -100,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     harness.header("Murus: hard through the HTTP API against the strong reference (bench/murus_http.py)", argv)
     started, results, answers = time.monotonic(), [], []
     with RedisServer() as server:
-        proc, port = start_server(server, args.time)
+        # hard thinks twice BURROW_AI_TIME
+        proc, port = harness.serve(server, env={"BURROW_AI_TIME": str(args.time / 2)})
         try:
             client = JsonClient(port, timeout=60)
             for index in range(args.games):
@@ -112,8 +94,7 @@ def main(argv: list[str] | None = None) -> int:
                           f"{'Romans' if seat == 0 else 'Gauls'} in {plies} plies; {total:g}/{len(results)}",
                           file=sys.stderr, flush=True)
         finally:
-            proc.terminate()
-            proc.wait(30)
+            harness.stop_process(proc)
     total = sum(r for r, _, _ in results)
     low, high = wilson(total, len(results))
     by_seat = [sum(r for r, s, _ in results if s == seat) for seat in (0, 1)]
