@@ -16,7 +16,6 @@ time and prints the AI's answer time (command sent → its move seen) beside the
 
 from __future__ import annotations
 
-import random
 import sys
 import time
 
@@ -25,24 +24,14 @@ import murus_strong
 from harness import JsonClient, RedisServer
 
 from burrow.selfplay import CLOCKS, wilson
-from domain.murus import board
 from domain.murus.notation import move_text
 from domain.murus.position import load_position, position_json
-
-
-def opening(seed: int, index: int) -> tuple[random.Random, tuple]:
-    """Game ``index``'s random generator and opening position (the same for games 2k and 2k+1)."""
-    rng = random.Random(seed * 1_000_003 + index // 2)
-    pos = board.start_position()
-    for _ in range(murus_strong.OPENING_PLIES):
-        pos = board.play(pos, rng.choice(board.generate(pos, False)))
-    return rng, pos
 
 
 def play_game(client: JsonClient, index: int, seed: int, budget: float, answers: list[float]) -> tuple:
     """Game ``index``: hard in seat ``index % 2``. Returns (hard's result 1/0.5/0, hard's seat, plies); each AI
     answer time (s) is added to ``answers``."""
-    rng, pos = opening(seed, index)
+    rng, pos = murus_strong.opening(seed, index)
     hard_seat = index % 2
     players = [{"name": "Reference"}, {"name": "Hard", "ai": "hard"}]
     if hard_seat == 0:

@@ -418,6 +418,18 @@ def _mover(name: str, weights: dict | None) -> Callable:
     return lambda pos, rng, budget, timer: choose(pos, rng, budget, timer, chosen)
 
 
+def opening(seed: int, index: int) -> tuple[random.Random, tuple]:
+    """Game ``index``'s random generator and its opening: ``OPENING_PLIES`` random plies from the start, the same
+    for games 2k and 2k+1 (both seatings)."""
+    from domain.murus import board
+
+    rng = random.Random(seed * 1_000_003 + index // 2)
+    pos = board.start_position()
+    for _ in range(OPENING_PLIES):
+        pos = board.play(pos, rng.choice(board.generate(pos, False)))
+    return rng, pos
+
+
 def play_game(index: int, seed: int, budget: float, clock: str = "wall", opponent: str = "hard",
               weights: dict | None = None, max_plies: int = 200) -> tuple[int | None, int, int]:
     """Game ``index`` of the pairing ``opponent`` (``PAIRINGS``): the first-named engine plays seat
@@ -427,10 +439,7 @@ def play_game(index: int, seed: int, budget: float, clock: str = "wall", opponen
 
     timer = CLOCKS[clock]
     first, second = (_mover(name, weights) for name in PAIRINGS[opponent])
-    rng = random.Random(seed * 1_000_003 + index // 2)
-    pos = board.start_position()
-    for _ in range(OPENING_PLIES):  # a random opening, the same for both seatings
-        pos = board.play(pos, rng.choice(board.generate(pos, False)))
+    rng, pos = opening(seed, index)
     first_seat = index % 2
     for ply in range(max_plies):
         m1, _, _, t1, _, _, side = pos
