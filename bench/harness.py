@@ -53,16 +53,19 @@ class JsonClient:
     def post(self, path: str, body: dict, token: str | None, status: int, headers: dict | None = None) -> dict:
         """POST ``body`` as JSON (with ``headers`` besides); the answer's JSON, or ``RuntimeError`` unless the
         status is ``status``."""
-        headers = {"Content-Type": "application/json", **(headers or {})}
+        return self.request("POST", path, json.dumps(body), token, status,
+                            {"Content-Type": "application/json", **(headers or {})})
+
+    def get(self, path: str, token: str | None = None, status: int = 200) -> dict:
+        """GET ``path`` (as ``token``'s seat, if given); the answer's JSON, or ``RuntimeError`` unless the status
+        is ``status``."""
+        return self.request("GET", path, None, token, status)
+
+    def request(self, method: str, path: str, body: str | None, token: str | None, status: int,
+                headers: dict | None = None) -> dict:
+        headers = dict(headers or {})
         if token:
             headers["Authorization"] = f"Bearer {token}"
-        return self.request("POST", path, json.dumps(body), headers, status)
-
-    def get(self, path: str, headers: dict | None = None, status: int = 200) -> dict:
-        """GET ``path``; the answer's JSON, or ``RuntimeError`` unless the status is ``status``."""
-        return self.request("GET", path, None, headers or {}, status)
-
-    def request(self, method: str, path: str, body: str | None, headers: dict, status: int) -> dict:
         for attempt in range(3):
             try:
                 self.conn.request(method, path, body, headers)

@@ -43,7 +43,7 @@ class Worker(rq.SimpleWorker):
 
 
 class ThreadWorker(Worker):
-    """RQ's ``SimpleWorker`` in a thread of this process (the embedded Redis lives here: a forked process would
+    """A ``Worker`` in a thread of this process (the embedded Redis lives here: a forked process would
     see only a copy of it). Timeouts by timer, not by signal; ``run`` goes through RQ's own steps without the
     signal handlers of ``work()``, which only a main thread may install."""
 
