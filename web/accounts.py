@@ -195,6 +195,26 @@ def my_games():
     return jsonify(seats_page(account, own=True))
 
 
+@accounts_bp.get("/api/me/games/<gid>")
+def my_game(gid: str):
+    """The account's seat in game ``gid`` with its token (CONTRACT "The first ten minutes"): a page opened on any
+    device, from any link, plays its player's game; 404 when the account holds no seat there."""
+    _, account = session.required()
+    missing = errors.NotFound(Text("you hold no seat in game {gid}", gid=repr(gid[:40])))
+    if len(gid) > 40:
+        raise missing
+    rt = runtime()
+    try:
+        game = rt.games.load(gid)
+    except errors.NotFound:
+        raise missing from None
+    for seat, token in session.accounts().seats.in_game(account.id, gid, game.seats):
+        if token and game.accounts[seat] == account.username:  # kept just before a seat never taken: not one
+            return jsonify({"id": gid, "game": game.meta["game"], "seat": seat, "token": token,
+                            "status": game.module.status(game.state)})
+    raise missing
+
+
 @accounts_bp.get("/api/me/sessions")
 def my_sessions():
     current, account = session.required()

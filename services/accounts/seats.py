@@ -71,6 +71,17 @@ class AccountSeats:
             out.append(entry)
         return out, following
 
+    def in_game(self, account_id: str, gid: str, seats: int) -> list[tuple[int, str | None]]:
+        """The seats of ``gid`` (a game of ``seats`` seats) the account keeps, with their tokens: ``[(seat,
+        token)]``, by seat. Two reads, whatever the number of the account's games."""
+        members = [f"{gid}:{seat}" for seat in range(seats)]
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zmscore(self.keys.account_games(account_id), members)
+        pipe.hmget(self.keys.account_tokens(account_id), members)
+        scores, tokens = pipe.execute()
+        return [(seat, token.decode() if token else None)
+                for seat, (score, token) in enumerate(zip(scores, tokens)) if score is not None]
+
     def restore(self, record: dict) -> None:
         """Apply one journaled seat again (the embedded mode's start)."""
         member = f"{record['gid']}:{record['seat']}"
