@@ -63,8 +63,10 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
         return found.username if found else None
 
     people.with_games(start, username_of)
+    ratings = Ratings(games)
+    service.rating_of = ratings.rating_of
     return Runtime(settings, client, rq_client, store, games, Seats(store), service, Projector(games), queue, jobs,
-                   Ratings(games), embedded, loaded, people)
+                   ratings, embedded, loaded, people)
 
 
 def from_env() -> Runtime:

@@ -58,6 +58,8 @@ class SeatTaken(Event, frozen=True, tag="seat_taken", omit_defaults=True):
     name: str
     account: str | None = None
     """The username of the account that sat down (None: a guest)."""
+    rating: dict | None = None
+    """That account's rating in the game's ladder as it sat down (``{"rating", "rd", "provisional"}``)."""
 
 
 class Resigned(Event, frozen=True, tag="resigned"):
@@ -132,6 +134,8 @@ class TableState:
     """Names of the seats taken after the game was created, (seat, name) in order."""
     accounts: tuple[tuple[int, str], ...] = ()
     """The accounts among them, (seat, username)."""
+    ratings: tuple[tuple[int, dict], ...] = ()
+    """Their ratings as they sat down, (seat, rating)."""
     left: tuple[int, ...] = ()
     offer: int | None = None
     """The seat whose draw offer stands."""
@@ -238,9 +242,10 @@ class Table:
                                 clock_setting=clock)
             case Rematched(gid=gid):
                 return replace(state, rematch=gid, at=at)
-            case SeatTaken(seat=seat, name=name, account=account):
+            case SeatTaken(seat=seat, name=name, account=account, rating=rating):
                 state = replace(state, open=state.open - {seat}, names=(*state.names, (seat, name)),
-                                accounts=(*state.accounts, (seat, account)) if account else state.accounts)
+                                accounts=(*state.accounts, (seat, account)) if account else state.accounts,
+                                ratings=(*state.ratings, (seat, rating)) if rating else state.ratings)
             case Resigned(seat=seat):
                 state = self._leave(state, seat, Text("{seat} resigns.", seat=Seat(seat)), "resigned")
             case TimedOut(seat=seat):

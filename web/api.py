@@ -217,7 +217,18 @@ def get_game(gid: str):
         # The projection is missing or behind: read the stream directly (cached state + tail), so that a player
         # always sees their own move.
         doc = document(rt.games.load(gid), seat)
-    return jsonify(i18n.localize_document(with_presence(rt, doc, seat), i18n.request_language()))
+    return jsonify(i18n.localize_document(with_rating_changes(rt, with_presence(rt, doc, seat)),
+                                          i18n.request_language()))
+
+
+def with_rating_changes(rt, doc: dict) -> dict:
+    """A finished rated game's document with each seat's rating change in its result (``rating_changes``): the
+    ratings are their own read model, which follows the game's end by a job."""
+    result = doc.get("result")
+    if result is None or doc["status"] != "finished" or not all(p.get("account") for p in doc["players"]):
+        return doc
+    changes = rt.ratings.changes(doc["game"], doc["id"])
+    return doc if changes is None else {**doc, "result": {**result, "rating_changes": changes}}
 
 
 def old_version(rt, gid: str, seat: int | None, version: int) -> dict:

@@ -8,6 +8,7 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -59,6 +60,8 @@ class GameService:
         self.creation_rate = CreationRate(self.store, self.limits.get("games_per_minute_per_client"))
         self.accounts = AccountSeating(self.store, self.limits)
         self.presence = presence  # who is connected: what a seat may claim of an opponent away (``away``)
+        # (game, username) → the account's rating in that game's ladder, kept with a seat an account takes.
+        self.rating_of: Callable[[str, str], dict] | None = None
 
     # -- creating ----------------------------------------------------------------------------------------
 
@@ -80,6 +83,9 @@ class GameService:
                                        field="game")
         module = game_module(game)
         players = self._check_players(module.CATALOG, players, account, accounts or {})
+        for player in players:
+            if player.get("account") and self.rating_of is not None:
+                player["rating"] = self.rating_of(game, player["account"])  # as the game starts: kept with it
         try:
             clock = check_clock(clock)
         except BadSetup as exc:

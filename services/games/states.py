@@ -54,6 +54,13 @@ class Game:
         return [taken.get(i) or p.get("account") for i, p in enumerate(self.meta["players"])]
 
     @property
+    def ratings(self) -> list[dict | None]:
+        """Each account seat's rating in the game's ladder when it sat down (None: a guest, an AI, an open seat,
+        or a game made before ratings were kept with it)."""
+        taken = dict(getattr(self.state, "ratings", ()))
+        return [taken.get(i) or p.get("rating") for i, p in enumerate(self.meta["players"])]
+
+    @property
     def sides(self) -> tuple[str, ...]:
         """Each seat's side (colour) the move list's lines open with, as the state has them (Mouse Guard draws
         its colours per game)."""

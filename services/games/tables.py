@@ -83,7 +83,9 @@ class Tables:
     def _sit(self, game: Game, seat: int, name: str, account: str | None = None) -> dict:
         token = tokens.new_token()
         at = int(time.time() * 1000)
-        event = SeatTaken(seat=seat, name=name, account=account)
+        rating = self.service.rating_of(game.meta["game"], account) \
+            if account is not None and self.service.rating_of is not None else None
+        event = SeatTaken(seat=seat, name=name, account=account, rating=rating)
         if account is not None:  # kept before the seat is taken: no account seat without its entry
             self.service.accounts.keep(account, game.gid, seat, token)
         # The seat's token hash is written by the append's own script (and on the event's journal line): a crash

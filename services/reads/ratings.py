@@ -7,7 +7,8 @@
   guest), no seed or position chosen by a client (``services/games/fairness.py``), every seat moved, not aborted;
   and, against farming, not when two of its accounts have already played ``PAIR_CAP`` rated games of it together
   in the 24 hours before. Two seats: Glicko-2; three or more: OpenSkill's Plackett–Luce on the same scale
-  (``services/reads/glicko2.py``). Provisional while RD > 110; only non-provisional ratings are ranked.
+  (``services/reads/glicko2.py``). Provisional while RD > 110; only non-provisional ratings are ranked (the
+  leaderboard lists the provisional ones below them, unranked).
 
 Ratings depend on the order of games: they are always those of the games taken in the order they finished (their
 last event's time, then their id), whatever order the workers see them in. A game that comes after one that
@@ -32,6 +33,7 @@ from services.scripts import lua
 from services.store.codec import iso_time
 
 PROVISIONAL_RD = 110
+PROVISIONAL_BELOW = 1_000_000  # a provisional rating's place in the ranking: below every settled one
 PAIR_CAP = 5  # rated games of one game between the same two accounts in 24 hours; the next ones are unrated
 PAIR_WINDOW_MS = 24 * 3600 * 1000
 TOP = 100
@@ -80,6 +82,8 @@ class Result:
     names: list[str]
     winners: list[int]
     rated: bool | None = None  # decided when it is folded in
+    changes: list[int] | None = None
+    """Each seat's rating change, as shown (rounded after minus rounded before), once it is rated."""
 
     @property
     def key(self) -> tuple[int, str]:
@@ -87,12 +91,13 @@ class Result:
 
     def dump(self) -> str:
         return json.dumps({"at": self.at, "users": self.users, "names": self.names, "winners": self.winners,
-                           "rated": self.rated})
+                           "rated": self.rated, "changes": self.changes})
 
     @classmethod
     def load(cls, gid: str, raw: bytes | str) -> Result:
         data = json.loads(raw)
-        return cls(gid, data["at"], data["users"], data["names"], data["winners"], data["rated"])
+        return cls(gid, data["at"], data["users"], data["names"], data["winners"], data["rated"],
+                   data.get("changes"))
 
 
 @dataclass
@@ -227,10 +232,13 @@ class Ratings:
             recent = [r for r in window if r.rated]
             for r in sequence:
                 r.rated = not self._farmed(r, recent)
+                r.changes = None
                 if r.rated:
                     recent.append(r)
-                    for user, after in zip(r.users, play([standings[u] or Standing(n) for u, n in
-                                                          zip(r.users, r.names)], r)):
+                    before = [standings[u] or Standing(n) for u, n in zip(r.users, r.names)]
+                    after_game = play(before, r)
+                    r.changes = [round(a.rating) - round(b.rating) for b, a in zip(before, after_game)]
+                    for user, after in zip(r.users, after_game):
                         standings[user] = after
                         entries[user].append(after)
             if self._write_fold(name, version, sequence, users, drop, standings, entries):
@@ -272,8 +280,9 @@ class Ratings:
         for user in users:
             keys.append(self.key("rating_history", name, user))
             current = standings[user]
-            shown = current is not None and not current.provisional
-            args += [user, drop[user], current.dump() if current else "", current.rating if shown else "",
+            # The ranking holds every rated player: the settled by their rating, the provisional below them all.
+            score = "" if current is None else current.rating - PROVISIONAL_BELOW * current.provisional
+            args += [user, drop[user], current.dump() if current else "", score,
                      len(entries[user]), *(e.dump() for e in entries[user])]
         return bool(self._write(keys=keys, args=args))
 
@@ -302,7 +311,8 @@ class Ratings:
                 entry[what] = int(value)
         for entry in stats.values():
             entry["mean_events"] = round(entry.pop("events") / entry["finished"], 1) if entry["finished"] else None
-        ratings = {game: board for game in sorted(stats) if (board := self.leaderboard(game, top))}
+        ratings = {game: board for game in sorted(stats)
+                   if (board := self.leaderboard(game, top, provisional=False))}
         return {"games": stats, "ratings": ratings}
 
     def of_player(self, username: str) -> tuple[dict, dict]:
@@ -323,15 +333,34 @@ class Ratings:
             history[game] = [[iso_time(s.at), round(s.rating)] for s in map(Standing.load, points)]
         return ratings, history
 
-    def leaderboard(self, game: str, top: int = TOP) -> list[dict]:
-        """The best ``top`` non-provisional ratings of ``game``: rank, username and the rating."""
+    def rating_of(self, game: str, username: str) -> dict:
+        """An account's rating of ``game`` as a game shows it by its name: ``{"rating", "rd", "provisional"}`` (the
+        start of the scale, provisional, before its first rated game)."""
+        raw = self.redis.hget(self.key("ratings", game), username.lower())
+        shown = Standing.load(raw).shown() if raw is not None else Standing(username).shown()
+        return {k: shown[k] for k in ("rating", "rd", "provisional")}
+
+    def leaderboard(self, game: str, top: int = TOP, provisional: bool = True) -> list[dict]:
+        """``game``'s best ``top`` ratings: the settled ones first, ranked (``rank`` 1, 2, …), then (unless not
+        ``provisional``) the provisional ones, best first, unranked (``rank`` null, ``provisional`` true): a new
+        site's board is not empty for weeks."""
         best = self.redis.zrevrange(self.ranking(game), 0, top - 1)
         if not best:
             return []
         raw = self.redis.hmget(self.key("ratings", game), best)
         rows = [Standing.load(r) for r in raw if r is not None]
-        rows.sort(key=lambda s: (-s.rating, s.username.lower()))
-        return [{"rank": i, "username": s.username, **s.shown()} for i, s in enumerate(rows, 1)]
+        rows.sort(key=lambda s: (s.provisional, -s.rating, s.username.lower()))
+        settled = [s for s in rows if not s.provisional]
+        out = [{"rank": i, "username": s.username, **s.shown()} for i, s in enumerate(settled, 1)]
+        if provisional:
+            out += [{"rank": None, "username": s.username, **s.shown()} for s in rows if s.provisional]
+        return out
+
+    def changes(self, game: str, gid: str) -> list[int] | None:
+        """Each seat's rating change in the finished game ``gid`` of ``game`` (+12 / -12), or None if it was not
+        rated (or not yet: the ratings follow the game's end by a job)."""
+        raw = self.redis.hget(self.key("rated_results", game), gid)
+        return Result.load(gid, raw).changes if raw is not None else None
 
     # -- rebuilding ----------------------------------------------------------------------------------------
 

@@ -41,9 +41,11 @@ def players(game: Game) -> list[dict]:
     """Each seat's player, with the name of whoever took an open seat and its account (or null)."""
     names = game.names
     held = game.accounts
+    ratings = game.ratings
     out = []
     for i, p in enumerate(game.meta["players"]):
-        entry = {"seat": i, **{k: v for k, v in p.items() if k != "rematch_of"}, "account": held[i]}
+        entry = {"seat": i, **{k: v for k, v in p.items() if k != "rematch_of"}, "account": held[i],
+                 "rating": ratings[i] if held[i] else None}
         if names[i]:
             entry["name"] = names[i]
         if i not in game.state.open:

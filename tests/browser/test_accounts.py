@@ -155,7 +155,8 @@ def test_a_profile_shows_ratings_with_a_graph_and_games(new_page, server, width)
     fits(page)
     shot(page, f"profile-{width}")
     page.goto("/leaderboard/murus")
-    page.wait_for_selector("#board-status:has-text('provisional')")
+    page.wait_for_selector(f"#board-rows a[href='/@/{ana}']")  # provisional ratings are listed too, marked
+    assert "1662?" in page.inner_text("#board-rows")
     fits(page)
     shot(page, f"leaderboard-{width}")
     for path in ("/signup", "/signin"):

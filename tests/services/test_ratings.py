@@ -175,14 +175,47 @@ def test_rebuild_recounts_and_leaves_no_stale_ratings(runtime):
     assert standing(runtime, "Ana")["rating"] == 1662
 
 
-def test_only_settled_ratings_are_on_the_leaderboard(runtime):
+def test_settled_ratings_are_ranked_first_and_provisional_ones_listed_below(runtime):
+    account(runtime, "Ana"), account(runtime, "Bob"), account(runtime, "Cy")
+    runtime.ratings.project(duel(runtime))
+    board = runtime.ratings.leaderboard("murus")
+    assert [(r["rank"], r["username"], r["rating"], r["provisional"]) for r in board] == \
+        [(None, "Ana", 1662, True), (None, "Bob", 1338, True)]  # a new site's board is not empty
+    assert runtime.ratings.leaderboard("murus", provisional=False) == []
+    assert runtime.ratings.read()["ratings"] == {}  # the statistics rank the settled only
+    settled = (b'{"username": "Cy", "rating": 1200, "rd": 80, "vol": 0.06, "games": 30, "wins": 20, "draws": 0, '
+               b'"losses": 10, "at": 0, "gid": ""}')
+    runtime.redis.hset(runtime.store.keys.ratings("murus"), "cy", settled)
+    runtime.redis.zadd(runtime.store.keys.ranking("murus"), {"cy": 1200})
+    board = runtime.ratings.leaderboard("murus")
+    assert board[0] == {"rank": 1, "username": "Cy", "rating": 1200, "rd": 80, "provisional": False, "games": 30,
+                        "wins": 20, "draws": 0, "losses": 10}  # settled, though below both provisional ratings
+    assert [r["username"] for r in board[1:]] == ["Ana", "Bob"]
+
+
+def test_a_rated_game_keeps_each_seats_rating_change(runtime):
+    account(runtime, "Ana"), account(runtime, "Bob")
+    first = duel(runtime)
+    runtime.ratings.project(first)
+    assert runtime.ratings.changes("murus", first) == [162, -162]
+    second = duel(runtime, resigner=0)
+    runtime.ratings.project(second)
+    ana, bob = standing(runtime, "Ana")["rating"], standing(runtime, "Bob")["rating"]
+    assert runtime.ratings.changes("murus", second) == [ana - 1662, bob - 1338]
+    assert runtime.ratings.changes("murus", "nosuchgame") is None
+    guest = finish(runtime, [{"name": "Ana"}, {"name": "Guest"}], {0: "Ana"})
+    runtime.ratings.project(guest)
+    assert runtime.ratings.changes("murus", guest) is None
+
+
+def test_an_account_seat_shows_its_rating_as_the_game_started(runtime):
     account(runtime, "Ana"), account(runtime, "Bob")
     runtime.ratings.project(duel(runtime))
-    assert runtime.ratings.leaderboard("murus") == []
-    settled = (b'{"username": "Ana", "rating": 1700, "rd": 80, "vol": 0.06, "games": 30, "wins": 20, "draws": 0, '
-               b'"losses": 10, "at": 0, "gid": ""}')
-    runtime.redis.hset(runtime.store.keys.ratings("murus"), "ana", settled)
-    runtime.redis.zadd(runtime.store.keys.ranking("murus"), {"ana": 1700})
-    assert runtime.ratings.leaderboard("murus") == [{"rank": 1, "username": "Ana", "rating": 1700, "rd": 80,
-                                                     "provisional": False, "games": 30, "wins": 20, "draws": 0,
-                                                     "losses": 10}]
+    later = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Bob"}, ], accounts={0: "Ana", 1: "Bob"})
+    game = runtime.games.load(later["id"])
+    assert game.ratings == [{"rating": 1662, "rd": 290, "provisional": True},
+                            {"rating": 1338, "rd": 290, "provisional": True}]
+    runtime.ratings.project(duel(runtime, resigner=0))  # ratings move on; the game keeps those it started with
+    assert runtime.games.load(later["id"]).ratings[0]["rating"] == 1662
+    newcomer = runtime.service.create("murus", [{"name": "Cy"}, {"name": "Guest"}], accounts={0: "Cy"})
+    assert runtime.games.load(newcomer["id"]).ratings == [{"rating": 1500, "rd": 350, "provisional": True}, None]

@@ -226,7 +226,11 @@ def test_a_rated_game_shows_on_both_profiles(client, runtime):
     assert [(x["id"], x["outcome"]) for x in games["games"]] == [(g["id"], "win")]
     assert "token" not in games["games"][0]
     board = client.get("/api/leaderboard/murus").json
-    assert board == {"game": "murus", "players": []}  # both provisional
+    assert [(p["rank"], p["username"], p["provisional"]) for p in board["players"]] == \
+        [(None, "Ana", True), (None, "Bob", True)]  # both provisional: listed, unranked
+    doc = client.get(f"/api/games/{g['id']}").json
+    assert doc["result"]["rating_changes"] == [162, -162]
+    assert [p["rating"] for p in doc["players"]] == [{"rating": 1500, "rd": 350, "provisional": True}] * 2
 
 
 def test_unknown_players_and_games_are_404(client):

@@ -1,4 +1,5 @@
-/* The leaderboard of one game: the best 100 settled ratings, each name a link to the profile. */
+/* The leaderboard of one game: the settled ratings ranked, then the provisional ones ("?", unranked); each name a
+   link to the profile. */
 
 import {api} from "./api.js";
 import {html} from "./dom.js";
@@ -15,11 +16,11 @@ try {
   status.textContent = board.players.length ? "" : t("No settled rating yet: every player here is still provisional.");
   for (const p of board.players) {
     const row = html("tr", "", null, rows);
-    html("td", "", number(p.rank), row);
+    html("td", "", p.rank === null ? "–" : number(p.rank), row);
     const cell = html("td", "", null, row);
     const link = html("a", "player-link", p.username, cell);
     link.href = profileUrl(p.username);
-    html("td", "", number(p.rating), row).title = t("rating deviation {rd}", {rd: p.rd});
+    html("td", p.provisional ? "provisional" : "", number(p.rating) + (p.provisional ? "?" : ""), row).title = t("rating deviation {rd}", {rd: p.rd});
     html("td", "", number(p.games), row);
     html("td", "", number(p.wins), row);
   }
