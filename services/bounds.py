@@ -37,6 +37,22 @@ def unprocessable(field: str, message: str) -> errors.Unprocessable:
     return errors.Unprocessable(Text("{field}: {message}", field=field, message=message), field=field)
 
 
+def is_unicode(text: str) -> bool:
+    """Whether ``text`` is valid Unicode: JSON's ``\\ud800`` escapes decode to lone surrogates, which no UTF-8
+    (Redis, a hash, a log line) can hold."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def check_unicode(value: Any, field: str) -> None:
+    """A 422 naming ``field`` when ``value`` is a string that is not valid Unicode (anything else passes here)."""
+    if isinstance(value, str) and not is_unicode(value):
+        raise errors.Unprocessable(Text("{field}: not valid Unicode (a lone surrogate)", field=field), field=field)
+
+
 def check_json(value: Any, field: str) -> None:
     """Refuse a JSON value (decoded) beyond the bounds above; iterative, so no depth can exhaust the stack."""
     stack = [(value, field, 1)]
@@ -54,6 +70,7 @@ def check_json(value: Any, field: str) -> None:
             for key, sub in item.items():
                 if not isinstance(key, str) or len(key) > 100:
                     raise unprocessable(where, "field names are strings of at most 100 characters")
+                check_unicode(key, where)
                 stack.append((sub, f"{where}.{key}", depth + 1))
         elif isinstance(item, list):
             if len(item) > MAX_LIST:
@@ -70,6 +87,7 @@ def check_json(value: Any, field: str) -> None:
         elif isinstance(item, str):
             if len(item) > MAX_TEXT:
                 raise unprocessable(where, f"at most {MAX_TEXT} characters")
+            check_unicode(item, where)
         else:
             raise unprocessable(where, f"not a JSON value: {type(item).__name__}")
 

@@ -181,7 +181,7 @@ def me():
 def set_password():
     current, account = session.required()
     body = body_object(("password", "current_password"))
-    session.accounts().set_password(account, body.get("password"), body.get("current_password"))
+    session.accounts().set_password(account, body.get("password"), body.get("current_password"), current)
     sessions = session.accounts().sessions
     for other in sessions.of_account(account.id):  # a new password signs out every other device
         if other.hash != current.hash:

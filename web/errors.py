@@ -29,7 +29,10 @@ def of(exc: ServiceError, lang: str | None = None) -> tuple[int, dict]:
 def flask_response(status: int, code: str, message: str, **details) -> tuple[Response, int]:
     """The error as a Flask answer, its message in the request's language."""
     document = body(code, i18n.say(message), **details)
-    return Response(json.dumps(document), mimetype="application/json"), status
+    response = Response(json.dumps(document), mimetype="application/json")
+    if isinstance(details.get("retry_after"), int):  # a limit says when to come back (429, 503)
+        response.headers["Retry-After"] = str(max(1, details["retry_after"]))
+    return response, status
 
 
 async def send(send, status: int, code: str, message: str, close: bool = False, lang: str = i18n.DEFAULT,

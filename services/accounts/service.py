@@ -11,9 +11,11 @@ from domain.text import Text
 from services import errors
 from services.accounts import events as ev
 from services.accounts import passwords
+from services.accounts.gate import HashGate
 from services.accounts.seats import AccountSeats
 from services.accounts.sessions import Session, Sessions
 from services.accounts.store import Account, AccountStore, taken
+from services.bounds import check_unicode
 from services.clients import client_id
 from services.store.streams import Keys
 
@@ -28,6 +30,10 @@ class SignupsExceeded(errors.TooMany):
 
 class BadCredentials(errors.Unauthorized):
     code = "bad_credentials"
+
+
+class SignedOut(errors.Unauthorized):
+    code = "signed_out"
 
 
 def check_username(name: object, field: str = "username") -> str:
@@ -53,6 +59,7 @@ class Accounts:
         self.store = AccountStore(client, keys, journal)
         self.sessions = Sessions(client, keys, journal)
         self.attempts = passwords.Attempts(client, keys)
+        self.gate = HashGate()  # this process's turns at hashing (services/accounts/gate.py)
         self.seats = AccountSeats(client, keys, journal)
         self.signups_per_hour = signups_per_hour  # None or 0: no limit
         if journal is not None:
@@ -63,12 +70,15 @@ class Accounts:
     def sign_up(self, username: object, password: object, address: str | None,
                 agent: str | None) -> tuple[str, Account]:
         """A new account with a password, and a session of it: ``(session id, account)``."""
+        check_unicode(username, "username")
+        check_unicode(password, "password")
         username = check_username(username)
         password = passwords.check_password(password)
         if self.store.is_username(username):  # before the hash is paid for; the claim decides in the end
             raise taken(username)
         self.spend_signup(address)
-        account = self.store.create(username, [ev.PasswordSet(hash=passwords.hash_password(password))])
+        hashed = self.gate.run(lambda: passwords.hash_password(password))
+        account = self.store.create(username, [ev.PasswordSet(hash=hashed)])
         session_id, _ = self.sessions.open(account.id, agent)
         return session_id, account
 
@@ -83,24 +93,30 @@ class Accounts:
         pipe.expire(key, 3600, nx=True)
         count, _ = pipe.execute()
         if count > self.signups_per_hour:
-            raise SignupsExceeded(f"at most {self.signups_per_hour} accounts an hour from one address; "
-                                  "try again later")
+            raise SignupsExceeded(Text("at most {n} accounts an hour from one address; try again later",
+                                       n=self.signups_per_hour))
 
     def sign_in(self, username: object, password: object, address: str | None,
                 agent: str | None) -> tuple[str, Account]:
         """A new session for the account whose password this is; ``BadCredentials`` alike for an unknown name and
-        a wrong password (both verify one argon2 hash), ``TooManyAttempts`` after too many failures."""
+        a wrong password (both verify one argon2 hash), ``TooManyAttempts`` past a limit, ``Busy`` when the hash
+        gate is full. The try is counted (``Attempts.reserve``) before its password is checked."""
         for name, value in (("username", username), ("password", password)):
             if not isinstance(value, str):
                 raise errors.Unprocessable(Text("{field}: must be a string", field=name), field=name)
             if len(value) > (passwords.MAX_LENGTH if name == "password" else MAX_FIELD):
                 raise errors.Unprocessable(Text("{field}: too long", field=name), field=name)
-        client = client_id(address)
-        self.attempts.check(username, client)
+            check_unicode(value, name)
+        attempt = self.attempts.reserve(username, client_id(address))
         account = self.store.by_username(username) if USERNAME.match(username) else None
-        if not passwords.verify(account.password if account else None, password):
-            self.attempts.failed(username, client)
-            raise BadCredentials("the username or the password is wrong")
+        try:
+            right = self.gate.run(lambda: passwords.verify(account.password if account else None, password))
+        except BaseException:
+            self.attempts.cancel(attempt)
+            raise
+        if not right:
+            raise BadCredentials(Text("The username or the password is wrong."))
+        self.attempts.succeeded(attempt)
         session_id, _ = self.sessions.open(account.id, agent)
         return session_id, account
 
@@ -112,14 +128,33 @@ class Accounts:
         account = self.store.load(session.account)
         return (session, account) if account is not None else None
 
-    def set_password(self, account: Account, password: object, current: object) -> Account:
-        """Set or change the account's password; changing one needs the current one."""
+    def set_password(self, account: Account, password: object, current: object,
+                     session: Session | None = None) -> Account:
+        """Set or change the account's password; changing one needs the current one. Its guesses are limited
+        (``passwords.CURRENT_GUESSES`` wrong ones in 15 minutes, for the account): the one that reaches the limit
+        ends ``session`` (``SignedOut``), and until the window passes every session of the account gets 429."""
+        check_unicode(password, "password")
+        check_unicode(current, "current_password")
         password = passwords.check_password(password)
-        if account.password is not None and not (isinstance(current, str) and len(current) <= passwords.MAX_LENGTH
-                                                 and passwords.verify(account.password, current)):
-            raise errors.Unprocessable(Text("current_password: it is not this account's password"),
-                                       field="current_password")
-        return self.store.append(account, [ev.PasswordSet(hash=passwords.hash_password(password))])
+        if account.password is not None:
+            if not isinstance(current, str) or len(current) > passwords.MAX_LENGTH:
+                raise errors.Unprocessable(Text("current_password: it is not this account's password"),
+                                           field="current_password")
+            attempt = self.attempts.reserve_current(account.id)
+            try:
+                right = self.gate.run(lambda: passwords.verify(account.password, current))
+            except BaseException:
+                self.attempts.cancel(attempt)
+                raise
+            if not right:
+                if self.attempts.failures(attempt) >= passwords.CURRENT_GUESSES and session is not None:
+                    self.sessions.revoke(session)
+                    raise SignedOut(Text("too many wrong passwords: this session has ended; sign in again"))
+                raise errors.Unprocessable(Text("current_password: it is not this account's password"),
+                                           field="current_password")
+            self.attempts.succeeded(attempt)
+        hashed = self.gate.run(lambda: passwords.hash_password(password))
+        return self.store.append(account, [ev.PasswordSet(hash=hashed)])
 
     def open_session(self, account: Account, agent: str | None) -> str:
         session_id, _ = self.sessions.open(account.id, agent)

@@ -17,6 +17,7 @@ from services.store.streams import Keys
 LIFETIME_MS = 30 * 24 * 3600 * 1000
 TOUCH_MS = 10 * 60 * 1000  # "last seen" and the expiry move on at most this often (not a write per request)
 MAX_ID = 100  # characters of a cookie value worth looking up
+MAX_PER_ACCOUNT = 20  # sessions an account keeps: a new one beyond ends the oldest
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,19 @@ class Sessions:
         if self.journal is not None:
             self.journal.write({"op": "session", "hash": session.hash, "account": account_id, "created": now,
                                 "seen": now, "agent": session.agent, "expires": now + LIFETIME_MS})
+        self._cap(account_id)
         return session_id, session
+
+    def _cap(self, account_id: str) -> None:
+        """End the account's oldest sessions beyond ``MAX_PER_ACCOUNT`` (every sign-in makes one: nothing else
+        bounds them)."""
+        index = self.keys.account_sessions(account_id)
+        if self.redis.zcard(index) <= MAX_PER_ACCOUNT:
+            return
+        for hashed in self.redis.zrange(index, 0, -MAX_PER_ACCOUNT - 1):
+            hashed = hashed.decode()
+            found = self._read(hashed)
+            self.revoke(found or Session(hashed, account_id, 0, 0, ""))
 
     def _write(self, session: Session, expires: int) -> None:
         key = self.keys.session(session.hash)
