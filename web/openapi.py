@@ -169,12 +169,22 @@ class AnalysedMove(msgspec.Struct):
     win: list[float]  # each seat's chance before the move
     best: str | None  # the engine's move there
     blunder: bool  # the move lost >= 0.2 of the mover's chance against best
+    class_: Literal["inaccuracy", "mistake", "blunder"] | None = msgspec.field(name="class")  # README "Learn"
+
+
+class PlayerAccuracy(msgspec.Struct):
+    seat: int
+    accuracy: float | None  # 0..100, lichess's formula (README "Learn"); None before the seat's first move
+    inaccuracies: int
+    mistakes: int
+    blunders: int
 
 
 class Analysis(msgspec.Struct):
     status: ANALYSIS_STATUS
     version: int  # the finished game's version analysed
     plies: list[AnalysedMove]  # the moves analysed so far, in order
+    players: list[PlayerAccuracy]  # per seat, over the moves analysed so far
 
 
 # -- the bodies of accounts and meeting people (their handlers check each field and name it: 422 ``field``) -----

@@ -33,6 +33,7 @@ from domain.ai import commando
 from domain.ai import mouseguard as mg
 from domain.ai import murus_search as murus_fast
 from domain.ai import squirrels as sq
+from domain.ai.accuracy import BLUNDER  # one threshold for the flag and the class
 from domain.ai.murus import WON, Search
 from domain.base import REVEAL_ALL
 from domain.mouseguard.cards import CARDS
@@ -40,9 +41,6 @@ from domain.mouseguard.state import board_from_mice
 from domain.murus.board import SIDE, generate
 from domain.murus.notation import move_text
 from domain.murus.position import load_position
-
-BLUNDER = 0.2
-"""A move losing at least this much of its mover's winning chance against the best move is a blunder."""
 
 MURUS_SCALE = 50.0
 MURUS_OFFSET = -10.0

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from domain.ai import accuracy
 from domain.ai import analysis as engine
 from domain.base import BadNotation, IllegalMove, commands
 from domain.text import Text
@@ -292,9 +293,16 @@ class Analyses:
         if total and entries[-1] is not None:
             game = self.games.at_version(gid, version)
             end = engine.final(game.module, game.state, game.seats)
-        flags = engine.blunders([e or {"seat": 0, "move": "", "win": None, "best": None} for e in entries], end)
-        plies = [{**entry, "blunder": flag} for entry, flag in zip(entries, flags) if entry is not None]
-        return {"status": status, "version": version, "plies": plies}
+        filled = [e or {"seat": 0, "move": "", "win": None, "best": None} for e in entries]
+        flags = engine.blunders(filled, end)
+        lost = accuracy.losses(filled, end)
+        plies = [{**entry, "blunder": flag, "class": accuracy.classify(loss, entry["best"], entry["move"])}
+                 for entry, flag, loss in zip(entries, flags, lost) if entry is not None]
+        # The players' figures over the moves analysed in order (chunks finish in any order).
+        known = entries[:next((i for i, e in enumerate(entries) if e is None), total)]
+        seats = self.games.load(gid).seats
+        return {"status": status, "version": version, "plies": plies,
+                "players": accuracy.players(known, end if len(known) == total else None, seats)}
 
 
 def job_id(meta: dict, chunk: int) -> str:

@@ -34,6 +34,12 @@ def test_the_graph_shows_each_seat_and_a_click_jumps_the_replay(server, new_page
     expect(analysis.locator("circle.analysis-blunder")).to_have_count(1)
     expect(page.locator("#moves .blunder-mark")).to_have_count(1)
     expect(page.locator("#moves .blunder-mark")).to_contain_text("better:")
+    # #39: each player's accuracy and counts; the lines in the colours of the pieces
+    romans = analysis.locator("tr.analysis-player[data-seat='0']")
+    expect(romans.locator(".analysis-count.blunder")).to_have_text("1")
+    expect(analysis.locator("tr.analysis-player[data-seat='1'] .analysis-count.blunder")).to_have_text("0")
+    expect(romans.locator(".analysis-accuracy")).to_contain_text("%")
+    expect(analysis.locator("polyline.analysis-line.dot-romans")).to_have_count(1)
     shot(page, "analysis-graph")
 
     # A click at the graph's left edge shows the position before the first move.
@@ -43,6 +49,25 @@ def test_the_graph_shows_each_seat_and_a_click_jumps_the_replay(server, new_page
     expect(page.locator("#replay-label")).to_contain_text("The start (of 2 moves) (replay)")
     expect(page.locator("#game")).to_have_class("game replaying")
     expect(analysis.locator(".analysis-cursor")).to_have_count(1)
+    # The position before the blunder: the engine's move as a green arrow, the move played as a red one, in words.
+    board = page.locator("#board")
+    expect(board.locator(".analysis-overlay line.analysis-arrow.best")).to_have_count(1)
+    expect(board.locator(".analysis-overlay line.analysis-arrow.played")).to_have_count(1)
+    expect(page.locator("#analysis-move")).to_contain_text("e2-e4 ??")
+    best = page.evaluate(f"fetch('/api/games/{gid}/analysis').then((r) => r.json())")["plies"][0]["best"]
+    expect(page.locator("#analysis-move")).to_contain_text(best)
+    shot(page, "analysis-arrows")
+    # Learn from your mistakes: the blunder's position, the engine's move hidden until found.
+    analysis.locator(".analysis-learn-start").click()
+    expect(board.locator(".analysis-overlay line.analysis-arrow.best")).to_have_count(0)
+    analysis.locator(".analysis-learn-move").fill("e2-e4")
+    analysis.locator(".analysis-learn-check").click()
+    expect(analysis.locator(".analysis-learn-said.wrong")).to_contain_text("the move played")
+    analysis.locator(".analysis-learn-move").fill(best)
+    analysis.locator(".analysis-learn-check").click()
+    expect(analysis.locator(".analysis-learn-said.right")).to_be_visible()
+    expect(board.locator(".analysis-overlay line.analysis-arrow.best")).to_have_count(1)
+    analysis.locator(".analysis-learn-stop").click()
     # … and a click at its right edge, the end of the game.
     graph.click(position={"x": box["width"] * 0.99, "y": box["height"] / 2})
     expect(page.locator("#replay-label")).to_contain_text("live")

@@ -48,6 +48,10 @@ def test_a_finished_game_with_a_human_seat_is_analysed_by_queued_jobs_and_the_bl
     assert answer["status"] == "done" and answer["version"] == version
     assert [(p["version"], p["seat"], p["move"]) for p in answer["plies"]] == [(2, 0, "e2-e4"), (3, 1, "d3-f1")]
     assert [p["blunder"] for p in answer["plies"]] == [True, False]
+    assert [p["class"] for p in answer["plies"]] == ["blunder", None]
+    romans, gauls = answer["players"]
+    assert (romans["seat"], romans["blunders"], gauls["seat"], gauls["blunders"]) == (0, 1, 1, 0)
+    assert romans["accuracy"] < 50 < gauls["accuracy"] <= 100
     assert answer["plies"][0]["best"] not in ("e2-e4", "e2-c2", "e2-g2", "e2-g4")
     assert answer["plies"][1]["win"][1] >= 0.9 and answer["plies"][1]["best"] == "d3-f1"
     assert rt.store.version(gid) == version  # nothing appended to the game
@@ -120,11 +124,13 @@ def test_the_api_queues_on_request_and_answers_as_the_contract_says(rt, client):
     answer = client.post(f"/api/games/{gid}/analysis")
     assert answer.status_code == 202 and answer.get_json() == {"status": "queued"}
     queued = client.get(f"/api/games/{gid}/analysis").get_json()
-    assert queued == {"status": "queued", "version": rt.store.version(gid), "plies": []}
+    assert queued == {"status": "queued", "version": rt.store.version(gid), "plies": [],
+                      "players": [{"seat": s, "accuracy": None, "inaccuracies": 0, "mistakes": 0, "blunders": 0}
+                                  for s in (0, 1)]}
     run_jobs(rt)
     done = client.get(f"/api/games/{gid}/analysis").get_json()
     assert done["status"] == "done" and len(done["plies"]) == 2
-    assert set(done["plies"][0]) == {"version", "seat", "move", "win", "best", "blunder"}
+    assert set(done["plies"][0]) == {"version", "seat", "move", "win", "best", "blunder", "class"}
     msgspec.convert(done, openapi.Analysis)  # as the OpenAPI document describes it
     msgspec.convert(answer.get_json(), openapi.AnalysisStatus)
     assert client.post(f"/api/games/{gid}/analysis").get_json() == {"status": "done"}
