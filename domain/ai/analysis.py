@@ -4,9 +4,9 @@ Pure like the rest of ``domain/``: the state, the randomness and the clock come 
 analysed with everything revealed (finished games only: ``services/analysis.py`` checks):
 
 - **Murus Gallicus**: hard's alpha-beta (``domain.ai.murus_search.Search`` in the basic game,
-  ``domain.ai.murus.Search`` in the advanced one) for the whole budget; its score for the side to move becomes a
-  probability by a logistic ``1 / (1 + exp(-(score + MURUS_OFFSET) / MURUS_SCALE))``, whose scale and offset
-  were fitted by maximum likelihood on the outcomes of selfplay positions (``bench/calibrate.py``,
+  ``domain.ai.murus_advanced.Search`` in the advanced one) for the whole budget; its score for the side to move
+  becomes a probability by a logistic ``1 / (1 + exp(-(score + MURUS_OFFSET) / MURUS_SCALE))``, whose scale and
+  offset were fitted by maximum likelihood on the outcomes of selfplay positions (``bench/calibrate.py``,
   ``docs/ai.md``); a proven win or loss is 1 or 0.
 - **Mouse Guard**: hard's MCTS run on the true hands and deck order (no determinisation: nothing is hidden any
   more); the chance is the mean reward of the most visited move (the search's leaves are its fitted logistic
@@ -29,16 +29,16 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from domain.ai import commando
+from domain.ai import commando, murus_advanced
 from domain.ai import mouseguard as mg
 from domain.ai import murus_search as murus_fast
 from domain.ai import squirrels as sq
 from domain.ai.accuracy import BLUNDER  # one threshold for the flag and the class
-from domain.ai.murus import WON, Search
+from domain.ai.murus import WON
 from domain.base import REVEAL_ALL
 from domain.mouseguard.cards import CARDS
 from domain.mouseguard.state import board_from_mice
-from domain.murus.board import SIDE, generate
+from domain.murus.board import SIDE
 from domain.murus.notation import move_text
 from domain.murus.position import load_position
 
@@ -132,9 +132,9 @@ def murus_search(view: dict, budget: float, rng: random.Random,
         fast = murus_fast.Search(clock, clock() + budget)
         code = fast.best_move(murus_fast.compact(pos), rng)
         return fast.score, move_text(murus_fast.to_move(code)), pos[SIDE]
-    search = Search(advanced, hard=True, clock=clock, deadline=clock() + budget)
-    best = search.best_move(pos, generate(pos, advanced), rng)
-    return search.score, move_text(best), pos[SIDE]
+    compiled = murus_advanced.Search(clock, clock() + budget)  # hard's advanced-game search
+    code = compiled.best_move(pos, rng)
+    return compiled.score, move_text(murus_advanced.to_move(code)), pos[SIDE]
 
 
 def _murus(view: dict, budget: float, rng: random.Random, clock: Callable[[], float]) -> Evaluation:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from domain.ai import murus_search
+from domain.ai import murus_advanced, murus_search
 from domain.murus.board import (
     DISTRIBUTE,
     FORWARD,
@@ -127,7 +127,10 @@ def choose(view: dict, seat: int, level: str, rng: random.Random, budget: float,
         winning = [move for move in moves if _wins_at_once(play(pos, move), advanced)]
         return move_text(rng.choice(winning or moves))
     deadline = clock() + BUDGET_SHARE * budget
-    if level == "hard" and not advanced:
+    if level == "hard" and advanced:
+        compiled = murus_advanced.Search(clock, deadline)
+        return move_text(murus_advanced.to_move(compiled.best_move(pos, rng)))
+    if level == "hard":
         fast = murus_search.Search(clock, deadline)
         return move_text(murus_search.to_move(fast.best_move(murus_search.compact(pos), rng)))
     search = Search(advanced, hard=level == "hard", clock=clock, deadline=deadline)
