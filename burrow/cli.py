@@ -320,15 +320,18 @@ def cmd_doctor(args) -> int:
 
 
 def cmd_reports(args) -> int:
-    """The chat messages players reported, newest first, each with the messages before it."""
+    """The chat messages players reported that no operator has read yet, oldest first, each with the messages
+    before it; then they count as read (``--count`` at a time: the rest wait for the next run)."""
     runtime = _runtime(args, journal=False)
-    reports = runtime.people.chat.reports(args.count)
+    reports = runtime.people.chat.unread(args.count)
     for report in reports:
         message = report["message"]
         print(f"{message['at']}  game {report['gid']} ({report['room']}), reported by {report['reporter']}:")
         for before in report["context"]:
             print(f"    {before['from']}: {before['text']}")
         print(f"  > {message['from']}: {message['text']}")
+    if reports:
+        runtime.people.chat.mark_read(reports[-1]["id"])
     print(f"{len(reports)} report(s)")
     return 0
 
@@ -530,7 +533,7 @@ def parser() -> argparse.ArgumentParser:
                    help="also list the newest N dead letters of each partition (default 20)")
     s.set_defaults(func=cmd_doctor)
     s = with_store(sub.add_parser("reports", help="chat messages players reported, with what came before"))
-    s.add_argument("--count", type=_positive, default=50, help="the newest N reports (default 50)")
+    s.add_argument("--count", type=_positive, default=50, help="the oldest N unread reports (default 50)")
     s.set_defaults(func=cmd_reports)
     s = with_store(sub.add_parser("analyse", help="analyse a finished game: each move's chances, blunders"))
     s.add_argument("gid")

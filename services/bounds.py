@@ -29,6 +29,8 @@ MAX_MOVE = 200  # characters of one command in notation
 MAX_COMMAND_ID = 128
 
 GAME_ID = re.compile(r"[0-9a-f]{12}\Z")
+STREAM_ID = re.compile(r"([0-9]{1,20})-([0-9]{1,20})\Z")  # ASCII digits only: str.isdigit() takes "²" and "١"
+MAX_STREAM_PART = 2**64 - 1  # each half of a Redis stream id is an unsigned 64-bit number
 AI_SUFFIX = re.compile(r"\(\s*[^()]*\bai\s*\)\s*\Z", re.IGNORECASE)
 REFUSED_CATEGORIES = ("C", "Z")  # control, format, surrogate, private use, unassigned; separators but " "
 
@@ -90,6 +92,13 @@ def check_json(value: Any, field: str) -> None:
             check_unicode(item, where)
         else:
             raise unprocessable(where, f"not a JSON value: {type(item).__name__}")
+
+
+def is_stream_id(value: Any) -> bool:
+    """Whether ``value`` is a Redis stream id (``<ms>-<seq>``, each at most 2⁶⁴ − 1): one that Redis refuses would
+    be its error, a 500, instead of the client's."""
+    found = STREAM_ID.match(value) if isinstance(value, str) else None
+    return found is not None and all(int(part) <= MAX_STREAM_PART for part in found.groups())
 
 
 def check_int(value: Any, field: str, low: int, high: int) -> int:

@@ -21,7 +21,6 @@ Before any of them, ``Guard`` (a small ASGI middleware) decides once, for every 
 from __future__ import annotations
 
 import asyncio
-import re
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
@@ -39,7 +38,7 @@ from starlette.routing import Mount, Route
 from domain.text import Text
 from services import errors as service_errors
 from services.accounts import of as accounts_of
-from services.bounds import is_game_id
+from services.bounds import is_game_id, is_stream_id
 from services.clients import address_of
 from services.config import Settings
 from services.live.hub import RETRY_MS, Hub, Subscription, new_hub
@@ -52,7 +51,6 @@ SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 SETUP_THREADS = 4  # threads that open streams (the first stream of a game loads it); never more
 BODY_METHODS = (b"POST", b"PUT", b"PATCH", b"DELETE")
 SESSION_COOKIE = "burrow_session"  # the cookie web/session.py sets
-NOTE_ID = re.compile(r"\d{1,15}-\d{1,10}")  # a notification's id (a Redis stream id)
 
 
 class Waker:
@@ -290,7 +288,7 @@ class Streams:
             return error_response(service_errors.Unauthorized(Text("sign in first: this is an account's stream")),
                                   request)
         after = request.headers.get("last-event-id")
-        if after is not None and not NOTE_ID.fullmatch(after):
+        if after is not None and not is_stream_id(after):
             return error_response(service_errors.BadRequest(Text("Last-Event-ID: not a notification's id")),
                                   request)
         wakeup, waker = asyncio.Event(), self._waker(loop)

@@ -7,6 +7,8 @@ from flask import jsonify, request
 
 from domain.text import Text
 from services import errors
+from services.bounds import is_stream_id
+from services.clients import client_id
 from services.people.chat import check_room
 from web.api import api, bearer_token, required_seat, runtime
 
@@ -70,8 +72,8 @@ def read_chat(gid: str):
     room = check_room(request.args.get("room", "players"))
     chat_reader(rt, gid, room)
     after = request.args.get("after")
-    if after is not None and not _is_message_id(after):
-        raise errors.BadRequest(Text("after: not a message id of this room"))
+    if after is not None and not is_stream_id(after):
+        raise errors.BadRequest(Text("after: not a message id of this room"), field="after")
     return jsonify({"messages": people.chat.read(gid, room, after)})
 
 
@@ -91,19 +93,12 @@ def report_chat(gid: str):
     rt, people = meeting()
     body = body_of("room", "id")
     room = check_room(body.get("room"))
-    reporter, _ = chat_reader(rt, gid, room)
+    reporter, key = chat_reader(rt, gid, room)
     message = body.get("id")
-    if not _is_message_id(message):
+    if not is_stream_id(message):
         raise errors.BadRequest(Text("id: not a message id of this room"), field="id")
-    people.chat.report(gid, room, message, reporter)
+    people.chat.report(gid, room, message, reporter, key, client_id(request.remote_addr))
     return "", 204
-
-
-def _is_message_id(value: object) -> bool:
-    if not isinstance(value, str) or len(value) > 40:
-        return False
-    ms, _, seq = value.partition("-")
-    return ms.isdigit() and seq.isdigit()
 
 
 # -- quick pairing and challenges (signed in) ---------------------------------------------------------------

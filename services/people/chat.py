@@ -29,7 +29,10 @@ MAX_TEXT = 140
 KEPT = 500  # messages kept per room
 RATE, RATE_WINDOW_MS = 5, 10_000
 CONTEXT = 10  # messages before a reported one kept with it
-REPORTS_KEPT = 10_000
+LAST_ID = f"{2**64 - 1}-{2**64 - 1}"
+REPORTS_KEPT = 1_000  # reports an operator has read, kept (the unread ones are never trimmed)
+LAPSE_REPORTED_MS = 7 * 86_400_000  # who reported a message is remembered a week (a room keeps its last 500)
+REPORT_RATE, REPORT_CLIENT_RATE, REPORT_WINDOW_MS = 10, 30, 3_600_000  # reports per reporter, per address, an hour
 
 
 @dataclass(frozen=True)
@@ -97,27 +100,64 @@ class Chat:
         key = self.keys.chat(gid, room)
         if after is None:
             found = list(reversed(self.redis.xrevrange(key, count=limit)))
+        elif after == LAST_ID:
+            found = []  # nothing can come after the last id there is (and Redis refuses "(" before it)
         else:
             found = self.redis.xrange(key, f"({after}", "+", count=limit)
         return [_message(i, f).to_client() for i, f in found]
 
-    def report(self, gid: str, room: str, message_id: str, reporter: str) -> None:
-        """Keep message ``message_id`` of ``room``, and the messages before it, for an operator."""
+    def report(self, gid: str, room: str, message_id: str, reporter: str, reporter_key: str,
+               client: str | None = None) -> bool:
+        """Keep message ``message_id`` of ``room``, and the messages before it, for an operator; ``reporter`` is
+        the name shown, ``reporter_key`` who it is (as ``post``'s ``sender_key``), ``client`` its address's id.
+        Once per reporter and message (False: reported already, nothing kept); ``REPORT_RATE`` an hour per
+        reporter and ``REPORT_CLIENT_RATE`` per address (429 beyond)."""
         room = check_room(room)
         key = self.keys.chat(gid, room)
         found = self.redis.xrange(key, message_id, message_id)
         if not found:
             raise errors.NotFound(Text("no message {id} in the {room} room of game {gid}",
                                        id=repr(message_id[:40]), room=room, gid=gid))
+        reported = self.keys.reported(gid, room, message_id)
+        if self.redis.sismember(reported, reporter_key):
+            return False
+        now = int(time.time() * 1000)
+        limits = [(reporter_key, REPORT_RATE)] + ([(f"client:{client}", REPORT_CLIENT_RATE)] if client else [])
+        for who, rate in limits:
+            wait = self._rate(keys=[self.keys.report_rate(who)], args=[now, REPORT_WINDOW_MS, rate,
+                                                                        secrets.token_hex(6)])
+            if wait:
+                raise errors.TooMany(Text("at most {n} reports an hour; wait {s} s", n=rate,
+                                          s=(int(wait) + 999) // 1000), retry_after=(int(wait) + 999) // 1000)
+        if not self.redis.sadd(reported, reporter_key):
+            return False  # a racing twin of this report was first
+        self.redis.pexpire(reported, LAPSE_REPORTED_MS)
         before = list(reversed(self.redis.xrevrange(key, f"({message_id}", "-", count=CONTEXT)))
         record = {"gid": gid, "room": room, "reporter": reporter, "message": _message(*found[0]).to_client(),
                   "context": [_message(i, f).to_client() for i, f in before]}
-        self.redis.xadd(self.keys.reports(), {"report": json.dumps(record)}, maxlen=REPORTS_KEPT, approximate=True)
+        self.redis.xadd(self.keys.reports(), {"report": json.dumps(record)})  # never trimmed while unread
+        return True
 
     def reports(self, count: int = 50) -> list[dict]:
-        """The latest reports, newest first (each: game, room, reporter, the message, its context, when)."""
+        """The latest reports, read or not, newest first (each: game, room, reporter, the message, its
+        context)."""
         found = self.redis.xrevrange(self.keys.reports(), count=count)
         return [{"id": _text(i), **json.loads(f[b"report"])} for i, f in found]
+
+    def unread(self, count: int = 50) -> list[dict]:
+        """The oldest ``count`` reports no operator has read yet, oldest first."""
+        mark = self.redis.get(self.keys.reports_read())
+        start = f"({_text(mark)}" if mark else "-"
+        found = self.redis.xrange(self.keys.reports(), start, "+", count=count)
+        return [{"id": _text(i), **json.loads(f[b"report"])} for i, f in found]
+
+    def mark_read(self, upto: str) -> None:
+        """The reports up to id ``upto`` have been read: keep the newest ``REPORTS_KEPT`` of them, never an unread
+        one."""
+        self.redis.set(self.keys.reports_read(), upto)
+        older = self.redis.xrevrange(self.keys.reports(), upto, "-", count=REPORTS_KEPT + 1)
+        if len(older) > REPORTS_KEPT:
+            self.redis.xtrim(self.keys.reports(), minid=_text(older[-2][0]), approximate=False)
 
 
 def _message(entry_id, fields: dict) -> Message:

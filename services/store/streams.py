@@ -270,8 +270,21 @@ class Keys:
         return f"{self.prefix}:{{challenges}}:rate:{account}"
 
     def reports(self) -> str:
-        """Stream: chat messages reported to an operator, with their context (``burrow reports``)."""
+        """Stream: chat messages reported to an operator, with their context (``burrow reports``); the unread ones
+        are never trimmed."""
         return f"{self.prefix}:{{ops}}:reports"
+
+    def reports_read(self) -> str:
+        """String: the id of the newest report an operator has read (``burrow reports``)."""
+        return f"{self.prefix}:{{ops}}:reports:read"
+
+    def reported(self, gid: str, room: str, message_id: str) -> str:
+        """Set with an expiry: who reported one chat message (one report per reporter and message)."""
+        return f"{self.prefix}:{{ops}}:reported:{gid}:{room}:{message_id}"
+
+    def report_rate(self, reporter: str) -> str:
+        """Sorted set: a reporter's (or an address's) reports of the last hour."""
+        return f"{self.prefix}:reportrate:{reporter}"
 
     # -- accounts: one hash slot of their own, ``{acct}``, so a name's claim and the account's first event, a
     # passkey's claim and its event, are written by one script (``services/accounts/``) --------------------------

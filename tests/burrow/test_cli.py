@@ -85,10 +85,12 @@ def test_reports_lists_the_reported_chat_messages_with_their_context(tmp_path, c
     gid = rt.service.create("murus", [{"name": "Ann"}, {"name": "Ben"}])["id"]
     rt.people.chat.post(gid, "players", "Ann", "a", "hello")
     bad = rt.people.chat.post(gid, "players", "Ben", "b", "something rude")
-    rt.people.chat.report(gid, "players", bad["id"], "Ann")
+    rt.people.chat.report(gid, "players", bad["id"], "Ann", "a")
     import burrow.cli
 
     monkeypatch.setattr(burrow.cli, "_runtime", lambda args, journal=None: rt)
     assert burrow.cli.main(["reports"]) == 0
     out = capsys.readouterr().out
     assert "reported by Ann" in out and "    Ann: hello" in out and "  > Ben: something rude" in out
+    assert burrow.cli.main(["reports"]) == 0  # read once: the next run lists only new ones
+    assert "0 report(s)" in capsys.readouterr().out
