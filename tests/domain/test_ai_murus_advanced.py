@@ -6,7 +6,12 @@ each technique keeps the results it must keep, and the budget is kept."""
 from __future__ import annotations
 
 import functools
+import gc
 import random
+import subprocess
+import sys
+import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -213,7 +218,7 @@ def test_an_intruder_inside_the_tree_is_answered_one_ply_deeper():
 
 
 def test_only_the_answers_to_an_intruder_are_played():
-    for pos in intruded_positions(10, 4):
+    for pos in intruded_positions(9, 4):
         search = fixed_depth(pos, 3)
         child = board.play(pos, adv.to_move(search.best))
         assert board.outcome(child, True) is None  # the intruder is gone
@@ -250,3 +255,95 @@ def test_hard_plays_the_compiled_search_in_the_advanced_game(monkeypatch):
     text = ai.choose(murus.view(state, 0), 0, "hard", random.Random(0), 0.05, StepClock(0.001))
     assert len(chosen) == 1 and text in murus.legal(state, 0)
     assert ai.move_text(adv.to_move(chosen[0])) == text
+
+
+def test_pruning_and_reductions_reach_a_depth_with_fewer_nodes():
+    positions = random_positions(13, 5, (6, 30))
+    full = sum(fixed_depth(pos, 5).nodes for pos in positions)
+    plain = sum(fixed_depth(pos, 5, null_move=False, futility=False, reductions=False).nodes for pos in positions)
+    assert full < plain
+
+
+def test_searches_in_threads_keep_to_their_own_tables():
+    """The compiled search runs without the GIL: searches in threads at once find what they find alone."""
+    positions = random_positions(14, 3, (6, 30))
+    alone = [(s.best, s.score, s.nodes) for s in (fixed_depth(pos, 5) for pos in positions)]
+    together: dict[int, tuple] = {}
+
+    def run(i: int) -> None:
+        search = fixed_depth(positions[i], 5)
+        together[i] = (search.best, search.score, search.nodes)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(positions))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [together[i] for i in range(len(positions))] == alone
+
+
+def test_a_table_is_held_by_one_decision_at_a_time():
+    """Two decisions at once never share a table; one that is over leaves its table to the next, with a new
+    generation (its entries then count as empty)."""
+    first = core.Core(adv.WEIGHTS, null_move=True, futility=True, reductions=True, table_on=True, interior=3)
+    second = core.Core(adv.WEIGHTS, null_move=True, futility=True, reductions=True, table_on=True, interior=3)
+    assert first.table is not second.table and first.number != second.number
+    assert first.table.nbytes == core.TABLE_BYTES
+    table, generation = first.table, first.state[core.GENERATION]
+    del first
+    gc.collect()
+    third = core.Core(adv.WEIGHTS, null_move=True, futility=True, reductions=True, table_on=True, interior=3)
+    assert third.table is table and third.state[core.GENERATION] == generation + 1
+
+
+def test_the_table_keeps_a_board_until_its_window_is_full():
+    table, generation = core.table()
+    boards = [pos[:6] for pos in random_positions(15, 40)]
+    for i, planes in enumerate(boards):
+        core.store(table, generation, *planes, 0, 3 + i % 5, 100 + i, 0, 65)
+    for i, planes in enumerate(boards):
+        slot = core.probe(table, generation, *planes, 0)
+        assert slot >= 0 and table[slot, 7] == 100 + i
+        assert core.probe(table, generation, *planes, 1) == -1  # the other side to move: another board
+        assert core.probe(table, generation + 1, *planes, 0) == -1
+    core.store(table, generation, *boards[0], 0, 9, -5, 1, 65)
+    slot = core.probe(table, generation, *boards[0], 0)
+    assert table[slot, 7] == -5 and (table[slot, 6] >> 3) & 255 == 9
+
+
+# The strong reference engine (bench/murus_advanced_strong.py) -------------------------------------------------
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+@pytest.fixture(scope="module")
+def strong():
+    sys.path.insert(0, str(BENCH))
+    try:
+        import murus_advanced_strong
+    finally:
+        sys.path.remove(str(BENCH))
+    return murus_advanced_strong
+
+
+def test_the_strong_reference_moves_by_the_rules(strong):
+    for pos in random_positions(16, 100) + stacked_positions(17, 100):
+        moves = strong.generate(pos)
+        assert sorted(strong.to_move(move) for move in moves) == sorted(board.generate(pos, True))
+        for move in moves:
+            assert strong.play(pos, move) == board.play(pos, strong.to_move(move))
+
+
+@pytest.mark.parametrize("pos", HELD)
+def test_the_strong_reference_finds_the_held_breakthroughs(strong, pos):
+    engine = strong.Engine(StepClock(0.00001), float("inf"))
+    engine.search(pos, random.Random(0))
+    assert engine.score > strong.WON
+
+
+@pytest.mark.slow  # a bench's smoke run
+def test_the_strong_reference_bench_runs_quick():
+    done = subprocess.run([sys.executable, str(BENCH / "murus_advanced_strong.py"), "--quick", "--clock", "cpu"],
+                          cwd=BENCH.parent, capture_output=True, text=True, timeout=240, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert any(line.startswith("|-") for line in done.stdout.splitlines()), done.stdout
