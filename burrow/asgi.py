@@ -4,11 +4,13 @@ serves ``web/front.py`` over it, Flask on ``BURROW_WEB_THREADS`` (default 32) th
 
 import os
 
+from burrow import observed
 from burrow.runtime import build, install
 from services.config import Settings
 from web.app import create_app
 from web.front import create_front
 
+observed.prepare()  # the directory ``burrow serve`` made (PROMETHEUS_MULTIPROC_DIR): every process's metrics
 _settings = Settings.from_env()
 if _settings.redis_url is None:
     raise SystemExit("burrow.asgi needs REDIS_URL (use 'burrow serve' for the embedded, single-process mode)")

@@ -9,10 +9,12 @@ import argparse
 import errno
 import json
 import logging
+import os
 import socket
 import sys
 import time
 
+from burrow import observed
 from services.config import Settings, public_url
 from services.jobs.queues import KINDS
 from services.reads.projections import PROJECTIONS
@@ -63,10 +65,12 @@ def cmd_serve(args) -> int:
     if args.processes > 1 and not args.web_only:
         raise UserError("--processes needs --web-only (run the workers and dispatchers as services of their own)")
     sock = _listen(args.host, args.port)
+    observed.prepare(own_dir=True)  # before any metric is made; the web processes inherit the directory
     if args.processes > 1:
         settings = Settings.from_env(redis_url=args.redis)
         if settings.redis_url is None:
             raise UserError("--processes needs a real Redis: pass --redis URL or set REDIS_URL")
+        os.environ["REDIS_URL"] = settings.redis_url  # the web processes build their runtimes from the environment
         print(f"burrow: {args.processes} web processes for {public_url(settings.redis_url)}; "
               f"open http://{args.host}:{args.port}/", file=sys.stderr)
         return serving.serve_processes(settings, sock, args.processes)
@@ -109,6 +113,7 @@ def _start_workers(runtime, ai_workers: int) -> None:
 def cmd_worker(args) -> int:
     from workers.worker import run_worker
 
+    observed.prepare()
     runtime = _runtime(args, journal=False)
     _require_real_redis(runtime, "worker")
     run_worker(runtime, burst=args.burst, kinds=tuple(args.queue or KINDS))
@@ -118,6 +123,7 @@ def cmd_worker(args) -> int:
 def cmd_dispatch(args) -> int:
     from workers.dispatcher import Dispatcher
 
+    observed.prepare()
     runtime = _runtime(args, journal=False)
     _require_real_redis(runtime, "dispatch")
     print(f"burrow: dispatching for {public_url(runtime.settings.redis_url)}", file=sys.stderr)

@@ -13,6 +13,7 @@ from services.games.commands import GameService
 from services.games.seats import Seats
 from services.games.states import States
 from services.jobs.queues import BatchedPokes, RQJobs
+from services.metrics import Metrics
 from services.people import People
 from services.reads.projections import Projector
 from services.reads.ratings import Ratings
@@ -34,8 +35,8 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
         client = embedded_client(fake_server)
         rq_client = client
     else:
-        client = connect(settings.redis_url)
-        rq_client = queue_client(settings.rq_url, client, settings.redis_url)
+        client = connect(settings.redis_url, settings.redis_timeout)
+        rq_client = queue_client(settings.rq_url, client, settings.redis_url, settings.redis_timeout)
     loaded = 0
     if journal if journal is not None else embedded:
         from services.store.journal import JournaledEventStore
@@ -66,7 +67,7 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
     ratings = Ratings(games)
     service.rating_of = ratings.rating_of
     return Runtime(settings, client, rq_client, store, games, Seats(store), service, Projector(games), queue, jobs,
-                   ratings, embedded, loaded, people)
+                   ratings, embedded, loaded, people, Metrics())
 
 
 def from_env() -> Runtime:

@@ -6,6 +6,9 @@ import os
 import re
 from dataclasses import dataclass, field
 
+# Who may read ``GET /metrics`` by default: loopback and the private ranges (a Prometheus beside the site).
+METRICS_ALLOW = ("127.0.0.0/8", "::1/128", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7")
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -41,6 +44,12 @@ class Settings:
     # replication, a master failing right after acknowledging may lose the command (docs/scaling.md).
     ack_replicas: int = 0
     ack_timeout_ms: int = 1000  # how long an append waits for them; then 503, and the client sends it again
+    # Operations (docs/operations.md). ``GET /metrics`` on or off, and who may read it (addresses or CIDRs).
+    metrics: bool = True
+    metrics_allow: tuple[str, ...] = METRICS_ALLOW
+    # A Redis that does not answer a command within this many seconds is taken for unreachable: the command
+    # answers 503 ``store_unavailable`` (docs/guarantees.md, "Faults beyond a kill").
+    redis_timeout: float = 2.0
     limits: dict = field(default_factory=lambda: {
         "body_bytes": 64 * 1024,
         "name_length": 40,
@@ -59,7 +68,8 @@ class Settings:
         ``BURROW_RETRY_MS``, ``BURROW_TRUSTED_PROXIES``, ``BURROW_PUBLIC_URL``, ``BURROW_ALLOWED_HOSTS``,
         ``BURROW_HEAD_SECONDS``, ``BURROW_BODY_SECONDS``, ``BURROW_STREAMS_PER_CLIENT``,
         ``BURROW_OLD_READS_PER_CLIENT``, ``BURROW_CREATE_RATE``, ``BURROW_SIGNUP_RATE``,
-        ``BURROW_OPEN_GAMES``, ``BURROW_ACK_REPLICAS``, ``BURROW_ACK_TIMEOUT_MS``; explicit ``overrides``
+        ``BURROW_OPEN_GAMES``, ``BURROW_ACK_REPLICAS``, ``BURROW_ACK_TIMEOUT_MS``, ``BURROW_METRICS``,
+        ``BURROW_METRICS_ALLOW``, ``BURROW_REDIS_TIMEOUT``; explicit ``overrides``
         (not None) win."""
         env = os.environ
         values = {
@@ -87,7 +97,11 @@ class Settings:
             "analyses_waiting": int(env.get("BURROW_ANALYSES_WAITING", "500")),
             "ack_replicas": int(env.get("BURROW_ACK_REPLICAS", "0")),
             "ack_timeout_ms": int(env.get("BURROW_ACK_TIMEOUT_MS", "1000")),
+            "metrics": env.get("BURROW_METRICS", "1").strip().lower() not in ("0", "false", "no", "off"),
+            "redis_timeout": float(env.get("BURROW_REDIS_TIMEOUT", "2")),
         }
+        if env.get("BURROW_METRICS_ALLOW"):
+            values["metrics_allow"] = networks(env["BURROW_METRICS_ALLOW"])
         if env.get("BURROW_ALLOWED_HOSTS"):
             values["allowed_hosts"] = tuple(h.strip() for h in env["BURROW_ALLOWED_HOSTS"].split(",") if h.strip())
         limits = dict(cls.__dataclass_fields__["limits"].default_factory())
@@ -99,6 +113,35 @@ class Settings:
         values["limits"] = limits
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
+
+
+def networks(text: str) -> tuple[str, ...]:
+    """A list of addresses or CIDRs (``10.0.0.0/8, 192.0.2.7``), each checked; ``ValueError`` names a bad one."""
+    import ipaddress
+
+    out = []
+    for item in (part.strip() for part in text.split(",")):
+        if item:
+            try:
+                out.append(str(ipaddress.ip_network(item, strict=False)))
+            except ValueError:
+                raise ValueError(f"BURROW_METRICS_ALLOW: {item[:60]!r} is not an address or a network") from None
+    return tuple(out)
+
+
+def allowed(address: str | None, allow: tuple[str, ...]) -> bool:
+    """Whether ``address`` (a client's) is in one of the networks ``allow``."""
+    import ipaddress
+
+    if not address:
+        return False
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return any(ip in ipaddress.ip_network(net) for net in allow)
 
 
 # Query parameters of a Redis URL (redis-py's ``parse_url``) whose values are not secret; any other parameter is

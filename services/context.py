@@ -21,6 +21,7 @@ from services.games.commands import GameService
 from services.games.seats import Seats
 from services.games.states import States
 from services.jobs.queues import RQJobs
+from services.metrics import Metrics
 from services.people import People
 from services.reads.projections import Projector
 from services.reads.ratings import Ratings
@@ -45,6 +46,7 @@ class Runtime:
     embedded: bool = False
     loaded_games: int = 0
     people: People | None = None  # chat, presence, notifications (``services/people/``)
+    metrics: Metrics | None = None  # what this process observes (``services/metrics.py``)
 
 
 _current: Runtime | None = None

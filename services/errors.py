@@ -33,6 +33,10 @@ class Unauthorized(ServiceError):
     status, code = 401, "unauthorized"
 
 
+class Forbidden(ServiceError):
+    status, code = 403, "forbidden"
+
+
 class NotYourTurn(ServiceError):
     status, code = 403, "not_your_turn"
 
@@ -58,7 +62,10 @@ class TooMany(ServiceError):
 
 
 class Unavailable(ServiceError):
-    status, code = 503, "unavailable"
+    """Redis did not answer (down, cut off, slower than ``BURROW_REDIS_TIMEOUT``, refusing writes): nobody's fault,
+    worth trying again (the answer carries ``Retry-After``)."""
+
+    status, code = 503, "store_unavailable"
 
 
 class Corrupt(ServiceError):

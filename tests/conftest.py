@@ -145,7 +145,7 @@ def run_jobs(runtime) -> None:
         flush()
     Dispatcher(runtime, consumer="tests").run_once(block_ms=1)
     queues = list(runtime.jobs.queues.values())
-    ThreadWorker(queues, connection=runtime.rq_redis).run(burst=True, logging_level="ERROR")
+    ThreadWorker(queues, connection=runtime.rq_redis).measured(runtime).run(burst=True, logging_level="ERROR")
 
 
 @pytest.fixture(scope="module")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import time
+from contextlib import contextmanager
 from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, jsonify, request
@@ -11,9 +13,9 @@ from domain import registry
 from domain.text import Text
 from services import errors
 from services.bounds import is_game_id
-from services.config import public_url
 from services.games.tables import Tables
 from services.jobs import doctor
+from services.metrics import game_label
 from services.people.presence import now_ms
 from services.reads import analysis
 from services.reads.limits import ExpensiveReads
@@ -41,8 +43,13 @@ def service_error(exc: errors.ServiceError):
     return error(exc.status, exc.code, exc.text, **exc.details)
 
 
+STORE_UNAVAILABLE = errors.Unavailable.code
+
+
 def redis_down(exc):
-    return error(503, "unavailable", "the event store is unreachable; try again in a moment")
+    """Redis did not answer within ``BURROW_REDIS_TIMEOUT`` (or refused the connection, or refuses writes at its
+    memory limit): 503 with ``Retry-After`` (``web/errors.py``)."""
+    return error(503, STORE_UNAVAILABLE, "the event store is unreachable; try again in a moment")
 
 
 for _down in REDIS_DOWN:
@@ -127,10 +134,17 @@ def openapi():
 
 @api.get("/health")
 def health():
-    rt = runtime()
-    if not rt.store.reachable():
-        return error(503, "unavailable", "redis is unreachable")
-    return jsonify({"ok": True, "redis": public_url(rt.settings.redis_url)})
+    """``{"ok", "problems", "redis"}``, 503 when a Redis is unreachable, too slow or nearly full; within 1 s
+    (``services/health.py``). The front answers it itself, off Flask's threads (``web/front.py``)."""
+    status, document = health_answer(current_app.extensions["burrow.health"])
+    return jsonify(document), status
+
+
+def health_answer(checker) -> tuple[int, dict]:
+    """The health check's status and document."""
+    found = checker.check()
+    return (200 if found["ok"] else 503), {"ok": found["ok"], "problems": found["problems"],
+                                           "redis": found["redis"]["events"]}
 
 
 @api.post("/games")
@@ -274,9 +288,36 @@ def post_command(gid: str):
         body = schemas.decode(request.get_data(), schemas.Command)
     except ValueError as exc:
         raise errors.BadRequest(exc.args[0]) from None
-    seat = required_seat(rt, gid)
-    answer = rt.service.command(gid, seat, body.move, body.expected_version, body.command_id)
+    with command_measured(rt, gid):
+        seat = required_seat(rt, gid)
+        answer = rt.service.command(gid, seat, body.move, body.expected_version, body.command_id)
     return jsonify({**answer, "events": i18n.localize_events(answer["events"], i18n.request_language())})
+
+
+@contextmanager
+def command_measured(rt, gid: str):
+    """Count the command (``burrow_commands_total{game,outcome}``: ``ok`` or its error's code) and time it."""
+    metrics = rt.metrics
+    if metrics is None:
+        yield
+        return
+    started, outcome = time.perf_counter(), "ok"
+    try:
+        yield
+    except errors.ServiceError as exc:
+        outcome = exc.code
+        raise
+    except REDIS_DOWN:
+        outcome = STORE_UNAVAILABLE
+        raise
+    except Exception:
+        outcome = "internal"
+        raise
+    finally:
+        meta = rt.store.known_meta(gid)
+        game = game_label(meta.get("game") if meta else None)
+        metrics.commands.labels(game, outcome).inc()
+        metrics.command_seconds.labels(game).observe(time.perf_counter() - started)
 
 
 @api.get("/games/<gid>/events")

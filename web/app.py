@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Flask, request
 
 from services.context import Runtime
+from services.health import Health
 from web.errors import flask_response
 
 
@@ -19,6 +20,7 @@ def create_app(runtime: Runtime) -> Flask:
     app = Flask(__name__)
     app.config["RUNTIME"] = runtime
     app.config["MAX_CONTENT_LENGTH"] = runtime.settings.limits["body_bytes"]
+    app.extensions["burrow.health"] = Health.of(runtime)  # GET /api/health, here and on the front
     app.register_blueprint(api)
     app.register_blueprint(pages)
     i18n.init_app(app)  # Flask-Babel and the language of each request (web/i18n.py)

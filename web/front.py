@@ -27,6 +27,7 @@ from contextlib import asynccontextmanager, suppress
 from urllib.parse import urlsplit
 
 from flask import Flask
+from prometheus_client import Gauge
 from sse_starlette import EventSourceResponse
 from sse_starlette.sse import SendTimeoutError
 from starlette.applications import Starlette
@@ -43,10 +44,13 @@ from services.clients import address_of
 from services.config import Settings
 from services.live.hub import RETRY_MS, Hub, Subscription, new_hub
 from web import errors, i18n
+from web import metrics as web_metrics
+from web.api import health_answer
 from web.bridge import Bridge
 
 KEEPALIVE_SECONDS = 15  # a comment line on an idle stream, so proxies and clients see it alive
 SEND_SECONDS = 10  # a stream whose client takes longer to accept one message is ended (it reconnects)
+PLAIN_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}  # as Flask's answers
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 SETUP_THREADS = 4  # threads that open streams (the first stream of a game loads it); never more
 BODY_METHODS = (b"POST", b"PUT", b"PATCH", b"DELETE")
@@ -217,8 +221,9 @@ class Streams:
     ``GET /api/games/<gid>/notices`` (what happens beside them: chat, presence) and ``GET /api/me/stream`` (an
     account's notifications; ``username_of`` a session cookie: its account's name)."""
 
-    def __init__(self, hub: Hub, username_of=lambda cookie: None):
+    def __init__(self, hub: Hub, username_of=lambda cookie: None, live: Gauge | None = None):
         self.hub = hub
+        self.live = live  # burrow_live_streams (services/metrics.py)
         self.username_of = username_of
         self.setup = ThreadPoolExecutor(max_workers=SETUP_THREADS, thread_name_prefix="stream-open")
         self._wakers: dict[asyncio.AbstractEventLoop, Waker] = {}
@@ -303,6 +308,8 @@ class Streams:
 
     async def _messages(self, sub: Subscription, wakeup: asyncio.Event):
         self._open.add(wakeup)
+        if self.live is not None:
+            self.live.inc()
         try:
             yield b"retry: %d\n\n" % RETRY_MS
             while not self.closing:
@@ -316,6 +323,8 @@ class Streams:
                 wakeup.clear()
         finally:
             self._open.discard(wakeup)
+            if self.live is not None:
+                self.live.dec()
             self.hub.unsubscribe(sub)
 
 
@@ -338,7 +347,7 @@ def error_response(exc: service_errors.ServiceError, request: Request | None = N
     """A service error as the front's JSON answer, its message in the ``request``'s language (its ``code`` never
     changes)."""
     status, document = errors.of(exc, i18n.scope_language(request.scope) if request is not None else i18n.DEFAULT)
-    return JSONResponse(document, status_code=status)
+    return JSONResponse(document, status_code=status, headers=errors.extra_headers(status))
 
 
 def create_front(flask_app: Flask, threads: int = 32) -> Starlette:
@@ -351,7 +360,8 @@ def create_front(flask_app: Flask, threads: int = 32) -> Starlette:
         found = accounts.signed_in(cookie)
         return found[1].username if found else None
 
-    streams = Streams(hub, username_of)
+    metrics = runtime.metrics
+    streams = Streams(hub, username_of, metrics.live_streams if metrics is not None else None)
 
     @asynccontextmanager
     async def lifespan(app):
@@ -359,11 +369,24 @@ def create_front(flask_app: Flask, threads: int = 32) -> Starlette:
         streams.close()
         hub.stop()
 
-    routes = [Route("/api/games/{gid}/stream", streams.game, methods=["GET", "HEAD"]),
-              Route("/api/games/{gid}/notices", streams.notices, methods=["GET"]),
-              Route("/api/me/stream", streams.account, methods=["GET"]),
-              Mount("/", app=Counted(Bridge(flask_app, threads), hub))]
+    checker = flask_app.extensions["burrow.health"]
+
+    async def health(request: Request) -> Response:
+        """``GET /api/health`` on the loop's own executor: answered even while every Flask thread waits on a
+        stalled Redis."""
+        status, document = await asyncio.get_running_loop().run_in_executor(None, health_answer, checker)
+        return JSONResponse(document, status_code=status, headers={"Cache-Control": "no-store", **PLAIN_HEADERS})
+
+    own = [Route("/api/health", health, methods=["GET"]),
+           Route("/api/games/{gid}/stream", streams.game, methods=["GET", "HEAD"]),
+           Route("/api/games/{gid}/notices", streams.notices, methods=["GET"]),
+           Route("/api/me/stream", streams.account, methods=["GET"])]
+    if runtime.settings.metrics and metrics is not None:
+        own.append(web_metrics.metrics_route(runtime, error_response, PLAIN_HEADERS))
+    routes = [*own, Mount("/", app=Counted(Bridge(flask_app, threads), hub))]
     front = Starlette(routes=routes, lifespan=lifespan)
     front.add_middleware(Guard, settings=runtime.settings)
+    if metrics is not None:  # outermost: the guard's refusals are counted too
+        front.add_middleware(web_metrics.HttpMetrics, metrics=metrics, routes=web_metrics.Routes(own, flask_app))
     front.state.hub, front.state.streams = hub, streams
     return front

@@ -37,6 +37,7 @@ class Error(msgspec.Struct):
 class Health(msgspec.Struct):
     ok: bool
     redis: str
+    problems: list[str] = []  # what is wrong (503): a Redis unreachable, too slow, nearly full
 
 
 class Seat(msgspec.Struct, omit_defaults=True):
@@ -294,7 +295,9 @@ def document() -> dict:
     paths = {
         "/api/health": {"get": {
             "summary": "Liveness, and which store this server uses", "operationId": "health",
-            "responses": {"200": _json(Health, "the service and its store are up"), **_errors(503)}}},
+            "responses": {"200": _json(Health, "the service and its store are up"),
+                          "503": _json(Health, "a Redis is unreachable, slower than the bound or nearly full: "
+                                               "ok is false and problems says what is wrong")}}},
         "/api/catalog": {"get": {
             "summary": "Every game: title, seats, AI levels, options (type, default, label, help, choices), rules "
                        "in short, notation examples", "operationId": "catalog",

@@ -135,14 +135,16 @@ class Dispatcher:
         its current deadline back."""
         ended, now = 0, now_ms()
         for p in range(self.keys.partitions):
-            due = self.clocks.due(p, now)
+            due = self.clocks.due_at(p, now)
             if not due:
                 continue
             deadlines: dict[str, int | None] = {}
-            for gid in due:
+            for gid, deadline in due:
                 try:
                     if self.tables.flag(gid) == "timeout":
                         ended += 1
+                        if self.runtime.metrics is not None:  # how late the loss came: burrow_clock_lateness
+                            self.runtime.metrics.clock_lateness.observe(max(0, now_ms() - deadline) / 1000)
                     game = self.runtime.games.load(gid)
                 except UNREACHABLE:
                     raise
@@ -343,6 +345,8 @@ class Dispatcher:
                 self.run_once(block_ms)
             except REDIS_DOWN as exc:
                 log.warning("dispatcher: redis unreachable (%s); retrying", exc)
+                if self.runtime.metrics is not None:
+                    self.runtime.metrics.dispatcher_errors.inc()
                 self.stopping.wait(1.0)
             except Exception:
                 log.exception("dispatcher: batch failed; retrying")

@@ -38,12 +38,15 @@ def project_pending() -> int:
     done, failed = 0, []
     runtime.jobs.started()  # before reading: a poke from now on queues another job
     while True:
-        gids = runtime.jobs.take_pending()
-        if not gids:
+        taken = runtime.jobs.take_pending_since()
+        if not taken:
             left = deadline - time.monotonic()
-            if left <= 0 or not (gids := runtime.jobs.wait_pending(left)):
+            if left <= 0 or not (taken := runtime.jobs.wait_pending_since(left)):
                 break
-        for gid, game in runtime.projector.project_many(gids).items():
+        gids = [gid for gid, _ in taken]
+        projected = runtime.projector.project_many(gids)
+        _lag(runtime, taken, projected)
+        for gid, game in projected.items():
             try:
                 if isinstance(game, Exception):
                     raise game
@@ -59,6 +62,16 @@ def project_pending() -> int:
     if failed:
         raise ProjectionsFailed(f"{len(failed)} of {done} games failed: {', '.join(failed)}")
     return done
+
+
+def _lag(runtime, taken: list[tuple[str, int]], projected: dict) -> None:
+    """Each game projected: the time from its first poke to its documents written (``burrow_projection_lag``)."""
+    if runtime.metrics is None:
+        return
+    now = time.time() * 1000
+    for gid, poked in taken:
+        if not isinstance(projected.get(gid), Exception):
+            runtime.metrics.projection_lag.observe(max(0.0, now - poked) / 1000)
 
 
 def project(gid: str) -> int:
@@ -82,13 +95,20 @@ def ai_turn(gid: str, seat: int, version: int, client: str | None = None) -> str
 
     Then the turn's slot of ``client`` (the game's creator) goes to that client's next waiting AI turn."""
     runtime = current()
-    started = time.monotonic()
+    started, outcome = time.monotonic(), "failed"
     try:
         outcome = ai_turns.play(runtime.service, gid, seat, version, runtime.settings.ai_time)
     finally:
         runtime.jobs.ai_done(gid, seat, version, client)
+        if runtime.metrics is not None:
+            runtime.metrics.ai_turn_seconds.labels(_outcome(outcome)).observe(time.monotonic() - started)
     log.info("ai_turn %s seat %s v%s: %s in %.3fs", gid, seat, version, outcome, time.monotonic() - started)
     return outcome
+
+
+def _outcome(outcome: str) -> str:
+    """An AI turn's outcome as a label value (bounded): ``played``, ``answered``, ``stale`` or ``failed``."""
+    return outcome if outcome in ("played", "answered", "stale") else "failed"
 
 
 def analysis_plan(gid: str, version: int) -> int:

@@ -18,6 +18,7 @@ from rq.timeouts import TimerDeathPenalty
 
 from services.context import Runtime
 from services.jobs.queues import KINDS
+from services.metrics import Metrics
 
 log = logging.getLogger(__name__)
 RESTART_SECONDS = 1.0
@@ -32,6 +33,26 @@ class Worker(rq.SimpleWorker):
     for a next subscription, for its whole 60 s, before it looks again whether it should stop: then a worker's
     end (every burst of the tests, a ``burrow worker`` told to stop) took a minute. Here the reader is told to
     stop first, without waiting, so the unsubscription's reply is the last message it reads."""
+
+    metrics: Metrics | None = None  # burrow_job_seconds{queue}, burrow_jobs_total{queue,outcome}
+    kinds: dict[str, str] = {}  # an RQ queue's name → its kind (the label: bounded)
+
+    def measured(self, runtime: Runtime) -> Worker:
+        """This worker, its jobs timed into ``runtime``'s metrics."""
+        self.metrics = runtime.metrics
+        self.kinds = {queue.name: kind for kind, queue in runtime.jobs.queues.items()}
+        return self
+
+    def perform_job(self, job, queue, *args, **kwargs) -> bool:
+        started, ok = time.perf_counter(), False
+        try:
+            ok = super().perform_job(job, queue, *args, **kwargs)
+            return ok
+        finally:
+            if self.metrics is not None:
+                kind = self.kinds.get(queue.name, "other")
+                self.metrics.job_seconds.labels(kind).observe(time.perf_counter() - started)
+                self.metrics.jobs.labels(kind, "ok" if ok else "failed").inc()
 
     def unsubscribe(self) -> None:
         thread = self.pubsub_thread
@@ -79,7 +100,8 @@ def start_thread_worker(runtime: Runtime, kind: str = "project", stop: threading
         while stop is None or not stop.is_set():
             try:
                 queues = [runtime.jobs.queue(kind)]
-                ThreadWorker(queues, connection=runtime.rq_redis, worker_ttl=WORKER_TTL).run(stop)
+                worker = ThreadWorker(queues, connection=runtime.rq_redis, worker_ttl=WORKER_TTL)
+                worker.measured(runtime).run(stop)
             except Exception as exc:  # noqa: BLE001 - logged, and the worker replaced
                 log.warning("rq worker thread: the worker stopped (%s); starting another", exc)
                 time.sleep(RESTART_SECONDS)
@@ -92,5 +114,6 @@ def start_thread_worker(runtime: Runtime, kind: str = "project", stop: threading
 def run_worker(runtime: Runtime, burst: bool = False, kinds: tuple[str, ...] = KINDS) -> None:
     """Run an RQ worker on the ``kinds`` queues in the foreground (``burrow worker [--queue K]``). A worker that
     dies mid-job loses nothing: the dispatcher enqueues the job again (``workers/dispatcher.py``)."""
-    worker = Worker([runtime.jobs.queue(k) for k in kinds], connection=runtime.rq_redis, worker_ttl=WORKER_TTL)
+    worker = Worker([runtime.jobs.queue(k) for k in kinds], connection=runtime.rq_redis,
+                    worker_ttl=WORKER_TTL).measured(runtime)
     worker.work(burst=burst, logging_level="INFO")

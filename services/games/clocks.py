@@ -39,8 +39,13 @@ class Clocks:
 
     def due(self, partition: int, now_ms: int, count: int = 100) -> list[str]:
         """The games of ``partition`` whose deadline is ``now_ms`` or earlier, earliest first."""
-        found = self.redis.zrangebyscore(self.keys.deadlines(partition), "-inf", now_ms, start=0, num=count)
-        return [g.decode() if isinstance(g, bytes) else g for g in found]
+        return [gid for gid, _ in self.due_at(partition, now_ms, count)]
+
+    def due_at(self, partition: int, now_ms: int, count: int = 100) -> list[tuple[str, int]]:
+        """``due``, each game with its deadline (ms)."""
+        found = self.redis.zrangebyscore(self.keys.deadlines(partition), "-inf", now_ms, start=0, num=count,
+                                         withscores=True)
+        return [(g.decode() if isinstance(g, bytes) else g, int(at)) for g, at in found]
 
     def next_deadline(self) -> int | None:
         """The earliest deadline of any partition (ms), or None."""

@@ -132,6 +132,10 @@ class RQJobs:
     def take_pending(self) -> list[str]:
         """For a projection job that has ``started``: the oldest ``batch`` games waiting, taken off the list. If
         more games wait, a job is queued for them now (unless one waits already)."""
+        return [gid for gid, _ in self.take_pending_since()]
+
+    def take_pending_since(self) -> list[tuple[str, int]]:
+        """``take_pending``, each game with when it was first poked (ms): the projection lag starts there."""
         keys = self.keys
         pipe = self.connection.pipeline()
         pipe.zpopmin(keys.pending("project"), self.batch)
@@ -139,15 +143,19 @@ class RQJobs:
         taken, more = pipe.execute()
         if more and self.connection.set(keys.queued("project"), b"1", nx=True, px=self.coalesce_ms):
             self._queue_drain(True)
-        return [_member(member) for member, _ in taken]
+        return [(_member(member), int(score)) for member, score in taken]
 
     def wait_pending(self, seconds: float) -> list[str]:
         """For a projection job that has ``started`` and found no game waiting: wait up to ``seconds`` for one to
         be poked (a blocking pop: no polling), then take it and the others waiting as ``take_pending`` does."""
+        return [gid for gid, _ in self.wait_pending_since(seconds)]
+
+    def wait_pending_since(self, seconds: float) -> list[tuple[str, int]]:
+        """``wait_pending``, each game with when it was first poked (ms)."""
         popped = self.connection.bzpopmin(self.keys.pending("project"), timeout=max(0.001, seconds))
         if not popped:
             return []
-        return [_member(popped[1]), *self.take_pending()]
+        return [(_member(popped[1]), int(popped[2])), *self.take_pending_since()]
 
     def pending(self) -> int:
         """How many games wait for a projection job."""

@@ -14,21 +14,27 @@ REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.Cluste
 UNREACHABLE = (ConnectionError, *REDIS_DOWN)
 
 
-def connect(url: str) -> redis.Redis:
-    """A client for ``url``: ``redis+cluster://host:port`` (any node of it) is a Redis Cluster."""
+def connect(url: str, timeout: float = 2.0) -> redis.Redis:
+    """A client for ``url``: ``redis+cluster://host:port`` (any node of it) is a Redis Cluster. A command that gets
+    no answer within ``timeout`` seconds (connecting included) raises ``redis.TimeoutError``: a Redis that is
+    stalled or cut off fails a request fast instead of holding it (``BURROW_REDIS_TIMEOUT``)."""
     if url.startswith(CLUSTER_SCHEME):
         from redis.cluster import RedisCluster
 
-        return RedisCluster.from_url("redis://" + url.removeprefix(CLUSTER_SCHEME), socket_timeout=10,
-                                     socket_connect_timeout=5)
-    return redis.Redis.from_url(url, health_check_interval=30, socket_timeout=10, socket_connect_timeout=5)
+        return RedisCluster.from_url("redis://" + url.removeprefix(CLUSTER_SCHEME), socket_timeout=timeout,
+                                     socket_connect_timeout=timeout)
+    return redis.Redis.from_url(url, health_check_interval=30, socket_timeout=timeout,
+                                socket_connect_timeout=timeout)
 
 
-def queue_client(rq_url: str | None, client: redis.Redis, redis_url: str) -> redis.Redis:
-    """The client for the RQ queues: ``rq_url`` if set, else the store's own client (not a cluster's)."""
+def queue_client(rq_url: str | None, client: redis.Redis, redis_url: str, timeout: float = 2.0) -> redis.Redis:
+    """The client for the RQ queues: ``rq_url`` if set, else the store's own client (not a cluster's). Its socket
+    timeout leaves room for RQ's own blocking waits (``QUEUE_TIMEOUT``)."""
     if rq_url is None and redis_url.startswith(CLUSTER_SCHEME):
         raise ValueError("RQ cannot use a Redis Cluster: set RQ_URL to a plain Redis for the job queues")
-    return redis.Redis.from_url(rq_url) if rq_url else client
+    if not rq_url:
+        return client
+    return redis.Redis.from_url(rq_url, health_check_interval=30, socket_connect_timeout=timeout)
 
 
 def embedded(server=None) -> redis.Redis:

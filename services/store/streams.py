@@ -611,6 +611,10 @@ class EventStore:
         _keep(self._known_metas, gid, meta)
         return meta
 
+    def known_meta(self, gid: str) -> dict | None:
+        """The game's metadata if this process has read it already (no round trip), else None."""
+        return self._known_metas.get(gid)
+
     def meta_of(self, gid: str, first: StoredEvent) -> dict:
         """The game's metadata from its first event as ``read`` gave it (kept like ``meta``'s, with no read of its
         own)."""

@@ -168,7 +168,7 @@ def test_a_cluster_failing_over_is_a_503_not_a_500(api, rt, monkeypatch, error):
     answer = api.post(f"/api/games/{created['id']}/commands", json={"move": "a1-a3"},
                       headers={"Authorization": f"Bearer {created['seats'][0]['token']}"})
     assert answer.status_code == 503, answer.json
-    assert answer.json["error"]["code"] == "unavailable"
+    assert answer.json["error"]["code"] == "store_unavailable"
 
 
 def test_an_append_follows_a_slot_being_resharded(cluster, cluster_client, prefix):

@@ -94,7 +94,7 @@ def test_redis_killed_with_aof_everysec_loses_no_acknowledged_event(redis_server
         wait_until(lambda: players.count() >= acked_before + 10, 120, what="the service to recover by itself")
         players.finish()
         error = players.samples[503]["error"]
-        assert error["code"] == "unavailable" and "unreachable" in error["message"]
+        assert error["code"] == "store_unavailable" and "unreachable" in error["message"]
         assert_acknowledged_present(server.http(), players.acked)
         assert_converges(store.url, Keys(), [g["id"] for g in players.games], monkeypatch, capsys)
     finally:
@@ -111,14 +111,17 @@ def test_redis_briefly_down_every_endpoint_answers_503_then_recovers(redis_serve
         status, answer = http.post(f"/api/games/{gid}/commands", {"move": "a1-a3", "command_id": "c1"}, token)
         assert status == 200
         store.kill()
-        probes = [("GET", "/api/health", None), ("GET", "/api/games", None), ("GET", f"/api/games/{gid}", None),
+        status, health, _ = http.request("GET", "/api/health")
+        assert status == 503 and health["ok"] is False and "unreachable" in health["problems"][0], health
+        probes = [("GET", "/api/games", None), ("GET", f"/api/games/{gid}", None),
                   ("GET", f"/api/games/{gid}/events", None), ("GET", f"/api/games/{gid}/stream", None),
                   ("POST", "/api/games", {"game": "murus", "players": [{"name": "a"}, {"name": "b"}]}),
                   ("POST", f"/api/games/{gid}/commands", {"move": "a7-a5"})]
         for method, path, body in probes:
-            status, reply, _ = http.request(method, path, body, token=token)
+            status, reply, headers = http.request(method, path, body, token=token)
             assert status == 503, (path, status, reply)
-            assert reply["error"]["code"] == "unavailable" and reply["error"]["message"], (path, reply)
+            assert reply["error"]["code"] == "store_unavailable" and reply["error"]["message"], (path, reply)
+            assert int(headers["retry-after"]) >= 1, (path, headers)
             assert "Traceback" not in json.dumps(reply)
         store.start()
         wait_until(lambda: http.get("/api/health")[0] == 200, 30, what="health")

@@ -1,0 +1,88 @@
+"""The front's part of the metrics: every HTTP request counted by route template and status, and ``GET /metrics``.
+
+A request's route is the template it matched (``/api/games/<gid>/commands``), never its path: a label per game id
+would make a time series per game. A path nothing matches is ``unmatched``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from flask import Flask
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Match, Route
+from werkzeug.exceptions import HTTPException
+
+from domain.text import Text
+from services import errors as service_errors
+from services.config import allowed
+from services.metrics import CONTENT_TYPE, Metrics, StateCollector, scrape
+
+UNMATCHED = "unmatched"
+
+
+class Routes:
+    """The route template of a request: one of the front's own routes, else the Flask rule it matches."""
+
+    def __init__(self, front_routes: list[Route], flask_app: Flask):
+        self.front_routes = front_routes
+        self.flask_map = flask_app.url_map
+        self._adapter = flask_app.url_map.bind("localhost")
+
+    def template(self, scope: dict) -> str:
+        for route in self.front_routes:
+            match, _ = route.matches(scope)
+            if match is not Match.NONE:
+                return route.path
+        try:
+            rule, _ = self._adapter.match(scope["path"], method=scope["method"], return_rule=True)
+        except HTTPException:
+            return UNMATCHED
+        return rule.rule
+
+
+class HttpMetrics:
+    """ASGI middleware, outermost: each request's status and time under its route's template (the guard's
+    refusals too). A live stream counts when its head is sent, and its time is that of its opening."""
+
+    def __init__(self, app, metrics: Metrics, routes: Routes):
+        self.app = app
+        self.metrics = metrics
+        self.routes = routes
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        route = self.routes.template(scope)
+        counted = False
+
+        async def counting_send(message) -> None:
+            nonlocal counted
+            if message["type"] == "http.response.start" and not counted:
+                counted = True
+                self.metrics.http_requests.labels(route, str(message["status"])).inc()
+                self.metrics.http_seconds.labels(route).observe(time.perf_counter() - started)
+            await send(message)
+
+        await self.app(scope, receive, counting_send)
+
+
+def metrics_route(runtime, error_response, headers: dict[str, str]) -> Route:
+    """``GET /metrics``: every process's metrics and the state of Redis, to the addresses of
+    ``BURROW_METRICS_ALLOW`` only (403 otherwise)."""
+    state = StateCollector(runtime)
+    allow = runtime.settings.metrics_allow
+
+    async def endpoint(request: Request) -> Response:
+        address = request.client.host if request.client else None
+        if not allowed(address, allow):
+            return error_response(service_errors.Forbidden(
+                Text("the metrics are not served to this address (BURROW_METRICS_ALLOW)")), request)
+        text = await asyncio.get_running_loop().run_in_executor(None, scrape, runtime.metrics, state)
+        return Response(text, media_type=CONTENT_TYPE, headers={"Cache-Control": "no-store", **headers})
+
+    return Route("/metrics", endpoint, methods=["GET"])
