@@ -144,7 +144,7 @@ def test_a_projection_job_waits_for_games_poked_after_it_found_none(runtime, mon
     runtime.service.jobs.flush()
     runtime.jobs.started()
     runtime.jobs.take_pending()  # the creation's own poke: nothing waits now
-    waits, wait = [], runtime.jobs.wait_pending
+    waits, wait = [], runtime.jobs.wait_pending_since
 
     def poked_while_waiting(seconds):
         if not waits:
@@ -152,7 +152,7 @@ def test_a_projection_job_waits_for_games_poked_after_it_found_none(runtime, mon
         waits.append(seconds)
         return wait(seconds)
 
-    monkeypatch.setattr(runtime.jobs, "wait_pending", poked_while_waiting)
+    monkeypatch.setattr(runtime.jobs, "wait_pending_since", poked_while_waiting)
     started = time.monotonic()
     assert workers.jobs.project_pending() == 1  # the game poked while the job waited
     assert waits and runtime.projector.checkpoint(gid) == 1
