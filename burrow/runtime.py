@@ -15,6 +15,7 @@ from services.games.states import States
 from services.jobs.queues import BatchedPokes, RQJobs
 from services.metrics import Metrics
 from services.people import People
+from services.people.person import Person
 from services.reads.projections import Projector
 from services.reads.ratings import Ratings
 from services.store.connection import CLUSTER_SCHEME, connect, queue_client
@@ -54,10 +55,16 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
     service = GameService(games, BatchedPokes(jobs) if settings.fast_path else None, limits=settings.limits,
                           presence=people.presence)
 
-    def start(game: str, options: dict, clock: dict | None, usernames: list[str]) -> str:
-        """A game of quick pairing or a challenge: every seat its account's, in this order."""
-        return service.create(game, [{"name": u} for u in usernames], options, clock=clock,
-                              accounts=dict(enumerate(usernames)))["id"]
+    def start(game: str, options: dict, clock: dict | None, people: list[Person]) -> str:
+        """A game of quick pairing or a challenge: each seat its person's, in this order; a guest's token kept
+        under its session (``GET /api/me/games`` in that browser)."""
+        created = service.create(game, [{"name": p.name} for p in people], options, clock=clock,
+                                 accounts={i: p.account for i, p in enumerate(people) if p.account})
+        seats = accounts_of_store(store).seats
+        for seat in created["seats"]:
+            if people[seat["seat"]].account is None:
+                seats.add(people[seat["seat"]].key, created["id"], seat["seat"], seat["token"])
+        return created["id"]
 
     def username_of(name: str) -> str | None:
         found = accounts_of_store(store).store.by_username(name)

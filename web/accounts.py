@@ -191,15 +191,16 @@ def set_password():
 
 @accounts_bp.get("/api/me/games")
 def my_games():
-    _, account = session.required()
-    return jsonify(seats_page(account, own=True))
+    """The seats of the request's account, or of its guest session (in that browser)."""
+    owner, account, _ = session.owner()
+    return jsonify(seats_page(owner, account.username if account else None, own=True))
 
 
 @accounts_bp.get("/api/me/games/<gid>")
 def my_game(gid: str):
     """The account's seat in game ``gid`` with its token (CONTRACT "The first ten minutes"): a page opened on any
     device, from any link, plays its player's game; 404 when the account holds no seat there."""
-    _, account = session.required()
+    owner, account, _ = session.owner()
     missing = errors.NotFound(Text("you hold no seat in game {gid}", gid=repr(gid[:40])))
     if len(gid) > 40:
         raise missing
@@ -208,8 +209,8 @@ def my_game(gid: str):
         game = rt.games.load(gid)
     except errors.NotFound:
         raise missing from None
-    for seat, token in session.accounts().seats.in_game(account.id, gid, game.seats):
-        if token and game.accounts[seat] == account.username:  # kept just before a seat never taken: not one
+    for seat, token in session.accounts().seats.in_game(owner, gid, game.seats):
+        if token and holds(game, seat, account.username if account else None):  # kept before a seat never taken
             return jsonify({"id": gid, "game": game.meta["game"], "seat": seat, "token": token,
                             "status": game.module.status(game.state)})
     raise missing
@@ -247,11 +248,17 @@ def sign_out_one(sid: str):
     return response
 
 
-def seats_page(account, own: bool) -> dict:
-    """A page of the account's seats (newest first) as games: with their tokens for the account itself."""
+def holds(game, seat: int, username: str | None) -> bool:
+    """Whether ``seat`` of ``game`` is the account's (``username``) or, for a guest (None), a guest's seat: a
+    guest session's seats are kept once the game exists, under its own id."""
+    return game.accounts[seat] == username
+
+
+def seats_page(owner: str, username: str | None, own: bool) -> dict:
+    """A page of the seats kept under ``owner`` (an account's id, or a guest session's) as games, newest first:
+    with their tokens for the owner itself."""
     rt = runtime()
-    rows, following = session.accounts().seats.page(account.id, limit_arg(), request.args.get("cursor"),
-                                                    tokens=own)
+    rows, following = session.accounts().seats.page(owner, limit_arg(), request.args.get("cursor"), tokens=own)
     loaded = rt.games.load_many(list(dict.fromkeys(r["id"] for r in rows)))
     games = []
     for row in rows:
@@ -259,7 +266,7 @@ def seats_page(account, own: bool) -> dict:
         if found is None or isinstance(found, Exception):
             continue
         game, updated = found
-        if game.accounts[row["seat"]] != account.username:
+        if not holds(game, row["seat"], username):
             continue  # kept just before a seat that was never taken
         status = game.module.status(game.state)
         if not own and status == "setup":
@@ -301,7 +308,8 @@ def player(username: str):
 
 @accounts_bp.get("/api/players/<username>/games")
 def player_games(username: str):
-    return jsonify(seats_page(account_named(username), own=False))
+    account = account_named(username)
+    return jsonify(seats_page(account.id, account.username, own=False))
 
 
 def known_game(game: str) -> str:

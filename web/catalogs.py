@@ -56,7 +56,9 @@ def _wanted(dirpath: str) -> bool:
 
 def write_pot(catalog: Catalog) -> None:
     buffer = io.BytesIO()
-    write_po(buffer, catalog, omit_header=False, sort_output=True, width=115)
+    # Files, not lines: a string that moves within its file changes no catalog (nine people edit the sources at
+    # once, and each catalog line that changes is a merge to do).
+    write_po(buffer, catalog, omit_header=False, sort_output=True, width=115, include_lineno=False)
     POT.write_bytes(_without_date(buffer.getvalue()))
 
 
@@ -87,7 +89,8 @@ def update() -> None:
             CommandLineInterface().run(["pybabel", "init", "-i", str(POT), "-d", str(TRANSLATIONS),
                                         "-l", lang])
         CommandLineInterface().run(["pybabel", "update", "-i", str(POT), "-d", str(TRANSLATIONS), "-l", lang,
-                                    "--no-fuzzy-matching", "--ignore-obsolete", "-w", "115"])
+                                    "--no-fuzzy-matching", "--ignore-obsolete", "--ignore-pot-creation-date",
+                                    "-w", "115"])
 
 
 def compiled(lang: str) -> bytes:

@@ -357,8 +357,12 @@ def create_front(flask_app: Flask, threads: int = 32) -> Starlette:
     accounts = accounts_of(runtime)
 
     def username_of(cookie: str) -> str | None:
+        """The account's username of a session cookie, or a guest session's id (its notifications' key)."""
         found = accounts.signed_in(cookie)
-        return found[1].username if found else None
+        if found:
+            return found[1].username
+        session = accounts.sessions.find(cookie)
+        return session.account if session is not None and session.guest else None
 
     metrics = runtime.metrics
     streams = Streams(hub, username_of, metrics.live_streams if metrics is not None else None)

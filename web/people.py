@@ -54,7 +54,9 @@ def signed_in_account() -> str | None:
     return session.username()
 
 
-def body_of(*names: str) -> dict:
+def body_of(*names: str, empty_ok: bool = False) -> dict:
+    if empty_ok and not request.get_data():
+        return {}
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
         raise errors.BadRequest(Text("the body must be a JSON object"))
@@ -128,29 +130,44 @@ def game_request(body: dict) -> tuple[str, dict, dict | None, int]:
     return name, options, clock, seats
 
 
-def signed_in_user() -> str:
+def someone():
+    """The request's account or guest (CONTRACT "The first ten minutes"); 401 for neither."""
     from web import session
 
-    _, account = session.required()
-    return account.username
+    found = session.person()
+    if found is None:
+        raise errors.Unauthorized(Text("sign in first, or play as a guest under a name"))
+    return found
+
+
+def account_or_guest(name: object):
+    """The request's account or guest, a guest session made under ``name`` if need be."""
+    from web import session
+
+    return session.person_or_guest(name)
 
 
 @api.post("/seeks")
 def create_seek():
-    """``{"game", "options"?, "clock"?, "seats"?, "rating_range"?: [lo, hi]}``: 201 ``{"id", "status"}`` — paired
-    at once with compatible players waiting (``"status": "paired"``, ``"game"``), else waiting."""
+    """``{"game", "options"?, "clock"?, "seats"?, "rating_range"?: [lo, hi], "rated"?, "name"? (a guest)}``: 201
+    ``{"id", "status"}`` — paired at once with compatible players waiting (``"status": "paired"``, ``"game"``),
+    else waiting. A guest's seek is never rated; an account's is unless ``"rated": false``."""
     rt, people = meeting()
-    username = signed_in_user()
-    body = body_of("game", "options", "clock", "seats", "rating_range")
+    body = body_of("game", "options", "clock", "seats", "rating_range", "rated", "name")
     game, options, clock, seats = game_request(body)
+    rated = body.get("rated", True)
+    if not isinstance(rated, bool):
+        raise errors.Unprocessable(Text("rated: true or false"), field="rated")
+    person = account_or_guest(body.get("name"))
     span = body.get("rating_range", [0, 10_000])
     numbers = isinstance(span, list) and len(span) == 2 and all(
         isinstance(x, int | float) and not isinstance(x, bool) and -10_000 <= x <= 10_000 for x in span)
     if not numbers or span[0] > span[1]:
         raise errors.Unprocessable(Text("rating_range: two numbers [lowest, highest], lowest first"),
                                    field="rating_range")
-    rating = rt.ratings.of_player(username)[0].get(game, {}).get("rating", 1500)
-    return jsonify(people.seeks.seek(username, game, options, clock, seats, rating, tuple(span))), 201
+    rating = rt.ratings.rating_of(game, person.account)["rating"] if person.account else None
+    answer = people.seeks.seek(person, game, options, clock, seats, rating, tuple(span), rated)
+    return jsonify({**answer, "name": person.name}), 201
 
 
 @api.get("/seeks")
@@ -163,36 +180,58 @@ def list_seeks():
 @api.delete("/seeks/<seek_id>")
 def cancel_seek(seek_id: str):
     _, people = meeting()
-    people.seeks.cancel(signed_in_user(), seek_id)
+    people.seeks.cancel(someone(), seek_id)
     return "", 204
 
 
 @api.post("/challenges")
 def create_challenge():
-    """``{"to", "game", "options"?, "clock"?}``: 201 ``{"id"}``; the player named is told."""
+    """``{"to"?, "game", "options"?, "clock"?, "side"?, "name"? (a guest's invite)}``: 201 ``{"id"}`` and the
+    player named is told; without ``to``, an invite: 201 ``{"id", "url"}``, the page where anyone accepts it."""
     _, people = meeting()
-    username = signed_in_user()
-    body = body_of("to", "game", "options", "clock")
+    body = body_of("to", "game", "options", "clock", "side", "name")
     game, options, clock, _ = game_request(body)
-    return jsonify(people.challenges.create(username, body.get("to"), game, options, clock)), 201
+    to = body.get("to")
+    person = account_or_guest(body.get("name")) if to is None else someone()
+    answer = people.challenges.create(person, to, game, options, clock, body.get("side", "random"))
+    return jsonify(answer), 201
 
 
 @api.get("/challenges")
 def my_challenges():
-    """The signed-in player's open challenges: ``{"incoming", "outgoing"}``."""
+    """The player's open challenges: ``{"incoming", "outgoing"}``."""
     _, people = meeting()
-    return jsonify(people.challenges.of(signed_in_user()))
+    return jsonify(people.challenges.of(someone()))
+
+
+@api.get("/challenges/<challenge_id>")
+def one_challenge(challenge_id: str):
+    """An open challenge as its page shows it: an invite to anyone, a challenge to its two players (404 else)."""
+    from web import session
+
+    _, people = meeting()
+    return jsonify(people.challenges.get(session.person(), challenge_id))
 
 
 @api.post("/challenges/<challenge_id>/accept")
 def accept_challenge(challenge_id: str):
-    """The recipient accepts: 201 ``{"game"}``, the challenger is told."""
+    """The recipient accepts (an invite: anyone; a guest gives ``{"name"}`` and gets a guest session): 201
+    ``{"game"}``, the challenger is told."""
     _, people = meeting()
-    return jsonify(people.challenges.accept(signed_in_user(), challenge_id)), 201
+    body = body_of("name", empty_ok=True)
+    return jsonify(people.challenges.accept(account_or_guest(body.get("name")), challenge_id)), 201
 
 
 @api.post("/challenges/<challenge_id>/decline")
 def decline_challenge(challenge_id: str):
     _, people = meeting()
-    people.challenges.decline(signed_in_user(), challenge_id)
+    people.challenges.decline(someone(), challenge_id)
+    return "", 204
+
+
+@api.delete("/challenges/<challenge_id>")
+def cancel_challenge(challenge_id: str):
+    """The challenger cancels: 204, the recipient is told (``challenge_cancelled``)."""
+    _, people = meeting()
+    people.challenges.cancel(someone(), challenge_id)
     return "", 204

@@ -123,7 +123,7 @@ class Accounts:
     def signed_in(self, session_id: str | None) -> tuple[Session, Account] | None:
         """The session of this cookie value and its account, or None."""
         session = self.sessions.find(session_id)
-        if session is None:
+        if session is None or session.guest:
             return None
         account = self.store.load(session.account)
         return (session, account) if account is not None else None

@@ -1,6 +1,10 @@
 """Sessions: a random id in the ``burrow_session`` cookie; Redis keeps only its SHA-256, with the account, when it
 was made and last seen, and a summary of the browser, for 30 days after it was last seen (sliding). Signing out
-deletes it on the server; every sign-in makes a new id."""
+deletes it on the server; every sign-in makes a new id.
+
+A guest has a session too (CONTRACT "The first ten minutes"): made by the first request that needs one (a guest
+seek, a guest taking a seat by invite), its "account" a guest id (``guest:`` and random hex, never an account's id)
+and its ``name`` the name the guest gave; its seats and notifications are kept under that id, in that browser."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ import hashlib
 import re
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import redis
 
@@ -18,6 +22,7 @@ LIFETIME_MS = 30 * 24 * 3600 * 1000
 TOUCH_MS = 10 * 60 * 1000  # "last seen" and the expiry move on at most this often (not a write per request)
 MAX_ID = 100  # characters of a cookie value worth looking up
 MAX_PER_ACCOUNT = 20  # sessions an account keeps: a new one beyond ends the oldest
+GUEST = "guest:"  # a guest session's "account": this and random hex
 
 
 @dataclass(frozen=True)
@@ -27,6 +32,12 @@ class Session:
     created: int
     seen: int
     agent: str
+    name: str = ""
+    """A guest's name (empty for an account's session)."""
+
+    @property
+    def guest(self) -> bool:
+        return self.account.startswith(GUEST)
 
     @property
     def public_id(self) -> str:
@@ -82,12 +93,35 @@ class Sessions:
             hashed = hashed.decode()
             found = self._read(hashed)
             self.revoke(found or Session(hashed, account_id, 0, 0, ""))
+    def open_guest(self, name: str, user_agent: str | None) -> tuple[str, Session]:
+        """A new guest session under ``name`` (checked already): its id (for the cookie, shown once) and the
+        session, whose ``account`` is a new guest id."""
+        session_id = secrets.token_urlsafe(32)
+        now = int(time.time() * 1000)
+        session = Session(session_hash(session_id), GUEST + secrets.token_hex(8), now, now,
+                          agent_summary(user_agent), name)
+        self._write(session, now + LIFETIME_MS)
+        if self.journal is not None:
+            self.journal.write({"op": "session", "hash": session.hash, "account": session.account, "created": now,
+                                "seen": now, "agent": session.agent, "expires": now + LIFETIME_MS, "name": name})
+        return session_id, session
+
+    def rename_guest(self, session: Session, name: str) -> Session:
+        """The guest ``session`` under a new ``name`` (checked already); its id and seats stay."""
+        renamed = replace(session, name=name)
+        expires = session.seen + LIFETIME_MS
+        self._write(renamed, expires)
+        if self.journal is not None:
+            self.journal.write({"op": "session", "hash": session.hash, "account": session.account,
+                                "created": session.created, "seen": session.seen, "agent": session.agent,
+                                "expires": expires, "name": name})
+        return renamed
 
     def _write(self, session: Session, expires: int) -> None:
         key = self.keys.session(session.hash)
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(key, mapping={"account": session.account, "created": session.created, "seen": session.seen,
-                                "agent": session.agent})
+                                "agent": session.agent, **({"name": session.name} if session.name else {})})
         pipe.pexpireat(key, expires)
         pipe.zadd(self.keys.account_sessions(session.account), {session.hash: session.created})
         pipe.execute()
@@ -108,7 +142,7 @@ class Sessions:
             pipe.execute()
             if self.journal is not None:
                 self.journal.write({"op": "seen", "hash": session.hash, "seen": now, "expires": now + LIFETIME_MS})
-            session = Session(session.hash, session.account, session.created, now, session.agent)
+            session = replace(session, seen=now)
         return session
 
     def _read(self, hashed: str) -> Session | None:
@@ -116,7 +150,7 @@ class Sessions:
         if not raw or b"account" not in raw:
             return None
         return Session(hashed, raw[b"account"].decode(), int(raw[b"created"]), int(raw[b"seen"]),
-                       raw.get(b"agent", b"").decode())
+                       raw.get(b"agent", b"").decode(), raw.get(b"name", b"").decode())
 
     def of_account(self, account_id: str) -> list[Session]:
         """The account's live sessions, newest first (those expired meanwhile are dropped from its list)."""
@@ -153,7 +187,7 @@ class Sessions:
         """Apply one journaled session change again (the embedded mode's start)."""
         if record["op"] == "session" and record["expires"] > now:
             self._write(Session(record["hash"], record["account"], record["created"], record["seen"],
-                                record["agent"]), record["expires"])
+                                record["agent"], record.get("name", "")), record["expires"])
         elif record["op"] == "seen" and record["expires"] > now:
             key = self.keys.session(record["hash"])
             if self.redis.exists(key):

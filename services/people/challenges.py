@@ -1,8 +1,13 @@
-"""Challenges (CONTRACT "Meeting people"): a signed-in player asks another, by name, for a game (game, options,
-clock); the other accepts (the game starts, both told) or declines (the challenger is told).
+"""Challenges (CONTRACT "Meeting people", "The first ten minutes"): a player asks another, by name, for a game
+(game, options, clock, the challenger's side) or makes an **invite** that anyone opening its link may accept (an
+account, or a guest under a name); the other accepts (the game starts, both told), declines, or the challenger
+cancels (the other told).
 
-A challenge is taken out of the open ones by one ``HDEL``: of racing answers exactly one acts. Each account may
-challenge ``RATE`` times in any minute (429 beyond); an unanswered challenge lapses after ``LAPSE_MS``.
+Each open challenge is a key of its own whose expiry is its lapse (``LAPSE_MS``), indexed by its sender and its
+recipient (sorted sets by time): reading one's challenges reads one's own index, never every challenge. A
+challenge is taken out of the open ones by one ``DEL``: of racing answers (accept, decline, cancel) exactly one
+acts. Each person may challenge ``RATE`` times in any minute and have ``MAX_OUTGOING`` open at once; a recipient
+has at most ``MAX_INCOMING`` waiting (429 beyond: a flood cannot bury a player's real challenges).
 """
 
 from __future__ import annotations
@@ -18,12 +23,17 @@ import redis
 from domain.text import Text
 from services import bounds, errors
 from services.people.notifications import Notifications
+from services.people.person import Person
 from services.people.seeks import Start
 from services.scripts import lua
+from services.store.codec import iso_time
 from services.store.streams import Keys
 
 RATE, RATE_WINDOW_MS = 10, 60_000
 LAPSE_MS = 86_400_000
+MAX_INCOMING = 20
+MAX_OUTGOING = 10
+SHOWN = ("id", "from", "to", "game", "options", "clock", "side")
 
 
 class Challenges:
@@ -39,78 +49,143 @@ class Challenges:
         self.username_of = username_of
         self._rate = client.register_script(lua("sliding_rate"))
 
-    def create(self, sender: str, to: object, game: str, options: dict, clock: dict | None) -> dict:
-        """Challenge the player named ``to`` (the game, options and clock checked already); ``{"id"}``."""
-        if not isinstance(to, str) or not to or len(to) > 40:
-            raise errors.Unprocessable(Text("to: the name of the player to challenge"), field="to")
-        recipient = self.username_of(to)
-        if recipient is None:
-            raise errors.NotFound(Text("no player named {name}", name=repr(to)))
-        if recipient.lower() == sender.lower():
-            raise errors.Unprocessable(Text("to: you cannot challenge yourself"), field="to")
+    def create(self, sender: Person, to: object, game: str, options: dict, clock: dict | None,
+               side: object = "random") -> dict:
+        """Challenge the account named ``to``, or (``to`` None) make an invite; the game, options and clock
+        checked already; ``side``: the challenger's seat or ``"random"``. ``{"id"}`` (and ``"url"``, an
+        invite's page)."""
+        if side != "random" and (not isinstance(side, int) or isinstance(side, bool) or side not in (0, 1)):
+            raise errors.Unprocessable(Text('side: your seat, 0 or 1, or "random"'), field="side")
+        recipient = None
+        if to is not None:
+            if sender.account is None:
+                raise errors.Unauthorized(Text("sign in first: challenging a player by name needs an account"))
+            if not isinstance(to, str) or not to or len(to) > 40:
+                raise errors.Unprocessable(Text("to: the name of the player to challenge"), field="to")
+            recipient = self.username_of(to)
+            if recipient is None:
+                raise errors.NotFound(Text("no player named {name}", name=repr(to)))
+            if recipient.lower() == sender.key:
+                raise errors.Unprocessable(Text("to: you cannot challenge yourself"), field="to")
         bounds.check_json(options, "options")
+        if len(self._open_ids(self.keys.challenges_from(sender.key))) >= MAX_OUTGOING:
+            raise errors.TooMany(Text("at most {n} open challenges at once: cancel one first", n=MAX_OUTGOING))
+        if recipient is not None and \
+                len(self._open_ids(self.keys.challenges_to(recipient.lower()))) >= MAX_INCOMING:
+            raise errors.TooMany(Text("{name} has too many challenges waiting; try again later", name=recipient))
         now = _now()
-        wait = self._rate(keys=[self.keys.challenge_rate(sender.lower())],
+        wait = self._rate(keys=[self.keys.challenge_rate(sender.key)],
                           args=[now, RATE_WINDOW_MS, RATE, secrets.token_hex(6)])
         if wait:
             raise errors.TooMany(Text("at most {n} challenges a minute; wait {s} s", n=RATE,
                                       s=(int(wait) + 999) // 1000))
-        challenge = {"id": secrets.token_hex(8), "from": sender, "to": recipient, "game": game,
-                     "options": options, "clock": clock, "created": now}
-        self.redis.hset(self.keys.challenges(), challenge["id"], json.dumps(challenge))
+        challenge = {"id": secrets.token_hex(8), "from": sender.name, "sender": sender.dump(), "to": recipient,
+                     "game": game, "options": options, "clock": clock, "side": side, "created": now}
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.set(self.keys.challenge_of(challenge["id"]), json.dumps(challenge), px=LAPSE_MS)
+        pipe.zadd(self.keys.challenges_from(sender.key), {challenge["id"]: now})
+        if recipient is not None:
+            pipe.zadd(self.keys.challenges_to(recipient.lower()), {challenge["id"]: now})
+        pipe.execute()
+        if recipient is None:
+            return {"id": challenge["id"], "url": f"/challenge/{challenge['id']}"}
         self.notifications.to_account(recipient.lower(), "challenge", id=challenge["id"], game=game,
-                                      **{"from": sender})
+                                      options=options, clock=clock, side=_their_side(side),
+                                      **{"from": sender.name})
         return {"id": challenge["id"]}
 
-    def accept(self, username: str, challenge_id: object) -> dict:
-        """The recipient accepts: the game starts (seats in a random order), the challenger is told;
-        ``{"game"}``."""
-        challenge = self._take(username, challenge_id)
-        players = [challenge["from"], challenge["to"]]
-        random.SystemRandom().shuffle(players)
+    def accept(self, person: Person, challenge_id: object) -> dict:
+        """The recipient (anyone but its maker, for an invite) accepts: the game starts with the challenger at
+        their side, both are told; ``{"game"}``."""
+        challenge = self._take(challenge_id, lambda c: c["to"] is None and c["sender"]["key"] != person.key
+                               or c["to"] is not None and c["to"].lower() == person.key)
+        sender = Person.load(challenge["sender"])
+        side = challenge["side"] if challenge["side"] != "random" else random.SystemRandom().randrange(2)
+        players = [sender, person] if side == 0 else [person, sender]
         gid = self.start(challenge["game"], challenge["options"], challenge["clock"], players)
-        for seat, name in enumerate(players):
-            self.notifications.to_account(name.lower(), "game_started", game=gid, seat=seat)
+        for seat, player in enumerate(players):
+            self.notifications.to_account(player.key, "game_started", game=gid, seat=seat)
+        self.notifications.to_account(sender.key, "challenge_accepted", id=challenge["id"], game=gid,
+                                      by=person.name)
         return {"game": gid}
 
-    def decline(self, username: str, challenge_id: object) -> None:
+    def decline(self, person: Person, challenge_id: object) -> None:
         """The recipient declines: the challenger is told."""
-        challenge = self._take(username, challenge_id)
-        self.notifications.to_account(challenge["from"].lower(), "challenge_declined", id=challenge["id"],
+        challenge = self._take(challenge_id, lambda c: c["to"] is not None and c["to"].lower() == person.key)
+        self.notifications.to_account(challenge["sender"]["key"], "challenge_declined", id=challenge["id"],
                                       by=challenge["to"])
 
-    def of(self, username: str) -> dict:
-        """``username``'s open challenges: ``{"incoming": [...], "outgoing": [...]}``, oldest first."""
-        mine = username.lower()
-        found = [c for c in self._open() if mine in (c["from"].lower(), c["to"].lower())]
-        found.sort(key=lambda c: c["created"])
-        shown = [{k: c[k] for k in ("id", "from", "to", "game", "options", "clock")} for c in found]
-        return {"incoming": [c for c in shown if c["to"].lower() == mine],
-                "outgoing": [c for c in shown if c["from"].lower() == mine]}
+    def cancel(self, person: Person, challenge_id: object) -> None:
+        """The challenger takes their challenge (or invite) back: the recipient is told."""
+        challenge = self._take(challenge_id, lambda c: c["sender"]["key"] == person.key)
+        if challenge["to"] is not None:
+            self.notifications.to_account(challenge["to"].lower(), "challenge_cancelled", id=challenge["id"])
 
-    def _open(self) -> list[dict]:
-        now, out, lapsed = _now(), [], []
-        for raw in self.redis.hvals(self.keys.challenges()):
-            challenge = json.loads(raw)
-            (lapsed if now - challenge["created"] > LAPSE_MS else out).append(challenge)
-        if lapsed:
-            self.redis.hdel(self.keys.challenges(), *[c["id"] for c in lapsed])
-        return out
+    def get(self, person: Person | None, challenge_id: object) -> dict:
+        """One open challenge as its page shows it: an invite to anyone, a challenge to its two players."""
+        challenge = self._read(challenge_id)
+        key = person.key if person else None
+        if challenge is None or challenge["to"] is not None and key not in (
+                challenge["sender"]["key"], challenge["to"].lower()):
+            raise self._missing(challenge_id)
+        return self._shown(challenge)
 
-    def _take(self, username: str, challenge_id: object) -> dict:
-        """The open challenge ``challenge_id`` to ``username``, taken out of the open ones (once: of racing
-        answers, one)."""
-        missing = errors.NotFound(Text("no open challenge {id} to you", id=repr(str(challenge_id)[:40])))
-        if not isinstance(challenge_id, str) or len(challenge_id) > 40:
-            raise missing
-        raw = self.redis.hget(self.keys.challenges(), challenge_id)
-        challenge = json.loads(raw) if raw else None
-        if challenge is None or challenge["to"].lower() != username.lower() \
-                or _now() - challenge["created"] > LAPSE_MS:
-            raise missing
-        if not self.redis.hdel(self.keys.challenges(), challenge_id):
-            raise missing  # answered meanwhile
+    def of(self, person: Person) -> dict:
+        """``person``'s open challenges: ``{"incoming": [...], "outgoing": [...]}``, oldest first."""
+        return {"incoming": self._listed(self.keys.challenges_to(person.key)),
+                "outgoing": self._listed(self.keys.challenges_from(person.key))}
+
+    def _listed(self, index: str) -> list[dict]:
+        ids = self._open_ids(index)
+        raw = self.redis.mget([self.keys.challenge_of(i) for i in ids]) if ids else []
+        found = [json.loads(r) for r in raw if r is not None]
+        gone = [i for i, r in zip(ids, raw) if r is None]
+        if gone:
+            self.redis.zrem(index, *gone)  # answered or lapsed meanwhile
+        return [self._shown(c) for c in found]
+
+    def _open_ids(self, index: str) -> list[str]:
+        """The ids in ``index`` of the last ``LAPSE_MS`` (older ones dropped from it), oldest first."""
+        self.redis.zremrangebyscore(index, "-inf", _now() - LAPSE_MS)
+        return [i.decode() if isinstance(i, bytes) else i for i in self.redis.zrange(index, 0, -1)]
+
+    @staticmethod
+    def _shown(challenge: dict) -> dict:
+        shown = {k: challenge[k] for k in SHOWN}
+        shown["created"] = iso_time(challenge["created"])
+        if challenge["to"] is None:
+            shown["url"] = f"/challenge/{challenge['id']}"
+        return shown
+
+    def _read(self, challenge_id: object) -> dict | None:
+        if not isinstance(challenge_id, str) or not challenge_id or len(challenge_id) > 40:
+            return None
+        raw = self.redis.get(self.keys.challenge_of(challenge_id))
+        return json.loads(raw) if raw else None
+
+    @staticmethod
+    def _missing(challenge_id: object) -> errors.NotFound:
+        return errors.NotFound(Text("no open challenge {id} for you", id=repr(str(challenge_id)[:40])))
+
+    def _take(self, challenge_id: object, may: Callable[[dict], bool]) -> dict:
+        """The open challenge ``challenge_id``, if ``may`` says this person may answer it, taken out of the open
+        ones (once: of racing answers, one)."""
+        challenge = self._read(challenge_id)
+        if challenge is None or not may(challenge):
+            raise self._missing(challenge_id)
+        if not self.redis.delete(self.keys.challenge_of(challenge["id"])):
+            raise self._missing(challenge_id)  # answered meanwhile
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zrem(self.keys.challenges_from(challenge["sender"]["key"]), challenge["id"])
+        if challenge["to"] is not None:
+            pipe.zrem(self.keys.challenges_to(challenge["to"].lower()), challenge["id"])
+        pipe.execute()
         return challenge
+
+
+def _their_side(side: object) -> object:
+    """The recipient's side of a two-seat challenge, as their card shows it."""
+    return side if side == "random" else 1 - side
 
 
 def _now() -> int:

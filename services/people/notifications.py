@@ -21,8 +21,8 @@ from services.store.streams import Keys
 KEPT = 100  # notifications kept per account
 LOG_KEPT = 10_000  # entries kept in the notifications log (a few seconds of traffic: the hubs follow its end)
 
-KINDS = ("game_started", "your_turn", "challenge", "challenge_declined", "draw_offered", "draw_declined",
-         "game_over", "seek_paired")
+KINDS = ("game_started", "your_turn", "challenge", "challenge_declined", "challenge_accepted",
+         "challenge_cancelled", "rematch_offered", "draw_offered", "draw_declined", "game_over", "seek_paired")
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,8 @@ class Notifications:
         self._notify = client.register_script(lua("notify"))
 
     def to_account(self, account: str, kind: str, **data) -> str:
-        """Tell ``account`` (its username, lower case) something of ``kind``; returns the notification's id."""
+        """Tell ``account`` (its username, lower case, or a guest session's id) something of ``kind``; returns the
+        notification's id."""
         if kind not in KINDS:
             raise ValueError(f"no notification {kind!r}")
         payload = json.dumps({"type": kind, **data}, separators=(",", ":"))

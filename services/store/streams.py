@@ -261,9 +261,17 @@ class Keys:
         without it."""
         return f"{self.prefix}:{{seeks}}:seen"
 
-    def challenges(self) -> str:
-        """Hash: challenge id → the challenge (JSON)."""
-        return f"{self.prefix}:{{challenges}}:all"
+    def challenge_of(self, challenge_id: str) -> str:
+        """String with the challenge's lapse as its expiry: an open challenge (JSON), deleted once answered."""
+        return f"{self.prefix}:{{challenges}}:open:{challenge_id}"
+
+    def challenges_to(self, person: str) -> str:
+        """Sorted set: the challenges sent to a person (account or guest key) by when they were made (ms)."""
+        return f"{self.prefix}:{{challenges}}:to:{person}"
+
+    def challenges_from(self, person: str) -> str:
+        """Sorted set: the challenges (and invites) a person made, by when (ms)."""
+        return f"{self.prefix}:{{challenges}}:from:{person}"
 
     def challenge_rate(self, account: str) -> str:
         """Sorted set: an account's challenges of the last minute."""

@@ -9,6 +9,7 @@ import pytest
 
 from services import errors
 from services.people import People
+from services.people.person import Person
 from services.people.seeks import Seeks
 
 
@@ -18,10 +19,10 @@ def seeks(runtime):
     started: list[tuple[str, list[str]]] = []
     lock = threading.Lock()
 
-    def start(game, options, clock, usernames):
-        gid = runtime.service.create(game, [{"name": u} for u in usernames], options)["id"]
+    def start(game, options, clock, people):
+        gid = runtime.service.create(game, [{"name": p.name} for p in people], options)["id"]
         with lock:
-            started.append((gid, usernames))
+            started.append((gid, [p.key for p in people]))
         return gid
 
     made = Seeks(runtime.redis, runtime.store.keys, people.notifications, people.presence, start)
@@ -29,8 +30,8 @@ def seeks(runtime):
     return made
 
 
-def seek(seeks, who, rating=1500.0, rng=(0.0, 3000.0), seats=2, game="murus", clock=None):
-    return seeks.seek(who, game, {}, clock, seats, rating, rng)
+def seek(seeks, who, rating=1500.0, rng=(0.0, 3000.0), seats=2, game="murus", clock=None, rated=True):
+    return seeks.seek(Person.of_account(who), game, {}, clock, seats, rating, rng, rated)
 
 
 def test_two_compatible_seeks_pair_at_once_and_both_are_told(seeks):
@@ -62,9 +63,9 @@ def test_one_cannot_pair_with_oneself_and_holds_three_seeks_at_most(seeks):
         seek(seeks, "ann")
     assert seeks.started == []
     first = seeks.open()[0]["id"]
-    seeks.cancel("ann", first)
+    seeks.cancel(Person.of_account("ann"), first)
     with pytest.raises(errors.NotFound):
-        seeks.cancel("ben", seeks.open()[0]["id"])  # not his
+        seeks.cancel(Person.of_account("ben"), seeks.open()[0]["id"])  # not his
     assert seek(seeks, "ann")["status"] == "waiting"
 
 
@@ -94,3 +95,15 @@ def test_six_racing_seeks_make_three_games_each_seeker_in_exactly_one(seeks):
     seated = sorted(p for _, players in seeks.started for p in players)
     assert seated == names
     assert sum(a["status"] == "paired" for a in answers.values()) == 3 and seeks.open() == []
+
+
+def test_rated_seeks_pair_only_with_rated_ones_and_a_guests_seek_is_never_rated(seeks):
+    seek(seeks, "ann", rated=False)
+    assert seek(seeks, "ben")["status"] == "waiting"  # rated: not with ann's unrated seek
+    guest = Person("guest:00112233aabbccdd", "Zoe")
+    paired = seeks.seek(guest, "murus", {}, None, 2, None, (0.0, 3000.0), True)  # asked rated: a guest is not
+    assert paired["status"] == "paired"
+    [(gid, keys)] = seeks.started
+    assert sorted(keys) == sorted(["ann", guest.key])
+    [shown] = seeks.open()
+    assert shown["username"] == "ben" and shown["rated"] is True and shown["guest"] is False

@@ -38,3 +38,70 @@ def test_my_seat_is_404_where_i_hold_none_and_401_for_nobody(app, runtime):
     assert cara.get("/api/me/games/nosuchgame").status_code == 404
     assert cara.get(f"/api/me/games/{'x' * 500}").status_code == 404
     assert app.test_client().get(f"/api/me/games/{g['id']}").status_code == 401
+
+
+# -- guests, seeks and challenges -------------------------------------------------------------------------------
+
+def test_a_guest_quick_pairs_under_a_name_and_finds_its_seat_in_that_browser(app, runtime):
+    ana = signed_in(app, runtime, "Ana")
+    assert ana.post("/api/seeks", json={"game": "murus", "rated": False}).json["status"] == "waiting"
+    guest = app.test_client()
+    r = guest.post("/api/seeks", json={"game": "murus", "name": "Zoe"})
+    assert r.status_code == 201 and r.json["status"] == "paired" and r.json["name"] == "Zoe"
+    assert any(h.startswith("burrow_session=") and "HttpOnly" in h for h in r.headers.getlist("Set-Cookie"))
+    gid = r.json["game"]
+    [mine] = guest.get("/api/me/games").json["games"]
+    assert mine["id"] == gid and mine["token"]
+    seat = guest.get(f"/api/me/games/{gid}").json
+    assert seat["seat"] == mine["seat"] and seat["token"] == mine["token"]
+    doc = guest.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {seat['token']}"}).json
+    assert doc["you"] == seat["seat"] and doc["players"][seat["seat"]] == {
+        "seat": seat["seat"], "name": "Zoe", "account": None, "rating": None}
+    assert guest.get("/api/me").status_code == 401  # a guest is no account
+    assert app.test_client().get("/api/me/games").status_code == 401  # another browser: no session
+
+
+def test_a_guests_seek_pairs_only_with_unrated_ones_and_takes_no_accounts_name(app, runtime):
+    signed_in(app, runtime, "Ana").post("/api/seeks", json={"game": "murus"})  # rated
+    guest = app.test_client()
+    assert guest.post("/api/seeks", json={"game": "murus", "name": "Zoe"}).json["status"] == "waiting"
+    shown = guest.get("/api/seeks").json["seeks"]
+    assert {s["username"]: s["rated"] for s in shown} == {"Ana": True, "Zoe": False}
+    r = app.test_client().post("/api/seeks", json={"game": "murus", "name": "ana"})
+    assert r.status_code == 422 and r.json["error"]["code"] == "name_reserved"
+    assert app.test_client().post("/api/seeks", json={"game": "murus"}).status_code == 401  # no name, no session
+    r = guest.post("/api/seeks", json={"game": "murus", "rated": "yes"})
+    assert r.status_code == 422 and r.json["error"]["field"] == "rated"
+
+
+def test_a_challenge_is_pending_for_its_challenger_until_cancelled(app, runtime):
+    ana, ben = signed_in(app, runtime, "Ana"), signed_in(app, runtime, "Ben")
+    made = ana.post("/api/challenges", json={"to": "ben", "game": "murus", "side": 0,
+                                             "clock": {"initial": 300, "increment": 3}})
+    assert made.status_code == 201
+    [pending] = ana.get("/api/challenges").json["outgoing"]
+    assert (pending["to"], pending["side"], pending["clock"]) == ("Ben", 0, {"initial": 300, "increment": 3})
+    assert ben.get(f"/api/challenges/{made.json['id']}").json["from"] == "Ana"
+    assert ben.delete(f"/api/challenges/{made.json['id']}").status_code == 404  # only its challenger cancels
+    assert ana.delete(f"/api/challenges/{made.json['id']}").status_code == 204
+    assert ben.get("/api/challenges").json == {"incoming": [], "outgoing": []}
+    assert runtime.people.notifications.since("ben", "0-0")[-1].data == {"type": "challenge_cancelled",
+                                                                         "id": made.json["id"]}
+
+
+def test_an_invite_link_seats_a_guest_who_gives_a_name(app, runtime):
+    ana = signed_in(app, runtime, "Ana")
+    made = ana.post("/api/challenges", json={"game": "murus", "side": 1}).json
+    assert made["url"] == f"/challenge/{made['id']}"
+    friend = app.test_client()
+    assert friend.get(f"/api/challenges/{made['id']}").json["from"] == "Ana"  # anyone sees an invite
+    r = friend.post(f"/api/challenges/{made['id']}/accept", json={})
+    assert r.status_code == 401 and r.json["error"]["field"] == "name"
+    r = friend.post(f"/api/challenges/{made['id']}/accept", json={"name": "Zoe"})
+    assert r.status_code == 201
+    gid = r.json["game"]
+    assert friend.get(f"/api/me/games/{gid}").json["seat"] == 0
+    assert ana.get(f"/api/me/games/{gid}").json["seat"] == 1
+    told = runtime.people.notifications.since("ana", "0-0")[-1].data
+    assert told == {"type": "challenge_accepted", "id": made["id"], "game": gid, "by": "Zoe"}
+    assert app.test_client().post(f"/api/challenges/{made['id']}/accept", json={"name": "Max"}).status_code == 404

@@ -10,6 +10,7 @@ import threading
 import pytest
 
 from services import accounts
+from services.people.person import Person
 from tests.web.signin import make_account, signed_in
 from tests.web.site import Site
 from web.app import create_app
@@ -132,7 +133,8 @@ def test_an_accounts_stream_through_the_front_gets_its_challenge(runtime):
                 if site.front.state.hub.open_streams():
                     break
                 await asyncio.sleep(0.02)
-            await asyncio.to_thread(runtime.people.challenges.create, "Ann", "Ben", "murus", {}, None)
+            await asyncio.to_thread(runtime.people.challenges.create, Person.of_account("Ann"), "Ben", "murus",
+                                    {}, None)
             for _ in range(500):
                 if b"challenge" in b"".join(m.get("body", b"") for m in sent):
                     break
