@@ -136,7 +136,8 @@ def passkey_register_options():
     found = session.signed_in()
     body = body_object(("username",), empty_ok=True)
     rp_id, _ = relying_party()
-    return jsonify(passkeys().register_options(rp_id, found[1] if found else None, body.get("username")))
+    return jsonify(passkeys().register_options(rp_id, found[1] if found else None, body.get("username"),
+                                               request.remote_addr))
 
 
 @accounts_bp.post("/api/passkeys/register")
@@ -155,7 +156,7 @@ def passkey_register():
 def passkey_login_options():
     body_object((), empty_ok=True)
     rp_id, _ = relying_party()
-    return jsonify(passkeys().login_options(rp_id))
+    return jsonify(passkeys().login_options(rp_id, request.remote_addr))
 
 
 @accounts_bp.post("/api/passkeys/login")

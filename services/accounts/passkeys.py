@@ -30,8 +30,10 @@ from services.accounts import events as ev
 from services.accounts.service import Accounts, check_username
 from services.accounts.sessions import agent_summary
 from services.accounts.store import Account, new_account_id, taken
+from services.clients import client_id
 
 CHALLENGE_SECONDS = 300
+OPTIONS_PER_CLIENT, OPTIONS_WINDOW_MS = 20, 60_000  # ceremonies one address may start a minute (each a kept key)
 RP_NAME = "Burrow"
 MAX_PASSKEYS = 20
 PREFERRED = UserVerificationRequirement.PREFERRED
@@ -80,8 +82,18 @@ class Passkeys:
 
     # -- registration ----------------------------------------------------------------------------------------
 
-    def register_options(self, rp_id: str, account: Account | None, username: object = None) -> dict:
-        """Options to make a passkey: for the signed-in ``account``, or for a new account named ``username``."""
+    def _limit(self, address: str | None) -> None:
+        """Count one ceremony started from ``address``: ``OPTIONS_PER_CLIENT`` a minute, 429 beyond."""
+        client = client_id(address)
+        if client:
+            self.accounts.attempts.limit("ceremonies", client, OPTIONS_WINDOW_MS, OPTIONS_PER_CLIENT,
+                                         Text("too many passkey ceremonies started: wait {s} s and try again"))
+
+    def register_options(self, rp_id: str, account: Account | None, username: object = None,
+                         address: str | None = None) -> dict:
+        """Options to make a passkey: for the signed-in ``account``, or for a new account named ``username``;
+        ``address``: the client's, for its limit."""
+        self._limit(address)
         if account is None:
             username = check_username(username)
             if self.accounts.is_username(username):
@@ -130,8 +142,9 @@ class Passkeys:
 
     # -- signing in ----------------------------------------------------------------------------------------
 
-    def login_options(self, rp_id: str) -> dict:
+    def login_options(self, rp_id: str, address: str | None = None) -> dict:
         """Options to sign in with any passkey of this site (discoverable: no name asked)."""
+        self._limit(address)
         options = webauthn.generate_authentication_options(
             rp_id=rp_id, challenge=secrets.token_bytes(32), user_verification=PREFERRED)
         self._keep(options.challenge, {"kind": "login", "rp_id": rp_id})

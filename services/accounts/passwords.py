@@ -120,6 +120,17 @@ class Attempts:
                                        s=(wait + 999) // 1000), retry_after=(wait + 999) // 1000)
         return Attempt([k for k, _, _ in limits], member, 2 if client else 1)
 
+    def limit(self, kind: str, who: str, window: int, most: int, refusal: Text) -> None:
+        """Count one action of ``kind`` by ``who``: at most ``most`` in ``window`` ms, else ``TooMany`` with
+        ``refusal`` (a text with ``{s}``, the seconds to wait) and ``retry_after``."""
+        now = int(time.time() * 1000)
+        wait = int(self._reserve(keys=[self.keys.attempts(kind, who)],
+                                 args=[now, f"{now}:{secrets.token_hex(6)}", window, most]))
+        if wait:
+            s = (wait + 999) // 1000
+            raise errors.TooMany(Text._make(refusal.id, refusal.plural_id, {**refusal.args, "s": s}),
+                                 retry_after=s)
+
     def failures(self, attempt: Attempt) -> int:
         """The failures counted in ``attempt``'s first window (its name's, or its account's), this one included."""
         return int(self.redis.zcard(attempt.keys[0]))

@@ -78,3 +78,22 @@ def test_credentials_for_another_site_or_unknown_keys_are_refused(runtime):
     for body in ({}, {"response": "x"}, {"response": {"clientDataJSON": "!!"}}, {"id": 3, "response": {}}):
         r = post(client, "/api/passkeys/login", body)
         assert r.status_code == 400 and r.json["error"]["message"], body
+
+
+def test_passkey_options_are_limited_per_address(runtime):
+    """Each options request mints a challenge kept 5 minutes: an address may ask ``OPTIONS_PER_CLIENT`` a minute
+    (429 with Retry-After beyond, no challenge kept), another address is not held back."""
+    from services.accounts.passkeys import OPTIONS_PER_CLIENT
+
+    client = create_app(runtime).test_client()
+    for i in range(OPTIONS_PER_CLIENT):
+        path = "/api/passkeys/login/options" if i % 2 else "/api/passkeys/register/options"
+        assert post(client, path, None if i % 2 else {"username": f"Pia{i}"}).status_code == 200
+    before = len(list(runtime.redis.scan_iter(match="*:challenge:*")))
+    for path, body in (("/api/passkeys/login/options", None),
+                       ("/api/passkeys/register/options", {"username": "Zed"})):
+        r = post(client, path, body)
+        assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
+    assert len(list(runtime.redis.scan_iter(match="*:challenge:*"))) == before
+    r = client.post("/api/passkeys/login/options", base_url=SITE, environ_base={"REMOTE_ADDR": "198.51.100.4"})
+    assert r.status_code == 200
