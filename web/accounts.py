@@ -4,7 +4,6 @@ games and sessions, profiles, leaderboards, and their pages. Thin: parse, call `
 
 from __future__ import annotations
 
-import contextlib
 import json
 import re
 from urllib.parse import urlsplit
@@ -14,7 +13,6 @@ from flask import Blueprint, current_app, jsonify, render_template, request
 from domain import registry
 from domain.text import Text
 from services import errors
-from services.accounts.events import LanguageChosen
 from services.accounts.passkeys import Passkeys
 from services.accounts.service import USERNAME
 from services.reads.ratings import outcome
@@ -190,6 +188,19 @@ def set_password():
     return current_app.response_class(status=204)
 
 
+@accounts_bp.post("/api/me/language")
+def choose_language():
+    """``{"lang"}``: the language picked with the page's switch, kept for the account on every device. Only this
+    site's own JSON ``POST`` saves it (``api_checks``): a page asked for with ``?lang=`` saves nothing, so a link
+    from another site cannot change the account, nor write anything for it."""
+    _, account = session.required()
+    lang = body_object(("lang",)).get("lang")
+    if not isinstance(lang, str) or i18n.known(lang) != lang:
+        raise errors.Unprocessable(Text("lang: one of {known}", known=", ".join(i18n.LANGUAGES)), field="lang")
+    session.accounts().store.set_language(account.id, lang)
+    return current_app.response_class(status=204)
+
+
 @accounts_bp.get("/api/me/games")
 def my_games():
     """The seats of the request's account, or of its guest session (in that browser)."""
@@ -331,19 +342,6 @@ def leaderboard(game: str):
 def account_language(state) -> None:
     """The language saved with the signed-in account is the page's, after the query's and the cookie's."""
     i18n.set_account_language(lambda: (found := session.signed_in()) and found[1].language or None)
-
-
-@accounts_bp.before_app_request
-def remember_language():
-    """A signed-in reader who picks a language with the page's switch (``?lang=`` on a page) keeps it on every
-    device."""
-    lang = request.args.get("lang")
-    if request.method != "GET" or request.path.startswith("/api/") or i18n.known(lang) is None:
-        return
-    found = session.signed_in()
-    if found is not None and found[1].language != lang:
-        with contextlib.suppress(errors.ServiceError):  # a race with another change: the next page saves it
-            session.accounts().store.append(found[1], [LanguageChosen(lang=lang)])
 
 
 @accounts_bp.app_context_processor

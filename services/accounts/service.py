@@ -178,7 +178,7 @@ class Accounts:
         for record in journal.records():
             op = record.get("op")
             try:
-                if op in ("create", "append"):
+                if op in ("create", "append", "language"):
                     self.store.restore(record)
                 elif op == "seat":
                     self.seats.restore(record)

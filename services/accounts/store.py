@@ -145,11 +145,23 @@ class AccountStore:
         return status.decode() if isinstance(status, bytes) else status
 
     def load(self, account_id: str) -> Account | None:
-        """The account folded from its stream (None: no such account)."""
+        """The account folded from its stream (None: no such account), with the language it keeps as a value."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.xrange(self.keys.account(account_id))
+        pipe.get(self.keys.account_language(account_id))
+        entries, language = pipe.execute()
         account = None
-        for _, fields in self.redis.xrange(self.keys.account(account_id)):
+        for _, fields in entries:
             account = evolve(account, ev.decode(fields[b"data"]), account_id, int(fields[b"at"]))
+        if account is not None and language is not None:
+            account = replace(account, language=language.decode())
         return account
+
+    def set_language(self, account_id: str, lang: str) -> None:
+        """Keep the account's language (a value, overwritten: a setting, not an event of the account's history;
+        ``language_chosen`` events of older accounts still fold, and this overrides them)."""
+        self.redis.set(self.keys.account_language(account_id), lang)
+        self._journal({"op": "language", "id": account_id, "lang": lang})
 
     def id_of(self, username: str) -> str | None:
         """The id of the account named ``username`` (ignoring case), or None."""
@@ -175,6 +187,9 @@ class AccountStore:
     def restore(self, record: dict) -> None:
         """Apply one journaled account write again (the embedded mode's start); one already in Redis changes
         nothing."""
+        if record["op"] == "language":
+            self.redis.set(self.keys.account_language(record["id"]), record["lang"])
+            return
         encoded = [(t, base64.b64decode(d)) for t, d in record["events"]]
         if record["op"] == "create":
             self._run_create(record["id"], record["lower"], record["at"], record["credential"], encoded)

@@ -305,6 +305,10 @@ class Keys:
         trimmed."""
         return f"{self._acct()}:account:{account_id}"
 
+    def account_language(self, account_id: str) -> str:
+        """String: the language an account chose with the page's switch (a value; ``POST /api/me/language``)."""
+        return f"{self._acct()}:lang:{account_id}"
+
     def usernames(self) -> str:
         """Hash: a username in lower case → its account id (the unique-name claim)."""
         return f"{self._acct()}:usernames"

@@ -228,3 +228,26 @@ def test_an_account_and_its_session_survive_a_restart(new_page):
         assert [g["id"] for g in mine["games"]] == [gid] and mine["games"][0]["token"]
     finally:
         own.stop()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_language_switch_saves_the_accounts_language_a_link_does_not(new_page, server, width):
+    """The switch's pick is the account's on another device; a page opened with ``?lang=`` (as a link from another
+    site opens it) changes the page, not the account."""
+    name = fresh("Lu")
+    laptop = new_page(width, 844)
+    sign_up(laptop, name)
+    laptop.goto("/account?lang=zh")  # a link: this page in Chinese, the account untouched
+    assert laptop.get_attribute("html", "lang") == "zh-Hans"
+    laptop.click("nav.languages a[hreflang='fr']")  # the switch
+    laptop.wait_for_url("**lang=fr")
+    assert laptop.get_attribute("html", "lang") == "fr"
+    fits(laptop)
+    shot(laptop, f"language-switch-{width}")
+    phone = new_page(390, 844)  # another browser: no cookie of the switch
+    phone.goto("/signin")
+    phone.fill("#username", name)
+    phone.fill("#password", "correct horse battery")
+    phone.click("#signin-password")
+    phone.wait_for_url("**/")
+    assert phone.get_attribute("html", "lang") == "fr"
