@@ -188,15 +188,17 @@ def cmd_rebuild(args) -> int:
     from burrow.progress import Progress
 
     runtime = _runtime(args)
-    names = (*PROJECTIONS, "ratings") if args.projection is None else (args.projection,)
+    names = (*PROJECTIONS, "ratings", "tournaments") if args.projection is None else (args.projection,)
     views = tuple(n for n in names if n in PROJECTIONS)
     steps = []
     if views:
         steps.append(("+".join(views), lambda progress: runtime.projector.rebuild(views, progress)))
     if "ratings" in names:
         steps.append(("ratings", runtime.ratings.rebuild))
+    if "tournaments" in names:
+        steps.append(("tournaments", runtime.tournaments.rebuild))
     started = time.monotonic()
-    count = 0
+    count = tournaments = 0
     for label, rebuild in steps:
         bar = None
 
@@ -205,10 +207,14 @@ def cmd_rebuild(args) -> int:
             bar = bar or Progress(f"rebuilding {label}", total)
             bar.update(done)
 
-        count = rebuild(progress)
+        if label == "tournaments":
+            tournaments = rebuild(progress)
+        else:
+            count = rebuild(progress)
         if bar:
             bar.close()
-    print(f"rebuilt {', '.join(names)} for {count} games in {time.monotonic() - started:.1f}s")
+    also = f" and {tournaments} tournaments" if "tournaments" in names else ""
+    print(f"rebuilt {', '.join(names)} for {count} games{also} in {time.monotonic() - started:.1f}s")
     failures = dict(runtime.projector.failures if views else [])
     failures.update(runtime.ratings.failures if "ratings" in names else [])
     for gid, reason in sorted(failures.items()):  # skipped: their old projections stay as they were
@@ -524,7 +530,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--verify", action="store_true", help="compare with the projection; exit 1 on a difference")
     s.set_defaults(func=cmd_replay)
     s = with_store(sub.add_parser("rebuild", help="rebuild projections from the logs"))
-    s.add_argument("--projection", choices=[*PROJECTIONS, "ratings"])
+    s.add_argument("--projection", choices=[*PROJECTIONS, "ratings", "tournaments"])
     s.set_defaults(func=cmd_rebuild)
     s = with_store(sub.add_parser("export", help="a game's events as JSON lines"))
     s.add_argument("gid")

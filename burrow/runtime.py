@@ -20,7 +20,11 @@ from services.reads.projections import Projector
 from services.reads.ratings import Ratings
 from services.store.connection import CLUSTER_SCHEME, connect, queue_client
 from services.store.connection import embedded as embedded_client
+from services.store.journal import AccountJournal, JournaledEventStore
 from services.store.streams import EventStore, Keys
+from services.tournaments.service import LIMITS as TOURNAMENT_LIMITS
+from services.tournaments.service import Tournaments
+from services.tournaments.store import TournamentStore
 
 __all__ = ["CLUSTER_SCHEME", "Runtime", "build", "connect", "current", "from_env", "install"]
 
@@ -40,8 +44,6 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
         rq_client = queue_client(settings.rq_url, client, settings.redis_url, settings.redis_timeout)
     loaded = 0
     if journal if journal is not None else embedded:
-        from services.store.journal import JournaledEventStore
-
         store = JournaledEventStore(client, keys, settings.data_dir)
         loaded = store.load()
     else:
@@ -73,8 +75,16 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
     people.with_games(start, username_of)
     ratings = Ratings(games)
     service.rating_of = ratings.rating_of
+    journal_of_tournaments = None
+    if isinstance(store, JournaledEventStore):
+        journal_of_tournaments = AccountJournal(settings.data_dir, "tournaments")
+    tournament_store = TournamentStore(client, keys, journal_of_tournaments, TOURNAMENT_LIMITS["open"],
+                                       TOURNAMENT_LIMITS["open_per_creator"])
+    if journal_of_tournaments is not None:
+        tournament_store.restore(journal_of_tournaments)
+    tournaments = Tournaments(tournament_store, service, jobs, people.notifications)
     return Runtime(settings, client, rq_client, store, games, Seats(store), service, Projector(games), queue, jobs,
-                   ratings, embedded, loaded, people, Metrics())
+                   ratings, embedded, loaded, people, Metrics(), tournaments)
 
 
 def from_env() -> Runtime:

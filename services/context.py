@@ -1,10 +1,10 @@
 """The runtime of one process, and the holder jobs read it from.
 
 ``Runtime`` bundles what the wiring (``burrow/runtime.py``) builds: the Redis clients, the store, the games'
-states, the seats, the command service, the projector, the job queues and the ratings. Web and workers receive it,
-or read it with ``current()``; they never build one. A process that nobody installed a runtime in (a bare ``rq
-worker`` running our jobs) gets one built from the environment by the composition root, imported by name on first
-use, as jobs are enqueued by name: services never import the packages above them.
+states, the seats, the command service, the projector, the job queues, the ratings and the tournaments. Web and
+workers receive it, or read it with ``current()``; they never build one. A process that nobody installed a runtime
+in (a bare ``rq worker`` running our jobs) gets one built from the environment by the composition root, imported by
+name on first use, as jobs are enqueued by name: services never import the packages above them.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from services.people import People
 from services.reads.projections import Projector
 from services.reads.ratings import Ratings
 from services.store.streams import EventStore
+from services.tournaments.service import Tournaments
 
 ROOT = "burrow.runtime"  # the composition root's module: ``from_env()`` builds a runtime from the environment
 
@@ -47,6 +48,7 @@ class Runtime:
     loaded_games: int = 0
     people: People | None = None  # chat, presence, notifications (``services/people/``)
     metrics: Metrics | None = None  # what this process observes (``services/metrics.py``)
+    tournaments: Tournaments | None = None  # ``services/tournaments/``
 
 
 _current: Runtime | None = None

@@ -218,13 +218,16 @@ class EventStream(EventSourceResponse):
 
 class Streams:
     """The live streams, one route each: ``GET /api/games/<gid>/stream`` (a game's versions),
-    ``GET /api/games/<gid>/notices`` (what happens beside them: chat, presence) and ``GET /api/me/stream`` (an
-    account's notifications; ``username_of`` a session cookie: its account's name)."""
+    ``GET /api/games/<gid>/notices`` (what happens beside them: chat, presence), ``GET /api/me/stream`` (an
+    account's notifications; ``username_of`` a session cookie: its account's name) and ``GET
+    /api/tournaments/<id>/stream`` (a tournament's document on each change)."""
 
-    def __init__(self, hub: Hub, username_of=lambda cookie: None, live: Gauge | None = None):
+    def __init__(self, hub: Hub, username_of=lambda cookie: None, live: Gauge | None = None,
+                 tournament_of=lambda tid: None):
         self.hub = hub
         self.live = live  # burrow_live_streams (services/metrics.py)
         self.username_of = username_of
+        self.tournament_of = tournament_of  # a tournament's stored document: (version, JSON) or None
         self.setup = ThreadPoolExecutor(max_workers=SETUP_THREADS, thread_name_prefix="stream-open")
         self._wakers: dict[asyncio.AbstractEventLoop, Waker] = {}
         self._open: set[asyncio.Event] = set()  # the wake-ups of every open stream
@@ -306,6 +309,27 @@ class Streams:
         return EventStream(self._messages(sub, wakeup), headers=SSE_HEADERS, ping=KEEPALIVE_SECONDS,
                            send_timeout=SEND_SECONDS, background=BackgroundTask(self.hub.unsubscribe, sub))
 
+    async def tournament(self, request: Request) -> Response:
+        """``GET /api/tournaments/<id>/stream``: the tournament's document now (unless ``Last-Event-ID`` is its
+        version), then on each change."""
+        tid = request.path_params["tid"]
+        try:
+            after = last_event_id(request.headers.get("last-event-id"), request.query_params.get("after"))
+        except service_errors.ServiceError as exc:
+            return error_response(exc, request)
+        if not (1 <= len(tid) <= 20 and tid.isalnum()):
+            return error_response(service_errors.NotFound(Text("no tournament {id}", id=repr(tid[:40]))), request)
+        loop = asyncio.get_running_loop()
+        wakeup, waker = asyncio.Event(), self._waker(loop)
+        address = request.client.host if request.client else None
+        try:
+            sub = await loop.run_in_executor(self.setup, self.hub.subscribe_tournament, tid, after, address,
+                                             lambda: waker.wake(wakeup.set), self.tournament_of)
+        except service_errors.ServiceError as exc:
+            return error_response(exc, request)
+        return EventStream(self._messages(sub, wakeup), headers=SSE_HEADERS, ping=KEEPALIVE_SECONDS,
+                           send_timeout=SEND_SECONDS, background=BackgroundTask(self.hub.unsubscribe, sub))
+
     async def _messages(self, sub: Subscription, wakeup: asyncio.Event):
         self._open.add(wakeup)
         if self.live is not None:
@@ -365,7 +389,9 @@ def create_front(flask_app: Flask, threads: int = 32) -> Starlette:
         return session.account if session is not None and session.guest else None
 
     metrics = runtime.metrics
-    streams = Streams(hub, username_of, metrics.live_streams if metrics is not None else None)
+    tournaments = runtime.tournaments
+    streams = Streams(hub, username_of, metrics.live_streams if metrics is not None else None,
+                      tournaments.stored if tournaments is not None else lambda tid: None)
 
     @asynccontextmanager
     async def lifespan(app):
@@ -384,7 +410,8 @@ def create_front(flask_app: Flask, threads: int = 32) -> Starlette:
     own = [Route("/api/health", health, methods=["GET"]),
            Route("/api/games/{gid}/stream", streams.game, methods=["GET", "HEAD"]),
            Route("/api/games/{gid}/notices", streams.notices, methods=["GET"]),
-           Route("/api/me/stream", streams.account, methods=["GET"])]
+           Route("/api/me/stream", streams.account, methods=["GET"]),
+           Route("/api/tournaments/{tid}/stream", streams.tournament, methods=["GET"])]
     if runtime.settings.metrics and metrics is not None:
         own.append(web_metrics.metrics_route(runtime, error_response, PLAIN_HEADERS))
     routes = [*own, Mount("/", app=Counted(Bridge(flask_app, threads), hub))]

@@ -19,6 +19,9 @@ its entries fail; they are retried with a doubling backoff and, after ``dead_let
 partition's dead letters and acknowledged (``services/jobs/failures.py``). Every other game's entries are projected
 and acknowledged as usual. Redis being unreachable is nobody's failure: the batch is simply tried again.
 
+Tournaments: the job of a tournament whose timer has come (``services/tournaments/``) is queued each turn of the
+loop.
+
 Clocks: every game read gets its next deadline in its partition's deadlines (``services/games/clocks.py``), and the
 loop, which waits on the logs, waits at most until the earliest deadline: a seat whose time runs out loses a few
 milliseconds after its deadline, whether or not a client is connected.
@@ -99,6 +102,7 @@ class Dispatcher:
             self.heartbeats.beat(self.consumer)
             self._beat_at = time.monotonic() + self.beat_ms / 1000
         self.check_clocks()
+        self.check_tournaments()
         per_partition_block = max(1, self._block_ms(block_ms) // self.keys.partitions)
         for p in range(self.keys.partitions):
             failing = self.failures.of(p)
@@ -128,6 +132,18 @@ class Dispatcher:
         if deadline is None:
             return block_ms
         return max(1, min(block_ms, deadline - now_ms()))
+
+    def check_tournaments(self) -> int:
+        """Queue the job of every tournament whose timer has come (a start at its time, an arena's end, a look
+        while one runs); returns how many. The loop wakes at least every ``block_ms`` (a second by default): a
+        tournament's timer is late by that much at most."""
+        tournaments = self.runtime.tournaments
+        if tournaments is None:
+            return 0
+        due = tournaments.due(now_ms())
+        for tid in due:
+            self.runtime.jobs.enqueue("project", "workers.jobs.tournament_advance", tid)
+        return len(due)
 
     def check_clocks(self) -> int:
         """End the games whose deadline has come and whose clock has run out; returns how many ended. A game

@@ -85,9 +85,17 @@ def project(gid: str) -> int:
 
 
 def _finished(runtime, game) -> None:
-    """Count a game that has just finished in the ratings; one with a human seat then gets its analysis."""
+    """Count a game that has just finished in the ratings; one with a human seat then gets its analysis. A
+    tournament's game gives its result to the tournament (once: a second look finds it recorded)."""
     if runtime.ratings.project(game.gid, game=game):
         analysis.of(runtime).auto(game.gid)
+    if runtime.tournaments is not None and game.meta.get("tournament"):
+        runtime.tournaments.game_over(game)
+
+
+def tournament_advance(tid: str) -> int:
+    """Pair a tournament's next round or free players, start their games, end it: what it calls for now."""
+    return current().tournaments.advance(tid)
 
 
 def ai_turn(gid: str, seat: int, version: int, client: str | None = None) -> str:

@@ -68,7 +68,7 @@ class GameService:
     def create(self, game: str, players: list[dict], options: dict | None = None, seed: int | None = None,
                position: dict | None = None, client: str | None = None, clock: dict | None = None,
                reserved: dict[int, str] | None = None, account: str | None = None,
-               accounts: dict[int, str] | None = None) -> dict:
+               accounts: dict[int, str] | None = None, tournament: str | None = None) -> dict:
         """Create a game; returns its id, version and seats (with a token for each human seat, shown once).
 
         ``client`` (the caller's address) may hold at most ``limits["open_games_per_client"]`` open games.
@@ -76,7 +76,8 @@ class GameService:
         seats left open for the player of another game, ``{seat: "<that game's id>"}``. ``clock``: CONTRACT.md.
         ``account``: the signed-in caller's username, for a player ``{"me": true}``; ``accounts`` (rematches):
         seats held by accounts, ``{seat: username}``. An account's seat token is also kept for the account
-        (``GET /api/me/games``)."""
+        (``GET /api/me/games``). ``tournament``: the id of the tournament the game is a table of (its
+        metadata names it: its result goes to the tournament)."""
         if game not in GAME_NAMES:
             raise errors.Unprocessable(Text("game: unknown game {game} (known: {game_names})",
                                             game=repr(game), game_names=', '.join(GAME_NAMES)),
@@ -115,6 +116,8 @@ class GameService:
         seat_tokens = {i: tokens.new_token() for i in humans}
         meta = {"id": gid, "game": game, "players": players, "seed": seed, "created": int(time.time() * 1000),
                 "setup": setup_meta(game, players, seed, position)}
+        if tournament is not None:
+            meta["tournament"] = tournament
         client = client_id(client)
         if client:
             meta["client"] = client  # the creator, hashed: quotas and fair AI queues count by it

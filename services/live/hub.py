@@ -434,6 +434,33 @@ class Hub:
             raise
         return sub
 
+    def subscribe_tournament(self, tid: str, after: int, address: str | None, wake: Callable[[], None],
+                             stored: Callable[[str], tuple[int, bytes] | None]) -> Subscription:
+        """Open a stream of tournament ``tid``'s document: its current one (``stored``: its version and JSON)
+        unless the client has it (``after``), then each new version as the notifications log brings it.
+        ``NotFound``, ``TooMany`` as ``subscribe``."""
+        sub = Subscription(f"tournament:{tid}", client_id(address), wake, after)
+        sub.topic = f"tournament:{tid}"
+        self._lease(sub)
+        with self._lock:
+            self._topics.setdefault(sub.topic, set()).add(sub)
+        try:
+            self._start_notices()
+            current = stored(tid)  # after joining: a version written meanwhile comes either way, once
+            if current is None:
+                raise errors.NotFound(f"no tournament {tid[:40]!r}")
+        except redis.RedisError as exc:
+            self.unsubscribe(sub)
+            raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
+        except BaseException:
+            self.unsubscribe(sub)
+            raise
+        version, document = current
+        sub._offer(version, _tournament_message(version, document), self.buffer_bytes)
+        with sub._lock:
+            sub._allowance = sub._bytes
+        return sub
+
     def _start_notices(self) -> None:
         """Start the reader of the notifications log unless it runs."""
         with self._lock:
@@ -457,9 +484,15 @@ class Hub:
                 with self._lock:
                     subs = list(self._topics.get(target, ()))
                 note = entry.fields.get(b"id", b"").decode()
+                version = entry.fields.get(b"v")
                 for sub in subs:
-                    offered = (sub._offer_note(_note_id(note), _note(note, data), self.buffer_bytes) if note
-                               else sub._offer_extra(b"event: notice\ndata: %b\n\n" % data, self.buffer_bytes))
+                    if version is not None:  # a tournament's document at a version
+                        offered = sub._offer(int(version), _tournament_message(int(version), data),
+                                             self.buffer_bytes)
+                    elif note:
+                        offered = sub._offer_note(_note_id(note), _note(note, data), self.buffer_bytes)
+                    else:
+                        offered = sub._offer_extra(b"event: notice\ndata: %b\n\n" % data, self.buffer_bytes)
                     if not offered:
                         self.drops += 1
                     woken.add(sub)
@@ -614,6 +647,12 @@ def _note_id(text: str) -> tuple[int, int]:
         return int(ms), int(seq or 0)
     except ValueError:
         return 0, 0
+
+
+def _tournament_message(version: int, document: bytes | str) -> bytes:
+    """A tournament stream's message: ``id`` the document's version, event ``tournament``."""
+    raw = document.encode() if isinstance(document, str) else document
+    return b"id: %d\nevent: tournament\ndata: %b\n\n" % (version, raw)
 
 
 def _note(note_id: str, data: bytes | str) -> bytes:

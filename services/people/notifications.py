@@ -22,7 +22,8 @@ KEPT = 100  # notifications kept per account
 LOG_KEPT = 10_000  # entries kept in the notifications log (a few seconds of traffic: the hubs follow its end)
 
 KINDS = ("game_started", "your_turn", "challenge", "challenge_declined", "challenge_accepted",
-         "challenge_cancelled", "rematch_offered", "draw_offered", "draw_declined", "game_over", "seek_paired")
+         "challenge_cancelled", "rematch_offered", "draw_offered", "draw_declined", "game_over", "seek_paired",
+         "tournament_game")
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,11 @@ class Notifications:
         payload = json.dumps({"type": kind, **data}, separators=(",", ":"))
         self.redis.xadd(self.keys.notifications_log(), {"to": f"game:{gid}", "data": payload}, maxlen=LOG_KEPT,
                         approximate=True)
+
+    def to_tournament(self, tid: str, version: int, document: str) -> None:
+        """Tell the open pages of tournament ``tid`` its document at ``version`` (encoded once, for every one)."""
+        self.redis.xadd(self.keys.notifications_log(), {"to": f"tournament:{tid}", "v": version, "data": document},
+                        maxlen=LOG_KEPT, approximate=True)
 
     def since(self, account: str, after: str | None, count: int = KEPT) -> list[Notification]:
         """The account's notifications after the one with id ``after`` (None: none — the stream starts now)."""

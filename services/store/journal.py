@@ -118,8 +118,8 @@ class AccountJournal:
     line in ``<directory>/accounts/journal.jsonl``, replayed in order at start-up (``records``). Sessions expired
     by then are not brought back. (A subdirectory: the games' loader reads every ``*.jsonl`` of the directory.)"""
 
-    def __init__(self, directory: str | os.PathLike):
-        self.path = Path(directory) / "accounts" / "journal.jsonl"
+    def __init__(self, directory: str | os.PathLike, name: str = "accounts"):
+        self.path = Path(directory) / name / "journal.jsonl"  # ``name``: "tournaments" keeps theirs the same way
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
 

@@ -347,6 +347,54 @@ class Keys:
         return f"{self._acct()}:signups:{client}"
 
 
+    # -- tournaments: one hash slot of their own, ``{tourn}``, so a tournament's append and the open sets it counts
+    # against are one script (``services/tournaments/``) ------------------------------------------------------
+
+    def _tourn(self) -> str:
+        return f"{self.prefix}:{{tourn}}"
+
+    def tournament(self, tid: str) -> str:
+        """Stream: one tournament's events (created, joined, round paired, game finished …), IDs ``0-<version>``;
+        never trimmed."""
+        return f"{self._tourn()}:t:{tid}"
+
+    def tournaments(self) -> str:
+        """Sorted set: every tournament's id by when it was made (ms): what ``burrow rebuild`` reads."""
+        return f"{self._tourn()}:all"
+
+    def tournaments_open(self, creator: str = "") -> str:
+        """Sorted set: the tournaments not finished (of one creator, lower case, when given) by creation (ms)."""
+        return f"{self._tourn()}:open:{creator}" if creator else f"{self._tourn()}:open"
+
+    def tournament_view(self, tid: str, suffix: str = "") -> str:
+        """String: the tournament's document (JSON), as ``GET /api/tournaments/<id>`` answers it."""
+        return f"{self._tourn()}:view:{tid}{suffix}"
+
+    def tournament_versions(self, suffix: str = "") -> str:
+        """Hash: tournament id → the version its document and list line were written at."""
+        return f"{self._tourn()}:versions{suffix}"
+
+    def tournament_lines(self, suffix: str = "") -> str:
+        """Hash: tournament id → its line in the lists (JSON)."""
+        return f"{self._tourn()}:lines{suffix}"
+
+    def tournament_index(self, status: str, suffix: str = "") -> str:
+        """Sorted set: the tournaments of one status (upcoming, running, finished) by their start (ms)."""
+        return f"{self._tourn()}:status:{status}{suffix}"
+
+    def tournament_timers(self) -> str:
+        """Sorted set: tournament id → when its job must look at it again (its start, an arena's end, a check)."""
+        return f"{self._tourn()}:timers"
+
+    def tournament_lock(self, tid: str) -> str:
+        """String: held by the job advancing the tournament (one at a time: it makes games)."""
+        return f"{self._tourn()}:lock:{tid}"
+
+    def tournament_again(self, tid: str) -> str:
+        """String: set when the tournament changed while its job held the lock: the job looks again."""
+        return f"{self._tourn()}:again:{tid}"
+
+
 class QueueKeys:
     """Key names beside the RQ queues (on the queues' Redis, ``RQ_URL``), under the queue prefix
     (``Settings.queue_name``; ``services/jobs.py`` uses them)."""
