@@ -11,6 +11,7 @@ from web.errors import flask_response
 
 def create_app(runtime: Runtime) -> Flask:
     """The web app over ``runtime`` (its store, service and projections)."""
+    import web.learn  # noqa: F401 - its routes join the API's blueprint and the pages'
     import web.people  # noqa: F401 - its routes join the API's blueprint
     import web.tournaments  # noqa: F401 - the same
     from web import i18n

@@ -346,6 +346,29 @@ class Keys:
         """Counter with an expiry: the accounts one client (hashed) made in the current hour."""
         return f"{self._acct()}:signups:{client}"
 
+    # -- learning (``services/learn/``): in the accounts' slot, beside the account they belong to ----------------
+
+    def tutorial_progress(self, account_id: str) -> str:
+        """Hash: ``<game>:<step>`` → 1 for each tutorial step the account has completed."""
+        return f"{self._acct()}:tutorials:{account_id}"
+
+    def deck_events(self, account_id: str) -> str:
+        """Stream: the account's deck events (cards added from analysed games, reviews answered); never trimmed:
+        the deck is their projection."""
+        return f"{self._acct()}:deck:{account_id}"
+
+    def deck_cards(self, account_id: str) -> str:
+        """Hash: a card id → the card and its FSRS state (JSON), folded from ``deck_events``."""
+        return f"{self._acct()}:deck:{account_id}:cards"
+
+    def deck_due(self, account_id: str) -> str:
+        """Sorted set: card ids by when each is due (ms), folded from ``deck_events``."""
+        return f"{self._acct()}:deck:{account_id}:due"
+
+    def decks(self) -> str:
+        """Set: the account ids that have a deck (``burrow rebuild`` rebuilds each)."""
+        return f"{self._acct()}:decks"
+
 
     # -- tournaments: one hash slot of their own, ``{tourn}``, so a tournament's append and the open sets it counts
     # against are one script (``services/tournaments/``) ------------------------------------------------------

@@ -1,0 +1,75 @@
+"""The tutorials: for each game a scripted first game on the real board and rules (README "Learn").
+
+A tutorial is a list of ``Step``s: a position in the game's own position format (as ``position`` in
+``POST /api/games`` takes it, with the game's options beside it), a text saying what to do and why, the moves of
+the seat to act that complete the step (each legal there: ``tests/domain/test_tutorials.py`` asks the decider),
+and a text explaining why another move is not the one (shown after a wrong move). Pure data and pure functions:
+the state of a step comes from the game's own ``initial`` with a fixed seed. A step of one move may go on with
+``then``: the next moves of the same turn (Mission commando's shop, challenge and fight come after a move onto
+their square, and a position always starts a turn), each asked for in the state the moves before it made.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from domain.base import Setup
+from domain.text import Text
+
+SEED = 39
+"""The seed every step's state is created with (Mouse Guard draws the seats' colours, MG-3; a deck left out of a
+position is shuffled): the same step is the same board for everyone."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step: the position, what to do, the moves that complete it and why another move is not it."""
+
+    position: dict[str, Any]
+    text: Text
+    moves: tuple[str, ...]
+    why: Text
+    then: tuple[tuple[str, Text], ...] = ()
+    """Follow-ups of a step with one move: each the next move asked for (and what it says), in the state after the
+    moves before it; the step is done after the last."""
+    seats: int = 2
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Tutorial:
+    game: str
+    title: Text
+    steps: tuple[Step, ...]
+
+
+def state_of(module: ModuleType, step: Step) -> Any:
+    """The step's game state, from the game's own ``initial`` (seeded with ``SEED``)."""
+    state = None
+    for event in module.initial(Setup(seats=step.seats, options=step.options, position=step.position),
+                                random.Random(SEED)):
+        state = module.evolve(state, event)
+    return state
+
+
+def after(module: ModuleType, state: Any, seat: int, moves: tuple[str, ...] | list[str]) -> Any:
+    """The state after ``seat`` plays ``moves`` from ``state`` (dice seeded with ``SEED``)."""
+    rng = random.Random(SEED)
+    for move in moves:
+        for event in module.decide(state, seat, module.parse(move), rng):
+            state = module.evolve(state, event)
+    return state
+
+
+def seat_of(module: ModuleType, state: Any) -> int:
+    """The seat the player of the tutorial holds: the first to act."""
+    return module.to_act(state)[0]
+
+
+def tutorials() -> dict[str, Tutorial]:
+    """Every game's tutorial, by game name, in the registry's order."""
+    from domain.tutorials import commando, mouseguard, murus, squirrels
+    return {t.game: t for t in (murus.TUTORIAL, mouseguard.TUTORIAL, squirrels.TUTORIAL, commando.TUTORIAL)}

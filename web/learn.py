@@ -1,0 +1,83 @@
+"""Learn's routes (README "Learn"): the tutorials (``GET /api/learn``, ``GET /api/learn/<game>``, ``POST
+/api/learn/<game>/progress``, the page ``/learn/<game>``). Thin: ``services/learn/`` does the work."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, current_app, jsonify, render_template
+
+from domain.text import Text
+from services.learn import tutorials
+from web import i18n, session
+from web.accounts import body_object
+from web.api import api
+from web.pages import board_script, pages, title
+
+
+def runtime():
+    return current_app.config["RUNTIME"]
+
+
+def said(value: Any, lang: str) -> Any:
+    """``value`` with every ``Text`` in it said in ``lang`` (JSON-ready containers walked through)."""
+    if isinstance(value, Text):
+        return i18n.say(value, lang)
+    if isinstance(value, dict):
+        return {k: said(v, lang) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [said(v, lang) for v in value]
+    return value
+
+
+def _done() -> dict[str, int]:
+    found = session.signed_in()
+    if found is None:
+        return dict.fromkeys(tutorials.names(), 0)  # a guest's page keeps its progress in the browser
+    return tutorials.progress_of(runtime()).done(found[1].id)
+
+
+@api.get("/learn")
+def list_tutorials():
+    """Every game's tutorial: its title, number of steps and the steps this account has completed."""
+    lang = i18n.request_language()
+    done = _done()
+    return jsonify({"tutorials": [{"game": game, "title": i18n.say(tutorials.tutorial(game).title, lang),
+                                   "steps": len(tutorials.tutorial(game).steps), "done": done[game]}
+                                  for game in tutorials.names()]})
+
+
+@api.get("/learn/<game>")
+def tutorial_steps(game: str):
+    """A tutorial's steps in the reader's language (404 for a game without one)."""
+    steps = tutorials.steps(tutorials.tutorial(game).game)
+    return jsonify({"game": game, "steps": said(list(steps), i18n.request_language())})
+
+
+@api.post("/learn/<game>/progress")
+def tutorial_progress(game: str):
+    """``{"step"}``: that step is done (kept for a signed-in account; a guest's page keeps its own)."""
+    tutorial = tutorials.tutorial(game)
+    body = body_object(("step",))
+    found = session.signed_in()
+    progress = tutorials.progress_of(runtime())
+    if found is None:
+        progress.check(tutorial.game, body.get("step"))
+    else:
+        progress.record(found[1].id, tutorial.game, body.get("step"))
+    return "", 204
+
+
+@pages.get("/learn")
+def learn_page():
+    return render_template("learn.html", game=None, board=None, title=None,
+                           games=[{"name": g, "title": title(g)} for g in tutorials.names()])
+
+
+@pages.get("/learn/<game>")
+def tutorial_page(game: str):
+    if game not in tutorials.names():
+        abort(404)
+    name = game
+    return render_template("learn.html", game=name, board=board_script(name), title=title(name),
+                           games=[{"name": g, "title": title(g)} for g in tutorials.names()])
