@@ -8,10 +8,15 @@ from flask import jsonify, request
 
 from domain.text import Text
 from services import errors
+from web import session
 from web.api import api, runtime
-from web.people import signed_in_user
 
 STATUSES = ("upcoming", "running", "finished")
+
+
+def signed_in_user() -> str:
+    """The signed-in account's username (401 for a guest: only accounts create, join and play tournaments)."""
+    return session.required()[1].username
 
 
 def tournaments():
