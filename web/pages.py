@@ -43,6 +43,14 @@ def lobby():
     return render_template("lobby.html", games=game_choices())
 
 
+@pages.get("/challenge/<cid>")
+def challenge(cid: str):
+    """An invite link's page: whoever opens it accepts the invite (CONTRACT "The first ten minutes")."""
+    if not 1 <= len(cid) <= 40 or not cid.isalnum():
+        return render_template("missing.html", gid=cid[:40]), 404
+    return render_template("challenge.html", cid=cid)
+
+
 @pages.get("/games/<gid>")
 def game(gid: str):
     meta = current_app.config["RUNTIME"].store.meta(gid)

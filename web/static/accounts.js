@@ -6,7 +6,7 @@
 
 import {api} from "./api.js";
 import {html} from "./dom.js";
-import {t} from "./i18n.js";
+import {number, t} from "./i18n.js";
 
 /** The signed-in username from the page's header (rendered by the server), or null for a guest. */
 export function signedIn() {
@@ -64,4 +64,17 @@ export function playerName(player, parent, cls) {
     return link;
   }
   return html("span", cls || "", name, parent);
+}
+
+/** A rating in a few characters: "1662", "1500?" while provisional ({rating, provisional} or a number). */
+export function ratingWords(rating) {
+  if (rating === null || rating === undefined) return "";
+  if (typeof rating === "number") return number(Math.round(rating));
+  return number(Math.round(rating.rating)) + (rating.provisional ? "?" : "");
+}
+
+/** A rating change as it is read after a game: "+12", "−12", "±0". */
+export function changeWords(change) {
+  if (!Number.isFinite(change)) return "";
+  return change > 0 ? "+" + number(change) : change < 0 ? "−" + number(-change) : "±" + number(0);
 }

@@ -40,9 +40,20 @@ async function api(path, options) {
   if (!response.ok) {
     const e = (body && body.error) || {};
     throw new ApiError(response.status, e.code || "http_" + response.status,
-                       e.message || t("The server answered {status}.", {status: String(response.status)}), e.field);
+                       withoutField(e.message, e.field) || t("The server answered {status}.",
+                                                             {status: String(response.status)}), e.field);
   }
   return body;
+}
+
+/** A server message as a player reads it: without the request field it starts with ("username: 'Ann' is taken"
+    → "'Ann' is taken"; the page says which field it is about). */
+function withoutField(message, field) {
+  const text = String(message || "");
+  if (!field) return text;
+  const escaped = field.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const rest = text.replace(new RegExp("^" + escaped + "\\s*[:：]\\s*"), "");
+  return rest || text;
 }
 
 const PREFIX = "burrow:tokens:";

@@ -16,6 +16,7 @@ import * as setup from "./setup.js";
 import * as analysis from "./analysis.js";
 import * as chat from "./chat.js";
 import {signedIn} from "./accounts.js";
+import {mayHaveGuestSession} from "./guest.js";
 import {t, tn, list, player} from "./i18n.js";
 
 const root = document.getElementById("game");
@@ -179,7 +180,13 @@ async function send(move) {
   if (!text) return false;
   const act = acting();
   if (!act) {
-    showMessage(page.held.length ? t("It is not your turn.") : t("You are watching: open a player's link to play."));
+    const doc = shownDoc();
+    const waiting = doc ? doc.to_act.map((seat) => seatLabel(doc, seat)) : [];
+    showMessage(page.replay ? t("This is a replay: go back to the live game to play.")
+      : doc && doc.status === "finished" ? t("The game is over.")
+        : !page.held.length ? t("You are watching: open a player's link to play.")
+          : waiting.length ? t("It is not your turn: waiting for {players}.", {players: list(waiting)})
+            : t("It is not your turn."));
     return false;
   }
   if (page.pending) return false;
@@ -658,7 +665,7 @@ async function start() {
     if (narrow !== wasNarrow) render();
     wasNarrow = narrow;
   });
-  const candidates = [...new Set(tokens.stored(gid).concat(tokens.takeFromFragment()))];
+  const candidates = [...new Set(tokens.stored(gid).concat(tokens.takeFromFragment(), await accountSeat()))];
   await loadBoard();
   try {
     await identify(candidates);
@@ -670,6 +677,19 @@ async function start() {
   notices();
   chat.start({gid, panel: $("chat"), seats: () => page.held, signedIn: Boolean(signedIn())});
   beat();
+}
+
+/** The token of the signed-in account's seat in this game (a guest session's too), asked of the server: the player
+    plays their game on any device, from any link, whether or not the lobby ran first (CONTRACT "The first ten
+    minutes"). [] for a spectator. */
+async function accountSeat() {
+  if (!signedIn() && !mayHaveGuestSession()) return [];
+  try {
+    const seat = await api("/api/me/games/" + encodeURIComponent(gid));
+    return seat && seat.token ? [seat.token] : [];
+  } catch (err) {
+    return [];  // no seat of this account here (404), or not signed in after all (401)
+  }
 }
 
 /** Say this page is open, for every seat it plays (each player's "online" dot), every 15 s; and look again

@@ -8,6 +8,7 @@ import {api, tokens} from "./api.js";
 import {extraBody, joinButtons, seatKind, typing} from "./seats.js";
 import {load as loadCatalog} from "./catalog.js";
 import "./rules.js";  // the rules' summaries and the links that open them
+import "./play.js";  // the play menu: the computer, a friend (challenge, invite link)
 import "./pairing.js";  // quick pairing's tiles and the players waiting
 import {playerName, signedIn} from "./accounts.js";
 import {t, tn, list, levelName, player, versus} from "./i18n.js";
@@ -175,6 +176,8 @@ function showError(text, field) {
   $("create-error").textContent = text;
   for (const node of document.querySelectorAll("#create [aria-invalid]")) node.removeAttribute("aria-invalid");
   if (field) {
+    const fold = field.closest("details");
+    if (fold) fold.open = true;  // a folded field (an option, the seed) is shown to be corrected
     field.setAttribute("aria-invalid", "true");
     field.focus();
   }

@@ -1,14 +1,18 @@
-/* A signed-in player's notifications, on every page (CONTRACT "Meeting people": GET /api/me/stream): a challenge
-   (accept or decline it here), a game started (quick pairing, a challenge accepted), your turn, a draw offered or
-   declined, a game over. Every open tab and device of the account gets them; the tab title says so while the tab
-   is hidden. A game's page is opened with its seat: the seat's token comes from GET /api/me/games. */
+/* A signed-in player's notifications, on every page (CONTRACT "Meeting people": GET /api/me/stream; a guest's
+   too once the server gave this browser a guest session): a challenge (accept or decline it here), a challenge
+   cancelled, accepted or declined, a game started (quick pairing, a challenge accepted), your turn, a draw offered
+   or declined, a rematch asked for, a game over. Every open tab and device of the account gets them; the tab title
+   says so while the tab is hidden. A game's page is opened with its seat: the seat's token comes from
+   GET /api/me/games/<gid>. */
 import {api, tokens} from "./api.js";
 import {button, html} from "./dom.js";
 import {t} from "./i18n.js";
 import {signedIn} from "./accounts.js";
-import {title} from "./catalog.js";
+import {dropCard, showPending, whenAccepted} from "./challenges.js";
+import {mayHaveGuestSession} from "./guest.js";
 
 const baseTitle = document.title;
+const started = new Set();  // the games whose start this page was told of
 let unseen = 0;
 
 function region() {
@@ -25,11 +29,10 @@ function region() {
 /** Open game ``gid`` as the account's seat (its token kept in this browser first). */
 export async function openGame(gid) {
   try {
-    const answer = await api("/api/me/games?limit=50");
-    const held = answer.games.filter((g) => g.id === gid && g.token).map((g) => g.token);
-    if (held.length) tokens.save(gid, [...new Set([...tokens.stored(gid), ...held])]);
+    const seat = await api("/api/me/games/" + encodeURIComponent(gid));
+    if (seat.token) tokens.save(gid, [...new Set([...tokens.stored(gid), seat.token])]);
   } catch (err) {
-    // the page opens as a spectator's; the seat is still in "My games"
+    // the game's page asks again for the seat when it opens
   }
   window.location.href = "/games/" + encodeURIComponent(gid);
 }
@@ -55,14 +58,31 @@ function card(text, actions) {
 async function show(note) {
   const open = [t("Open"), () => openGame(note.game)];
   switch (note.type) {
-    case "challenge":
-      card(t("{name} challenges you to a game of {game}.", {name: note.from, game: await title(note.game)}), [
-        [t("Accept"), async () => openGame((await api(`/api/challenges/${note.id}/accept`, {method: "POST"})).game)],
-        [t("Decline"), () => api(`/api/challenges/${note.id}/decline`, {method: "POST"})],
-      ]);
+    case "challenge":  // its card states the game, the clock and the side (GET /api/challenges)
+      showPending();
+      break;
+    case "challenge_cancelled":
+      if (dropCard(note.id)) card(t("A challenge to you was cancelled."), []);
       break;
     case "challenge_declined":
+      dropCard(note.id);
       card(t("{name} declined your challenge.", {name: note.by}), []);
+      break;
+    case "challenge_accepted":
+      dropCard(note.id);
+      if (document.getElementById("game")) {  // playing or watching a game here: not taken away from it
+        card(t("Your challenge was accepted: the game has started."), [open]);
+      } else {
+        openGame(note.game);
+      }
+      break;
+    case "rematch_offered":
+      if (!onThisGame(note.game)) {
+        card(t("{name} wants a rematch.", {name: note.by}), [[t("Open"), () => {
+          window.location.href = "/games/" + encodeURIComponent(note.game);
+        }]]);
+      }
+      document.dispatchEvent(new CustomEvent("burrow:rematch", {detail: note}));  // the game's page says it
       break;
     case "game_started":
       if (onThisGame(note.game)) break;
@@ -70,10 +90,11 @@ async function show(note) {
         openGame(note.game);
         break;
       }
+      started.add(note.game);
       card(t("Your game has started."), [open]);
       break;
-    case "your_turn":
-      if (!onThisGame(note.game)) card(t("Your turn in another game."), [open]);
+    case "your_turn":  // (a game just started has its card already: not "another game")
+      if (!onThisGame(note.game) && !started.has(note.game)) card(t("Your turn in another game."), [open]);
       break;
     case "draw_offered":
       if (!onThisGame(note.game)) card(t("Your opponent offers a draw."), [open]);
@@ -96,8 +117,12 @@ document.addEventListener("visibilitychange", () => {
   }
 });
 
-if (signedIn() && window.EventSource) {
-  const source = new EventSource("/api/me/stream");
+let source = null;
+
+/** Follow the account's (or the guest session's) notifications; once per page. */
+export function listen() {
+  if (source || !window.EventSource) return;
+  source = new EventSource("/api/me/stream");
   source.addEventListener("notification", (event) => {
     try {
       show(JSON.parse(event.data));
@@ -106,3 +131,7 @@ if (signedIn() && window.EventSource) {
     }
   });
 }
+
+whenAccepted(openGame);
+if (signedIn() || mayHaveGuestSession()) listen();
+if (signedIn()) showPending();

@@ -1,30 +1,55 @@
-/* Quick pairing in the lobby (CONTRACT "Meeting people", seeks): a tile per common game setting ("Murus 5+3",
-   "Squirrels, 3 players"); a click asks for a game, paired at once with a player waiting or as soon as one comes
-   (the account's stream then opens the game: notices.js); the seeks open now are listed, each joinable. Guests
-   are asked to sign in. */
+/* Quick pairing on the front page (CONTRACT "Meeting people" and "The first ten minutes", seeks): a tile per
+   common game setting ("Murus Gallicus 5+3", "Foraging Squirrels, 3 players"); a click asks for a game, paired at
+   once with a player waiting or as soon as one comes (the account's stream then opens the game: notices.js); the
+   seeks open now are listed, each joinable. A guest plays too, unrated, under the name typed above the tiles (the
+   server gives the browser a guest session); an account chooses rated (the default) or not. */
 import {api} from "./api.js";
 import {button, html} from "./dom.js";
-import {t} from "./i18n.js";
-import {signedIn} from "./accounts.js";
-import {openGame} from "./notices.js";
+import {t, tn} from "./i18n.js";
+import {ratingWords, signedIn} from "./accounts.js";
+import {listen, openGame} from "./notices.js";
 import {load as loadCatalog} from "./catalog.js";
+import {clockWords} from "./challenges.js";
+import {guestName, markGuestSession, rememberName} from "./guest.js";
 
 const TILES = [
-  {game: "murus", clock: {initial: 300, increment: 3}, label: () => t("Murus Gallicus 5+3")},
-  {game: "murus", clock: {initial: 900, increment: 10}, label: () => t("Murus Gallicus 15+10")},
-  {game: "mouseguard", clock: {initial: 600, increment: 5}, label: () => t("Mouse Guard 10+5")},
-  {game: "squirrels", seats: 2, clock: {initial: 300, increment: 5}, label: () => t("Squirrels, 2 players")},
-  {game: "squirrels", seats: 3, clock: {initial: 300, increment: 5}, label: () => t("Squirrels, 3 players")},
-  {game: "commando", seats: 4, clock: {initial: 900, increment: 10}, label: () => t("Mission commando, 4 players")},
+  {game: "murus", clock: {initial: 300, increment: 3}},
+  {game: "murus", clock: {initial: 900, increment: 10}},
+  {game: "mouseguard", clock: {initial: 600, increment: 5}},
+  {game: "squirrels", seats: 2, clock: {initial: 300, increment: 5}},
+  {game: "squirrels", seats: 3, clock: {initial: 300, increment: 5}},
+  {game: "commando", seats: 4, clock: {initial: 900, increment: 10}},
 ];
+const POLL_MS = 4000;
 
 const $ = (id) => document.getElementById(id);
 const waiting = new Map();  // tile index → its open seek's id
+let titles = new Map();
+let known = null;  // a guest's games when they started waiting (the new one is the pairing's)
 
-function minutes(clock) {
-  if (!clock) return t("no clock");
-  if (clock.per_move) return t("{d} days a move", {d: Math.round(clock.per_move / 86400)});
-  return `${Math.round(clock.initial / 60)}+${clock.increment || 0}`;
+/** A tile's words: "Murus Gallicus 5+3", "Foraging Squirrels, 3 players" (the catalog's title, in the page's
+    language). */
+function label(tile) {
+  const game = (titles.get(tile.game) || {}).title || tile.game;
+  return tile.seats ? tn("{game}, {n} player", "{game}, {n} players", tile.seats, {game, n: tile.seats})
+    : t("{game} {clock}", {game, clock: clockWords(tile.clock)});
+}
+
+/** The seek's request: a guest's name (unrated), or an account's choice of rated. */
+function who() {
+  if (signedIn()) return {rated: $("seek-rated").checked};
+  const name = $("guest-name").value.trim();
+  if (!name) return null;
+  rememberName(name);
+  return {name};
+}
+
+async function guestGames() {
+  try {
+    return new Set((await api("/api/me/games?limit=20")).games.map((g) => g.id));
+  } catch (err) {
+    return new Set();
+  }
 }
 
 async function seek(index, tile, status) {
@@ -35,9 +60,20 @@ async function seek(index, tile, status) {
     draw();
     return;
   }
+  const player = who();
+  if (!player) {
+    status.textContent = t("Type your name first: the other player sees it.");
+    $("guest-name").focus();
+    return;
+  }
   try {
     const answer = await api("/api/seeks", {method: "POST",
-      body: {game: tile.game, clock: tile.clock, ...(tile.seats ? {seats: tile.seats} : {})}});
+      body: {game: tile.game, clock: tile.clock, ...(tile.seats ? {seats: tile.seats} : {}), ...player}});
+    if (!signedIn()) {
+      markGuestSession();
+      listen();  // the guest session's stream says when the game starts
+      if (known === null) known = await guestGames();
+    }
     if (answer.status === "paired") {
       await openGame(answer.game);
       return;
@@ -50,14 +86,28 @@ async function seek(index, tile, status) {
   }
 }
 
+/** A guest's page also looks for the game now and then: a pairing made before its stream opened is not missed. */
+async function lookForGame() {
+  if (signedIn() || !waiting.size || known === null) return;
+  let answer;
+  try {
+    answer = await api("/api/me/games?limit=20");
+  } catch (err) {
+    return;
+  }
+  const fresh = answer.games.find((g) => !known.has(g.id) && g.status !== "finished");
+  if (fresh) openGame(fresh.id);
+}
+
 function draw() {
   const box = $("pairing-tiles");
   const status = $("pairing-status");
   box.replaceChildren();
   TILES.forEach((tile, index) => {
     const waitingHere = waiting.has(index);
-    const tileButton = button(waitingHere ? t("Waiting for a player… (cancel)") : tile.label(),
+    const tileButton = button(waitingHere ? t("Waiting for a player… (cancel)") : label(tile),
                               () => seek(index, tile, status), waitingHere ? "tile waiting" : "tile", box);
+    tileButton.dataset.game = tile.game;
     tileButton.setAttribute("aria-pressed", String(waitingHere));
   });
   status.textContent = waiting.size ? t("You will be taken to the game as soon as a player is found.") : "";
@@ -71,36 +121,52 @@ async function listSeeks() {
   } catch (err) {
     return;
   }
-  const titles = await loadCatalog();
   list.replaceChildren();
   const me = signedIn();
   for (const s of answer.seeks) {
     const item = html("li", "seek", null, list);
-    html("span", "", `${s.username} — ${titles.get(s.game)?.title || s.game}, ${t("{n} players", {n: s.seats})}, ${minutes(s.clock)}`, item);
-    if (me && s.username !== me) {
+    const name = s.username || s.name || "";
+    const rating = s.rating ? ` (${ratingWords(s.rating)})` : "";
+    const game = (titles.get(s.game) || {}).title || s.game;
+    const kind = s.rated === false ? t("unrated") : t("rated");
+    html("span", "", `${name}${rating} — ${game}, ${t("{n} players", {n: s.seats})}, ${clockWords(s.clock)}, ${kind}`,
+         item);
+    if (name && name !== me) {
       button(t("Play"), async () => {
-        const answer2 = await api("/api/seeks", {method: "POST",
-          body: {game: s.game, options: s.options, clock: s.clock, seats: s.seats}});
-        if (answer2.status === "paired") await openGame(answer2.game);
+        const player = who();
+        if (!player) {
+          $("pairing-status").textContent = t("Type your name first: the other player sees it.");
+          $("guest-name").focus();
+          return;
+        }
+        if (player.rated !== undefined) player.rated = s.rated !== false;
+        try {
+          const answer2 = await api("/api/seeks", {method: "POST",
+            body: {game: s.game, options: s.options, clock: s.clock, seats: s.seats, ...player}});
+          if (!signedIn()) markGuestSession();
+          if (answer2.status === "paired") await openGame(answer2.game);
+        } catch (err) {
+          $("pairing-status").textContent = err.message;
+        }
       }, "", item);
     }
   }
   if (!answer.seeks.length) html("li", "note", t("Nobody is waiting right now."), list);
 }
 
-function start() {
-  const section = $("pairing");
-  if (!section) return;
-  if (!signedIn()) {
-    $("pairing-tiles").replaceChildren();
-    const note = html("p", "note", null, $("pairing-tiles"));
-    const link = html("a", "", t("Sign in to be paired with a player"), note);
-    link.href = "/signin?next=/";
+async function start() {
+  if (!$("pairing")) return;
+  titles = await loadCatalog();
+  if (signedIn()) {
+    $("pairing-rated").hidden = false;
   } else {
-    draw();
+    $("pairing-guest").hidden = false;
+    $("guest-name").value = guestName();
   }
+  draw();
   listSeeks();
-  setInterval(listSeeks, 5000);
+  setInterval(() => { if (!document.hidden) listSeeks(); }, 5000);
+  setInterval(lookForGame, POLL_MS);
 }
 
 start();

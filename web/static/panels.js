@@ -3,7 +3,8 @@
    frame (game.js), which owns the state. Ids are those of templates/game.html. */
 import {html, button} from "./dom.js";
 import {t, tn, list as listOf, sayOr, levelName, number} from "./i18n.js";
-import {profileUrl} from "./accounts.js";
+import {changeWords, profileUrl, ratingWords, signedIn} from "./accounts.js";
+import {challengeButton} from "./challenges.js";
 
 const $ = (id) => document.getElementById(id);
 const LEGAL_BUTTONS_MAX = 240;
@@ -63,6 +64,12 @@ function status(doc, ctx) {
   const result = $("result");
   if (doc.result) {
     result.textContent = resultText(doc.result, ctx);
+    const changes = doc.result.rating_changes;
+    if (Array.isArray(changes) && changes.some(Number.isFinite)) {  // a rated game: "alice +12, bob −12"
+      const each = changes.map((change, seat) => (Number.isFinite(change)
+        ? t("{player} {change}", {player: ctx.label(seat), change: changeWords(change)}) : null)).filter(Boolean);
+      html("span", "rating-changes", t("Ratings: {changes}", {changes: listOf(each)}), result);
+    }
     result.hidden = false;
   } else {
     result.hidden = true;
@@ -86,7 +93,9 @@ function resultText(result, ctx) {
   const english = result.say ? ids(result.say).join(" ") : result.reason || "";
   const said = winners.length ? /\b(wins?|share the win)\b/i.test(english)
     : result.termination === "aborted" || /\bdraw\b/i.test(english);
-  if (said || !reason) return reason.charAt(0).toUpperCase() + reason.slice(1);
+  // A name is written as its owner wrote it ("alice_ux left the game"), never capitalised.
+  const byName = (ctx.names || []).some((name) => name && reason.startsWith(name));
+  if (said || !reason) return byName ? reason : reason.charAt(0).toUpperCase() + reason.slice(1);
   const who = winners.length ? tn("{players} wins", "{players} win", winners.length,
                                   {players: listOf(winners.map(ctx.label))}) : t("A draw");
   return t("{who}: {reason}", {who, reason});
@@ -101,6 +110,7 @@ function players(doc, ctx) {
   // Drawn again only when something in it changed: the page renders often (beats, notices), and a list rebuilt
   // under a reader's eyes or a pointer loses its place.
   const key = JSON.stringify([doc.players, doc.to_act, doc.online, doc.status, doc.result && doc.result.winners,
+                              doc.result && doc.result.rating_changes,
                               ctx.held, ctx.replay, (doc.players || []).map((p) => [ctx.label(p.seat),
                                                                                   ctx.dot && ctx.dot(p.seat)])]);
   if (key === playersKey) return;
@@ -117,6 +127,14 @@ function players(doc, ctx) {
     html("span", `seat-dot ${dot || "seat-colour-" + (seat % 8)}`, null, line).setAttribute("aria-hidden", "true");
     const name = html(player.account ? "a" : "span", "seat-name", ctx.label(seat), line);
     if (player.account) name.href = profileUrl(player.account);  // an account's seat: its profile
+    if (player.rating) {  // the rating when the game started: "1500?" while provisional
+      const rating = html("span", "seat-rating", ratingWords(player.rating), line);
+      if (player.rating.provisional) rating.title = t("provisional rating");
+    }
+    const change = ((doc.result || {}).rating_changes || [])[seat];
+    if (Number.isFinite(change)) {
+      html("span", "rating-change " + (change > 0 ? "up" : change < 0 ? "down" : "same"), changeWords(change), line);
+    }
     if (doc.online && !player.ai && !player.open) {  // its player has the game's page (or their account) open
       const here = doc.online[seat];
       const presence = html("span", here ? "online" : "offline", here ? "●" : "○", line);
@@ -132,6 +150,10 @@ function players(doc, ctx) {
     }
     if (doc.result && (doc.result.winners || []).includes(seat)) tags.push(t("winner"));
     if (tags.length) html("span", "seat-tags", tags.join(" · "), item);
+    const me = (signedIn() || "").toLowerCase();
+    if (me && player.account && player.account.toLowerCase() !== me && !ctx.replay) {
+      challengeButton(player.account, line, {game: doc.game});  // beside the name: play them again, another time
+    }
   }
   const tools = $("seat-tools");
   tools.replaceChildren();
@@ -140,6 +162,8 @@ function players(doc, ctx) {
     return;
   }
   for (const seat of ctx.held) {
+    // An account's seat is the account's on every device: no link to hand around (a guest's tool).
+    if (((doc.players || [])[seat] || {}).account) continue;
     const row = html("p", "seat-tool", null, tools);
     const who = ctx.label(seat);
     button(ctx.held.length > 1 ? t("Copy {player}'s link", {player: who}) : t("Copy your link"),
@@ -192,7 +216,7 @@ function legal(commands, ctx) {
   }
   const details = $("legal-details");
   if (!details.dataset.touched) details.open = !ctx.hasBoard;
-  $("typed").querySelector("button").disabled = !commands.length;
+  // The Send button stays on: a move typed out of turn is answered with why it is not played (game.js, send).
 }
 
 /** The move list, one line per step (one command's events, replay.js), numbered by turn; a line shows the board

@@ -3,7 +3,8 @@
 
 import {api} from "./api.js";
 import {el, html, svg, title} from "./dom.js";
-import {playerName} from "./accounts.js";
+import {playerName, ratingWords, signedIn} from "./accounts.js";
+import {challengeButton} from "./challenges.js";
 import {htmlLang, number, t, tn} from "./i18n.js";
 import {load as loadCatalog} from "./catalog.js";
 
@@ -12,11 +13,6 @@ const username = root.dataset.username;
 const day = (iso) => new Date(iso).toLocaleDateString(htmlLang, {dateStyle: "medium"});
 let titles = {};
 let cursor = null;
-
-/** "1662?" while provisional, "1662" once settled. */
-export function shownRating(r) {
-  return number(r.rating) + (r.provisional ? "?" : "");
-}
 
 /** An SVG line of the rating after each rated game, with its lowest and highest values marked. */
 function graph(points, parent, label) {
@@ -60,7 +56,7 @@ async function loadProfile() {
     const head = html("h3", "", null, card);
     const link = html("a", "", titles[game] || game, head);
     link.href = "/leaderboard/" + encodeURIComponent(game);
-    html("p", "rating-value", shownRating(r), card).title = t("rating deviation {rd}", {rd: r.rd});
+    html("p", "rating-value", ratingWords(r), card).title = t("rating deviation {rd}", {rd: r.rd});
     html("p", "note", tn("{games} rated game: {wins} won, {draws} drawn, {losses} lost",
                          "{games} rated games: {wins} won, {draws} drawn, {losses} lost", r.games,
                          {games: r.games, wins: r.wins, draws: r.draws, losses: r.losses}), card);
@@ -103,5 +99,9 @@ async function loadGames() {
 }
 
 document.getElementById("more-games").addEventListener("click", loadGames);
+const me = signedIn();
+if (me && me.toLowerCase() !== username.toLowerCase()) {  // anyone else's profile: challenge them from here
+  challengeButton(username, document.getElementById("profile-actions")).classList.add("primary");
+}
 await loadProfile();
 await loadGames();

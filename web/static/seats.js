@@ -8,9 +8,8 @@
    "My games" (your turn first) with copy-link and forget. */
 import {api, tokens} from "./api.js";
 import {signedIn} from "./accounts.js";
+import {guestName, rememberName} from "./guest.js";
 import {t, player, versus} from "./i18n.js";
-
-const NAME = "burrow:name";  // the name a guest last joined with (localStorage)
 
 const $ = (id) => document.getElementById(id);
 
@@ -61,8 +60,8 @@ function numberInput(id, value) {
 
 function clockFields() {
   const form = $("create");
-  const advanced = form && form.querySelector("details.advanced");
-  if (!form || !advanced || $("clock-kind")) return;
+  const folded = $("more-options");  // the options' fold of the custom game's form
+  if (!form || !folded || $("clock-kind")) return;
   const box = document.createElement("fieldset");
   box.className = "options clock-options";
   const legend = document.createElement("legend");
@@ -80,7 +79,7 @@ function clockFields() {
   const second = labelled(t("Seconds added per move"), numberInput("clock-b", "3"), "clock-b-label");
   first.hidden = second.hidden = true;
   box.append(legend, labelled(t("Time control"), kind), first, second);
-  form.insertBefore(box, advanced);
+  folded.appendChild(box);
   kind.addEventListener("change", () => {
     first.hidden = !kind.value;
     second.hidden = kind.value !== "fischer";
@@ -90,22 +89,6 @@ function clockFields() {
 }
 
 // ---------------------------------------------------------------- open games: Join
-
-function rememberedName() {
-  try {
-    return localStorage.getItem(NAME) || "";
-  } catch (err) {
-    return "";
-  }
-}
-
-function rememberName(name) {
-  try {
-    localStorage.setItem(NAME, name);
-  } catch (err) {
-    // No storage: the name is asked again next time.
-  }
-}
 
 async function take(game, seat, name, status) {
   try {
@@ -137,7 +120,7 @@ function join(game, seat, status, item) {
   input.maxLength = 40;
   input.autocomplete = "nickname";
   input.required = true;
-  input.value = rememberedName();
+  input.value = guestName();
   label.appendChild(input);
   const go = document.createElement("button");
   go.type = "submit";

@@ -39,9 +39,18 @@ form.addEventListener("submit", async (event) => {
     await api("/api/accounts", {method: "POST", body: {username: username.value, password: password.value}});
     location.href = nextPage();
   } catch (err) {
-    show(err.message, err.field);
+    show(said(err), err.field);
   }
 });
+
+/** A refusal in the page's words where the page knows the case (its code never changes with the language). */
+function said(err) {
+  if (err.code === "username_taken") {
+    return t("The username {name} is taken (usernames are unique, ignoring case): choose another.",
+             {name: username.value});
+  }
+  return err.message;
+}
 
 if (!passkeysSupported()) {
   passkeyButton.disabled = true;
@@ -54,7 +63,7 @@ passkeyButton.addEventListener("click", async () => {
     await makePasskey({username: username.value});
     location.href = nextPage();
   } catch (err) {
-    show(err.status ? err.message : passkeyTrouble(err), err.field);
+    show(err.status ? said(err) : passkeyTrouble(err), err.field);
   } finally {
     passkeyButton.disabled = false;
   }

@@ -1,11 +1,19 @@
 /* The table around the board on the game page (CONTRACT.md "Tables"): resign (after a confirmation), offer /
-   accept / decline a draw, abort, ticking clocks, and the rematch when the game is over.
+   accept / decline a draw, abort, ticking clocks (each with its player's name and rating), and the rematch when
+   the game is over. Beside the board at every width: at the top of the side column on a wide screen, right under
+   the board on a phone, so that the clocks and the buttons are in sight without scrolling.
+
+   Said out loud (CONTRACT "The first ten minutes"): the clocks stand still until each seat's first move, with a
+   countdown to ``clock.first_move_by`` (the game is aborted after it); an opponent away on their turn, with a
+   countdown to ``away.claim_at`` (claiming asks for a confirmation); "alice wants a rematch".
 
    game.js calls render(doc, {held, replay}) after each render: ``doc`` is the document shown, ``held``
    the seats this page plays ([{token, seat}]). Commands go through POST /commands like moves, with the seat's
    token in the Authorization header; the page updates from the live stream as for any move. */
 import {api, tokens} from "./api.js";
 import {t, player, number} from "./i18n.js";
+import {ratingWords, signedIn} from "./accounts.js";
+import {challengeButton} from "./challenges.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("game");
@@ -16,16 +24,28 @@ const LABELS = {"resign": t("Resign"), "offer draw": t("Offer a draw"), "accept 
 const LOW_TIME = 10;  // seconds: a clock under this turns red
 let shown = {doc: null, held: [], replay: false};
 let lastKey = "";
+let rematchBy = null;  // who asked for the rematch (their stream's "rematch_offered"), said on the page
+const NARROW = window.matchMedia("(max-width: 820px)");  // the page's one-column layout (app.css)
+
+/** Put the table where it is in sight: under the board on a phone, at the top of the side column otherwise. */
+function place(node) {
+  const narrow = NARROW.matches;
+  const anchor = narrow ? $("board") : document.querySelector(".layout .side");
+  if (!anchor) return;
+  if (narrow && node.previousElementSibling !== anchor) anchor.insertAdjacentElement("afterend", node);
+  else if (!narrow && node.parentElement !== anchor) anchor.prepend(node);
+}
 
 function box() {
   let node = $("table-tools");
   if (!node) {
-    const anchor = $("seat-tools") || $("players");
-    if (!anchor) return null;
-    node = document.createElement("div");
+    if (!$("board")) return null;
+    node = document.createElement("section");
     node.id = "table-tools";
     node.className = "table-tools";
-    anchor.insertAdjacentElement("afterend", node);
+    node.setAttribute("aria-label", t("The table"));
+    place(node);
+    NARROW.addEventListener("change", () => place(node));
   }
   return node;
 }
@@ -43,6 +63,8 @@ function name(doc, seat) {
 async function send(h, move) {
   if (move === "resign" && !window.confirm(t("Resign this game? It ends now and counts as a loss."))) return;
   if (move === "abort" && !window.confirm(t("Abort this game? It ends with no result."))) return;
+  if (move === "claim victory" && !window.confirm(t("Claim the victory? Your opponent left: the game ends now and you win it."))) return;
+  if (move === "claim draw" && !window.confirm(t("Claim a draw? Your opponent left: the game ends now in a draw."))) return;
   try {
     await api(`/api/games/${encodeURIComponent(gid)}/commands`, {method: "POST", token: h.token,
                                                                   body: {move}});
@@ -117,8 +139,50 @@ function clockText(seconds) {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}${tenths}`;
 }
 
+/** Whole seconds from the server's now until ``iso`` (0 once passed; null while the server's time is unknown). */
+function secondsTo(iso) {
+  const now = serverNow();
+  const at = Date.parse(iso || "");
+  if (now === null || !isFinite(at)) return null;
+  return Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** The lines that count down: the first move's deadline, an opponent away. */
+function countdowns(doc) {
+  const first = $("table-first-move");
+  if (first) {
+    const by = doc.clock && doc.clock.first_move_by;
+    const waiting = !shown.replay && doc.status === "playing" && by && !(doc.clock.running || []).length;
+    const seat = waiting ? (doc.to_act || [])[0] : undefined;
+    const left = waiting ? secondsTo(by) : null;
+    first.hidden = !waiting || seat === undefined;
+    if (!first.hidden) {
+      const mine = shown.held.some((h) => h.seat === seat);
+      first.textContent = left === null ? t("The clocks start with the first moves.")
+        : mine ? t("The clocks start with the first moves: make yours within {s} s, or the game is aborted.", {s: left})
+          : t("The clocks start with the first moves: {player} has {s} s to make theirs, or the game is aborted.",
+              {player: name(doc, seat), s: left});
+    }
+  }
+  const away = $("table-away");
+  if (away) {
+    const gone = !shown.replay && doc.status === "playing" && doc.away ? doc.away : null;
+    const mine = gone && shown.held.some((h) => h.seat === gone.seat);
+    away.hidden = !gone || mine;
+    if (!away.hidden) {
+      const left = secondsTo(gone.claim_at);
+      const who = name(doc, gone.seat);
+      away.textContent = !shown.held.length ? t("{player} has left the game.", {player: who})
+        : left === null || left > 0 ? t("{player} has left the game: you may claim the victory in {s} s.",
+                                         {player: who, s: left === null ? "…" : left})
+          : t("{player} has left the game: you may claim the victory, or a draw.", {player: who});
+    }
+  }
+}
+
 function tick() {
   const doc = shown.doc;
+  if (doc) countdowns(doc);
   const list = $("table-clocks");
   if (!doc || !doc.clock || !list) return;
   const now = serverNow();  // until the server's time is known, the clocks stand still at ``as_of``
@@ -148,7 +212,8 @@ function renderClocks(node, doc) {
     item.className = "clock";
     const who = document.createElement("span");
     who.className = "clock-name";
-    who.textContent = name(doc, seat) + " ";
+    const rating = ((doc.players || [])[seat] || {}).rating;
+    who.textContent = name(doc, seat) + (rating ? ` (${ratingWords(rating)})` : "") + " ";
     const time = document.createElement("span");
     time.className = "clock-time";
     time.setAttribute("role", "timer");
@@ -161,14 +226,16 @@ function renderClocks(node, doc) {
 // ---------------------------------------------------------------- buttons
 
 function render(doc, options) {
-  shown = {doc, held: (options && options.held) || [], replay: Boolean(options && options.replay)};
+  shown = {doc, held: (options && options.held) || [], docs: options && options.docs,
+           replay: Boolean(options && options.replay)};
   const node = box();
   if (!node || !doc) return;
   const mine = shown.held.map((h) => {
     const d = options.docs && options.docs.get(h.seat);
     return d ? `${h.seat}:${d.version}:${(d.table || []).join("|")}:${d.status}` : `${h.seat}`;
   }).join(",");
-  const key = JSON.stringify([doc.version, doc.status, doc.table, doc.rematch, doc.clock, shown.replay, mine]);
+  const key = JSON.stringify([doc.version, doc.status, doc.table, doc.rematch, doc.clock, doc.away, shown.replay, mine,
+                              (doc.players || []).map((p) => p.rating)]);
   if (key === lastKey) return;
   lastKey = key;
   node.replaceChildren();
@@ -198,9 +265,16 @@ function render(doc, options) {
         b.type = "button";
         b.className = "rematch primary";
         b.textContent = doc.rematch ? t("Take your seat in the rematch") : t("Rematch");
+        if (doc.rematch && rematchBy) b.textContent = t("{name} wants a rematch: take your seat", {name: rematchBy});
         b.addEventListener("click", () => rematch(h));
         actions.appendChild(b);
         break;  // one rematch button for the page
+      }
+    }
+    const me = (signedIn() || "").toLowerCase();
+    if (doc.status === "finished" && me) {  // after a game: challenge the others again, from here
+      for (const p of doc.players || []) {
+        if (p.account && p.account.toLowerCase() !== me) challengeButton(p.account, actions, {game: root.dataset.game});
       }
     }
     if (!shown.held.length && doc.rematch) {
@@ -211,6 +285,13 @@ function render(doc, options) {
     }
   }
   node.appendChild(actions);
+  for (const [id, cls] of [["table-first-move", "first-move"], ["table-away", "away-line"]]) {
+    const line = document.createElement("p");
+    line.id = id;
+    line.className = cls;
+    line.hidden = true;
+    node.appendChild(line);
+  }
   const note = document.createElement("p");
   note.id = "table-note";
   note.className = "note";
@@ -225,8 +306,17 @@ function render(doc, options) {
   // Said here, once the note exists (it is made again at every render): a seat held here may accept a draw.
   if (actions.querySelector('[data-move="accept draw"]')) note.textContent = t("A draw is offered: accept or decline it.");
   else if (offered) note.textContent = t("Your draw offer waits for an answer.");
+  else if (doc.rematch && rematchBy && shown.held.length) note.textContent = t("{name} wants a rematch.", {name: rematchBy});
   tick();
 }
+
+// A rematch asked for by another seat (notices.js passes the account's "rematch_offered" on).
+document.addEventListener("burrow:rematch", (event) => {
+  if (!gid || event.detail.game !== gid) return;
+  rematchBy = event.detail.by;
+  lastKey = "";
+  if (shown.doc) render(shown.doc, {held: shown.held, docs: shown.docs, replay: shown.replay});
+});
 
 setInterval(tick, 200);
 export {render};

@@ -1,0 +1,44 @@
+/* An invite link's page (/challenge/<id>, CONTRACT "The first ten minutes"): whoever opens it accepts the invite —
+   an account as itself, a guest under the name they type (the server then gives this browser a guest session) —
+   and goes to the board, in the seat the invite left for them. */
+import {api} from "./api.js";
+import {signedIn} from "./accounts.js";
+import {guestName, markGuestSession, rememberName} from "./guest.js";
+import {openGame} from "./notices.js";
+import {t} from "./i18n.js";
+
+const root = document.getElementById("invite");
+const form = document.getElementById("invite-form");
+const error = document.getElementById("invite-error");
+const nameInput = document.getElementById("invite-name");
+
+if (nameInput) nameInput.value = guestName();
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  error.textContent = "";
+  const body = {};
+  if (!signedIn()) {
+    const name = nameInput.value.trim();
+    if (!name) {
+      error.textContent = t("Type your name first: the other player sees it.");
+      nameInput.focus();
+      return;
+    }
+    rememberName(name);
+    body.name = name;
+  }
+  const accept = document.getElementById("invite-accept");
+  accept.disabled = true;
+  try {
+    const answer = await api(`/api/challenges/${encodeURIComponent(root.dataset.challenge)}/accept`,
+                             {method: "POST", body});
+    if (!signedIn()) markGuestSession();
+    await openGame(answer.game);
+  } catch (err) {
+    error.textContent = err.status === 404
+      ? t("This invitation is no longer open: it was accepted, cancelled, or it lapsed after a day.")
+      : err.message;
+    accept.disabled = false;
+  }
+});
