@@ -110,6 +110,13 @@ def test_every_page_in_each_language_at_390_px(server, watch, reader, lang):
     expect(page.locator("#options label")).not_to_have_count(0)  # the catalog's options, said in the language
     check(page, lang, "the lobby")
     shot(page, f"lobby-{lang}-390")
+    # One title per game per language (#38): the tiles say the catalog's title, as the rest of the page does.
+    title = {"en": "Murus Gallicus", "fr": "Murus Gallicus", "zh": "高卢城墙"}[lang]
+    expect(page.locator("#pairing-tiles")).to_contain_text(f"{title} 5+3")
+    if lang == "zh":
+        expect(page.locator("#pairing-tiles")).not_to_contain_text("Murus")
+    if lang == "fr":
+        expect(page.locator("#computer-games")).to_contain_text("Mouse Guard : Épées et Forteresses")
     for game in GAMES:
         gid, tokens = played(server, watch, game)
         page.goto(f"/games/{gid}#tokens={','.join(tokens.values())}")
@@ -117,6 +124,7 @@ def test_every_page_in_each_language_at_390_px(server, watch, reader, lang):
         expect(page.locator("#moves li")).not_to_have_count(0)
         page.wait_for_timeout(300)  # the board's own texts
         check(page, lang, f"a game of {game}")
+        assert " 的玩法" not in page.locator("body").inner_text()  # "高卢城墙的玩法", not "高卢城墙 的玩法"
         shot(page, f"{game}-{lang}-390")
         if game == "commando":  # every column of the agents' table on screen (none scrolled out of sight)
             fits = "t => t.scrollWidth <= t.parentElement.clientWidth + 1"
@@ -157,7 +165,7 @@ def test_the_language_follows_the_query_over_the_browser(server, watch, reader, 
     assert not english_left(page)
     page.goto("/?lang=en")
     assert page.evaluate("document.documentElement.lang") == "en"
-    expect(page.locator("#new-title")).to_have_text("New game")
+    expect(page.locator("#new-title")).to_have_text("Custom game")
 
 
 def test_moves_are_numbered_by_turn_and_the_table_lines_are_not(server, watch, reader):

@@ -20,11 +20,11 @@ def test_the_list_refreshes_and_filters(new_page, server, watch):
     item = page.locator(f'#games a[data-key="{created["id"]}"]')
     expect(item).to_contain_text("Zoé vs Yann", timeout=8000)  # polled every few seconds
     expect(item).to_contain_text("Running: Zoé to play")
-    page.get_by_role("button", name="Finished").click()
+    page.get_by_role("button", name="Finished", exact=True).click()
     expect(item).to_have_count(0)
-    page.get_by_role("button", name="Running").click()
+    page.get_by_role("button", name="Running", exact=True).click()
     expect(item).to_have_count(1)
-    expect(page.get_by_role("button", name="Running")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_role("button", name="Running", exact=True)).to_have_attribute("aria-pressed", "true")
     shot(page, "lobby")
 
 
@@ -32,6 +32,7 @@ def test_the_form_follows_the_game_and_explains_errors(new_page):
     page = new_page()
     page.goto("/")
     page.select_option("#game-choice", "squirrels")
+    page.click("#more-options summary")  # the options are folded
     expect(page.locator('#options [data-option="packs"]')).to_be_visible()
     expect(page.locator("#seats > li")).to_have_count(2)
     page.click("#add-seat")
@@ -64,6 +65,7 @@ def test_form_errors_are_sentences_not_field_names(new_page):
     """#16 item 8: "options.max_plies: must be a positive integer or null, not 0" is said in the form's words."""
     page = new_page()
     page.goto("/")
+    page.click("#more-options summary")
     page.fill('#options [data-option="max_plies"]', "0")
     page.click("#create-button")  # caught before asking the server
     error = page.locator("#create-error")
@@ -97,9 +99,9 @@ def test_lobby_rows_and_an_empty_filter(new_page, server, watch):
     expect(title).to_have_text("Mouse Guard: Swords & Strongholds")
     line = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.game-title')).lineHeight) || 22")
     assert title.bounding_box()["height"] < 1.6 * line, "the title wraps"
-    page.get_by_role("button", name="Finished").click()
+    page.get_by_role("button", name="Finished", exact=True).click()
     expect(page.locator("#games-status")).to_have_text("No finished games right now.")
-    page.get_by_role("button", name="All").click()
+    page.get_by_role("button", name="All", exact=True).click()
     expect(page.locator("#games-status")).not_to_contain_text("No")
     shot(page, "lobby-rows")
 
@@ -107,6 +109,7 @@ def test_lobby_rows_and_an_empty_filter(new_page, server, watch):
 def test_options_reach_the_game_and_a_link_is_copied(new_page):
     page = new_page()
     page.goto("/")
+    page.click("#more-options summary")
     page.select_option('#options [data-option="variant"]', "advanced")
     page.locator("#seats .seat-name").nth(0).fill("Ana")
     page.locator("#seats .seat-name").nth(1).fill("Bo")

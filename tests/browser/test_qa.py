@@ -133,6 +133,7 @@ def test_the_lobby_says_open_games_and_names_the_clock_field(new_page):
 
     page.locator("#seats > li").nth(0).locator(".seat-name").fill("Ana")
     page.locator("#seats > li").nth(1).locator(".seat-name").fill("Ben")
+    page.click("#more-options summary")  # the options and the clock are folded
     page.select_option("#clock-kind", "fischer")
     page.fill("#clock-a", "0")
     page.click("#create-button")

@@ -37,7 +37,7 @@ function label(tile) {
 
 /** The seek's request: a guest's name (unrated), or an account's choice of rated. */
 function who() {
-  if (signedIn()) return {rated: $("seek-rated").checked};
+  if (signedIn()) return $("seek-rated").checked ? {} : {rated: false};  // rated: the accounts' default
   const name = $("guest-name").value.trim();
   if (!name) return null;
   rememberName(name);
@@ -139,7 +139,8 @@ async function listSeeks() {
           $("guest-name").focus();
           return;
         }
-        if (player.rated !== undefined) player.rated = s.rated !== false;
+        if (signedIn()) delete player.rated;
+        if (signedIn() && s.rated === false) player.rated = false;  // a guest's seek: an unrated game
         try {
           const answer2 = await api("/api/seeks", {method: "POST",
             body: {game: s.game, options: s.options, clock: s.clock, seats: s.seats, ...player}});

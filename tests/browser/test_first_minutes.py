@@ -1,0 +1,190 @@
+"""The first ten minutes (#38) in Chromium, as a guest and two accounts would live them: from the front page each kind
+of game starts in at most three clicks (the computer, quick pairing with a guest, a challenge from a profile, an
+invite link); a challenge is seen pending and cancelled; a signed-in player's game opened in a fresh browser is
+played, not watched; names carry ratings and a finished rated game shows the changes; the leaderboard lists the
+provisional players; an opponent away is said with a countdown and a claim asks first; the sign-up "taken" error is
+French on a French page."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import shot
+from tests.browser.test_accounts import fits, fresh, sign_up
+
+PASSWORD = "correct horse battery"
+
+
+class Clicks:
+    """Counts a person's clicks on one page (the front page's promise: any kind of game in three at most)."""
+
+    def __init__(self, page):
+        self.page = page
+        self.count = 0
+
+    def click(self, selector: str, **options) -> None:
+        self.count += 1
+        self.page.click(selector, **options)
+
+
+def sign_in(page, name: str) -> None:
+    page.goto("/signin")
+    page.fill("#username", name)
+    page.fill("#password", PASSWORD)
+    page.click("#signin-password")
+    page.wait_for_url("**/")
+
+
+def plays_a_seat(page) -> None:
+    """The page is a player's, not a spectator's: a seat is marked as played here."""
+    page.wait_for_selector("#players .player.mine", timeout=20_000)
+    expect(page.locator("#seat-tools")).not_to_contain_text("You are watching")
+
+
+def fetch_json(page, path: str, method: str = "GET", body: dict | None = None):
+    """A request from the page (its session cookie goes along): the status and the JSON answer."""
+    return page.evaluate("""async ([path, method, body]) => {
+        const r = await fetch(path, {method, headers: {'Content-Type': 'application/json'},
+                                     body: body === null ? undefined : JSON.stringify(body)});
+        let answer = null;
+        try { answer = await r.json(); } catch (e) { answer = null; }
+        return [r.status, answer];
+    }""", [path, method, body])
+
+
+@pytest.mark.smoke
+def test_the_computer_in_one_click_from_the_front_page(new_page):
+    page = new_page()
+    page.goto("/")
+    clicks = Clicks(page)
+    page.select_option("#computer-seat", "0")  # (a choice made before: a side, not a click of the count)
+    clicks.click(".computer-game[data-game='murus']")
+    page.wait_for_url("**/games/*")
+    plays_a_seat(page)
+    expect(page.locator("#status")).to_contain_text("Your turn")
+    expect(page.locator("#players")).to_contain_text("AI, normal")  # the sane default level
+    assert clicks.count == 1
+
+
+@pytest.mark.smoke
+def test_the_sign_up_taken_error_is_french_on_a_french_page(new_page):
+    page = new_page()
+    name = fresh("Zoe")
+    sign_up(page, name)
+    other = new_page(locale="fr-FR")
+    other.goto("/signup?lang=fr")
+    other.fill("#username", name.lower())
+    other.fill("#password", "un autre mot de passe")
+    other.click("#signup-password")
+    error = other.locator("#form-error")
+    expect(error).to_contain_text("est déjà pris")
+    assert "username" not in error.inner_text() and "taken" not in error.inner_text()
+
+
+def test_a_signed_in_players_game_opened_in_a_fresh_browser_is_played_not_watched(new_page):
+    name = fresh("Ana")
+    laptop = new_page()
+    sign_up(laptop, name)
+    laptop.select_option("#computer-seat", "1")
+    laptop.click(".computer-game[data-game='murus']")
+    laptop.wait_for_url("**/games/*")
+    gid = laptop.url.rsplit("/", 1)[1]
+    phone = new_page(390, 844)  # another device: nothing in its storage; the game opened straight from a link
+    sign_in(phone, name)
+    phone.goto(f"/games/{gid}")
+    plays_a_seat(phone)
+    expect(phone.locator("#players .player.mine")).to_contain_text(name)
+    # An account holder gets no guest tools: no game id in the title, no "Copy your link".
+    expect(phone.locator("#game-title .gid")).to_have_count(0)
+    expect(phone.locator("#seat-tools")).not_to_contain_text("Copy your link")
+
+
+def test_names_carry_ratings_and_a_finished_rated_game_shows_the_changes(new_page, server):
+    ann_name, ben_name = fresh("Ann"), fresh("Ben")
+    ann, ben = new_page(), new_page(390, 844)
+    sign_up(ann, ann_name)
+    sign_up(ben, ben_name)
+    status, created = fetch_json(ann, "/api/games", "POST",
+                                 {"game": "murus", "players": [{"me": True}, {"open": True}]})
+    assert status == 201, created
+    gid = created["id"]
+    status, _ = fetch_json(ben, f"/api/games/{gid}/seats/1", "POST", {})
+    assert status == 200
+    ann.goto(f"/games/{gid}")
+    ben.goto(f"/games/{gid}")
+    for page in (ann, ben):
+        plays_a_seat(page)
+        expect(page.locator("#players .seat-rating")).to_have_text(["1500?", "1500?"])
+    for page in (ann, ben):  # each seat moves (a rated game), from its own page
+        page.wait_for_selector("#status.your-turn", timeout=20_000)
+        page.click("#legal-details summary") if not page.locator("#legal").is_visible() else None
+        page.locator("#legal button.move").first.click()
+    ben.on("dialog", lambda dialog: dialog.accept())
+    ben.locator(".table-command[data-move='resign']").click()
+    for page, sign in ((ann, "+"), (ben, "−")):
+        expect(page.locator("#result .rating-changes")).to_be_visible(timeout=20_000)
+        mine = page.locator("#players .player.mine .rating-change")
+        expect(mine).to_have_text(re.compile("^" + re.escape(sign) + r"\d+$"))
+    shot(ben, "rated-game-over-390")
+    ann.goto("/leaderboard/murus")  # both are provisional still: listed, marked, under their own heading
+    rows = ann.locator("#board-rows")
+    expect(rows.locator("tr.provisional-head")).to_have_count(1)
+    for name in (ann_name, ben_name):
+        expect(rows.locator("tr.provisional", has_text=name)).to_contain_text("?")
+
+
+def test_an_opponent_away_is_said_with_a_countdown_and_a_claim_asks_first(new_page, server, watch):
+    created = server.api("POST", "/api/games", {"game": "murus", "players": [{"name": "alice_ux"}, {"name": "Bo"}],
+                                                "clock": {"initial": 300, "increment": 2}})
+    watch.add_seats(created)
+    gid, token = created["id"], created["seats"][1]["token"]
+    claim_at = (datetime.now(UTC) + timedelta(seconds=4)).isoformat().replace("+00:00", "Z")
+
+    def away(route):
+        """The server's document as it is once alice_ux has been away on her turn (CONTRACT: ``away``)."""
+        response = route.fetch()
+        doc = response.json()
+        if doc.get("status") == "playing" or doc.get("status") == "setup":
+            doc["away"] = {"seat": 0, "claim_at": claim_at}
+            if doc.get("you") == 1:
+                doc["table"] = [*doc.get("table", []), "claim victory", "claim draw"]
+        route.fulfill(response=response, body=json.dumps(doc))
+
+    page = new_page(390, 844)
+    page.route(re.compile(rf".*/api/games/{gid}(\?.*)?$"), away)
+    page.goto(f"/games/{gid}#token={token}")
+    line = page.locator("#table-away")
+    expect(line).to_contain_text("alice_ux has left the game: you may claim the victory in")
+    expect(line).to_contain_text("you may claim the victory, or a draw", timeout=10_000)
+    expect(line).to_be_in_viewport()  # beside the board on a phone, in sight
+    asked = []
+
+    def dismiss(dialog):
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
+    page.locator(".table-command[data-move='claim victory']").click()
+    page.wait_for_timeout(300)
+    assert asked and "Claim the victory?" in asked[0]
+    assert server.api("GET", f"/api/games/{gid}")["status"] != "finished"  # dismissed: nothing sent
+    fits(page)
+    shot(page, "away-390")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_clocks_and_the_table_are_in_sight_beside_the_board(new_page, server, watch, width):
+    created = server.api("POST", "/api/games", {"game": "murus", "players": [{"name": "Ana"}, {"name": "Bo"}],
+                                                "clock": {"initial": 300, "increment": 2}})
+    watch.add_seats(created)
+    page = new_page(width, 844)
+    page.goto(f"/games/{created['id']}#token={created['seats'][0]['token']}")
+    page.wait_for_selector("#table-clocks")
+    for selector in ("#table-clocks", ".table-command", "#board svg"):
+        expect(page.locator(selector).first).to_be_in_viewport()
+    fits(page)
