@@ -1,9 +1,9 @@
-"""The first ten minutes (#38) in Chromium, as a guest and two accounts would live them: from the front page each kind
-of game starts in at most three clicks (the computer, quick pairing with a guest, a challenge from a profile, an
-invite link); a challenge is seen pending and cancelled; a signed-in player's game opened in a fresh browser is
-played, not watched; names carry ratings and a finished rated game shows the changes; the leaderboard lists the
-provisional players; an opponent away is said with a countdown and a claim asks first; the sign-up "taken" error is
-French on a French page."""
+"""The first ten minutes (#38) in Chromium, as a guest and two accounts would live them: from the front page
+each kind of game starts in at most three clicks (the computer, quick pairing with a guest, a challenge from a
+profile, an invite link); a challenge is seen pending and cancelled; a signed-in player's game opened in a fresh
+browser is played, not watched; names carry ratings and a finished rated game shows the changes; the leaderboard
+lists the provisional players; an opponent away is said with a countdown and a claim asks first; the sign-up
+"taken" error is French on a French page."""
 
 from __future__ import annotations
 
