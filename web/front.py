@@ -39,6 +39,7 @@ from starlette.routing import Mount, Route
 from domain.text import Text
 from services import errors as service_errors
 from services.accounts import of as accounts_of
+from services.accounts.sessions import session_hash
 from services.bounds import is_game_id, is_stream_id
 from services.clients import address_of
 from services.config import Settings
@@ -278,9 +279,14 @@ class Streams:
         loop = asyncio.get_running_loop()
         wakeup, waker = asyncio.Event(), self._waker(loop)
         address = request.client.host if request.client else None
+        cookie = request.cookies.get(SESSION_COOKIE)
+        # Opened with a live session's cookie, it ends with that session (a stolen cookie's stream must not
+        # outlive "sign out everywhere"); a guest without one has nothing to revoke.
+        signed = cookie and await loop.run_in_executor(self.setup, self.username_of, cookie) is not None
+        session = session_hash(cookie) if signed else None
         try:
             sub = await loop.run_in_executor(self.setup, self.hub.subscribe_notices, gid, address,
-                                             lambda: waker.wake(wakeup.set))
+                                             lambda: waker.wake(wakeup.set), session)
         except service_errors.ServiceError as exc:
             return error_response(exc)
         return EventStream(self._messages(sub, wakeup), headers=SSE_HEADERS, ping=KEEPALIVE_SECONDS,
@@ -303,7 +309,7 @@ class Streams:
         address = request.client.host if request.client else None
         try:
             sub = await loop.run_in_executor(self.setup, self.hub.subscribe_account, username.lower(), after,
-                                             address, lambda: waker.wake(wakeup.set))
+                                             address, lambda: waker.wake(wakeup.set), session_hash(cookie))
         except service_errors.ServiceError as exc:
             return error_response(exc, request)
         return EventStream(self._messages(sub, wakeup), headers=SSE_HEADERS, ping=KEEPALIVE_SECONDS,

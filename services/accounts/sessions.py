@@ -16,12 +16,14 @@ from dataclasses import dataclass, replace
 
 import redis
 
+from services.people.notifications import LOG_KEPT
 from services.store.streams import Keys
 
 LIFETIME_MS = 30 * 24 * 3600 * 1000
 TOUCH_MS = 10 * 60 * 1000  # "last seen" and the expiry move on at most this often (not a write per request)
 MAX_ID = 100  # characters of a cookie value worth looking up
 MAX_PER_ACCOUNT = 20  # sessions an account keeps: a new one beyond ends the oldest
+REVOKED = b'{"type":"revoked"}'  # a revocation on the notifications log: no content, the session's hash names it
 GUEST = "guest:"  # a guest session's "account": this and random hex
 
 
@@ -93,6 +95,7 @@ class Sessions:
             hashed = hashed.decode()
             found = self._read(hashed)
             self.revoke(found or Session(hashed, account_id, 0, 0, ""))
+
     def open_guest(self, name: str, user_agent: str | None) -> tuple[str, Session]:
         """A new guest session under ``name`` (checked already): its id (for the cookie, shown once) and the
         session, whose ``account`` is a new guest id."""
@@ -168,13 +171,20 @@ class Sessions:
         return live
 
     def revoke(self, session: Session) -> None:
-        """End ``session`` on the server: its cookie no longer signs anyone in."""
+        """End ``session`` on the server: its cookie no longer signs anyone in, and its open streams close, in
+        every web process (a ``session:<hash>`` entry on the notifications log, which every hub follows)."""
         pipe = self.redis.pipeline(transaction=True)
         pipe.delete(self.keys.session(session.hash))
         pipe.zrem(self.keys.account_sessions(session.account), session.hash)
         pipe.execute()
         if self.journal is not None:
             self.journal.write({"op": "revoke", "hash": session.hash, "account": session.account})
+        self.redis.xadd(self.keys.notifications_log(), {"to": f"session:{session.hash}", "data": REVOKED},
+                        maxlen=LOG_KEPT, approximate=True)
+
+    def exists(self, hashed: str) -> bool:
+        """Whether the session of this hash is live."""
+        return bool(self.redis.exists(self.keys.session(hashed)))
 
     def revoke_all(self, account_id: str) -> int:
         """End every session of the account ("sign out everywhere"); how many there were."""

@@ -90,6 +90,7 @@ class Subscription:
         self.topic: str | None = None  # a stream of notifications: "account:<name>" or "game:<gid>"
         self.last_note: tuple[int, int] = (0, 0)  # its newest notification queued (or known to the client)
         self._holding: list | None = None  # notifications offered while its catch-up is read
+        self.session: str | None = None  # the hash of the session it was opened with: it ends with it
         self._pending: deque[bytes] = deque()
         self._bytes = 0
         self._allowance = 0  # the catch-up does not count against the buffer before it is taken
@@ -123,6 +124,14 @@ class Subscription:
                 return True
             self.last_note = note_id
             return self._queue(message, limit)
+
+    def end(self) -> None:
+        """End the stream now (its session was revoked): the next ``take`` says so."""
+        with self._lock:
+            self.dropped = True
+            self._pending.clear()
+            self._bytes = 0
+        self.wake()
 
     def _offer_extra(self, message: bytes, limit: int) -> bool:
         """Queue a message that is no version of the game (a chat notice: no ``id``)."""
@@ -226,6 +235,7 @@ class Hub:
         self.notifications = Notifications(reader, keys)
         self.presence = Presence(reader, keys)
         self._topics: dict[str, set[Subscription]] = {}  # "account:<name>", "game:<gid>" → its notice streams
+        self._sessions: dict[str, set[Subscription]] = {}  # a session's hash → the streams opened with it
 
     # -- subscribing ---------------------------------------------------------------------------------------
 
@@ -258,6 +268,13 @@ class Hub:
 
     def unsubscribe(self, sub: Subscription) -> None:
         """Close ``sub`` (its stream ended; twice is harmless); a game nobody watches any more is forgotten."""
+        if sub.session is not None:
+            with self._lock:
+                same = self._sessions.get(sub.session)
+                if same is not None:
+                    same.discard(sub)
+                    if not same:
+                        del self._sessions[sub.session]
         if sub.topic is not None:
             with self._lock:
                 subs = self._topics.get(sub.topic)
@@ -387,12 +404,12 @@ class Hub:
     # -- an account's stream: its notifications ------------------------------------------------------------
 
     def subscribe_account(self, account: str, after: str | None, address: str | None,
-                          wake: Callable[[], None]) -> Subscription:
+                          wake: Callable[[], None], session: str | None = None) -> Subscription:
         """Open a stream of ``account``'s notifications for a client that has seen the one with id ``after``
         (None: from now on). Blocking (reads its last notifications): call it from a thread. ``TooMany`` at the
         client's cap of streams."""
         sub = Subscription(f"account:{account}", client_id(address), wake, 0)
-        sub.topic, sub._holding = f"account:{account}", []
+        sub.topic, sub._holding, sub.session = f"account:{account}", [], session
         if after is not None:
             sub.last_note = _note_id(after)
         try:
@@ -400,6 +417,7 @@ class Hub:
             with self._lock:
                 self._topics.setdefault(sub.topic, set()).add(sub)
             self._start_notices()  # offers from now on are held until the catch-up is queued
+            self._bind_session(sub)
             backlog = self.notifications.since(account, after)
             self.presence.accounts_seen([account])
         except redis.RedisError as exc:
@@ -417,18 +435,23 @@ class Hub:
             sub._allowance = sub._bytes  # the catch-up does not count against the buffer
         return sub
 
-    def subscribe_notices(self, gid: str, address: str | None, wake: Callable[[], None]) -> Subscription:
+    def subscribe_notices(self, gid: str, address: str | None, wake: Callable[[], None],
+                          session: str | None = None) -> Subscription:
         """Open a stream of game ``gid``'s notices (a chat message posted, a player back): from now on, no
         catch-up (the page reads the chat itself). ``NotFound``, ``TooMany`` as ``subscribe``."""
         if self.store.meta(gid) is None:
             raise errors.NotFound(f"no game {gid!r}")
         sub = Subscription(f"game:{gid}", client_id(address), wake, 0)
-        sub.topic = f"game:{gid}"
+        sub.topic, sub.session = f"game:{gid}", session
         self._lease(sub)
         with self._lock:
             self._topics.setdefault(sub.topic, set()).add(sub)
         try:
             self._start_notices()
+            self._bind_session(sub)
+        except redis.RedisError as exc:
+            self.unsubscribe(sub)
+            raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
         except BaseException:
             self.unsubscribe(sub)
             raise
@@ -461,6 +484,16 @@ class Hub:
             sub._allowance = sub._bytes
         return sub
 
+    def _bind_session(self, sub: Subscription) -> None:
+        """``sub`` ends with its session: listed for the revocations the notifications' reader (running now)
+        sees, then the session checked once more, so a revocation just before is not missed either."""
+        if sub.session is None:
+            return
+        with self._lock:
+            self._sessions.setdefault(sub.session, set()).add(sub)
+        if not self.reader.exists(self.keys.session(sub.session)):
+            sub.end()
+
     def _start_notices(self) -> None:
         """Start the reader of the notifications log unless it runs."""
         with self._lock:
@@ -481,6 +514,12 @@ class Hub:
             for entry in entries:
                 target = entry.fields.get(b"to", b"").decode()
                 data = entry.fields.get(b"data", b"{}")
+                if target.startswith("session:"):  # a session revoked: its streams here end now
+                    with self._lock:
+                        ended = list(self._sessions.get(target[len("session:"):], ()))
+                    for sub in ended:
+                        sub.end()
+                    continue
                 with self._lock:
                     subs = list(self._topics.get(target, ()))
                 note = entry.fields.get(b"id", b"").decode()
