@@ -108,6 +108,8 @@ def _start_workers(runtime, ai_workers: int) -> None:
     for _ in range(ai_workers):
         start_thread_worker(runtime, "ai")
     start_thread_worker(runtime, "analysis")
+    start_thread_worker(runtime, "push")
+    start_thread_worker(runtime, "mail")
 
 
 def cmd_worker(args) -> int:
@@ -521,7 +523,7 @@ def parser() -> argparse.ArgumentParser:
     s = with_store(sub.add_parser("worker", help="an RQ worker (real Redis)"))
     s.add_argument("--burst", action="store_true", help="quit when the queue is empty")
     s.add_argument("--queue", action="append", choices=list(KINDS),
-                   help="the queue to work on (repeatable; default: all three)")
+                   help="the queue to work on (repeatable; default: all of them)")
     s.set_defaults(func=cmd_worker)
     with_store(sub.add_parser("dispatch", help="the dispatcher (real Redis)")).set_defaults(func=cmd_dispatch)
     s = with_store(sub.add_parser("replay", help="rebuild a game from its events and print it"))

@@ -7,6 +7,8 @@ by Flask, the dispatcher thread and the RQ worker thread, with a journal on disk
 from __future__ import annotations
 
 from services.accounts import of_store as accounts_of_store
+from services.away.secrets import Secrets
+from services.away.service import Away
 from services.config import Settings
 from services.context import Runtime, current, install
 from services.games.commands import GameService
@@ -82,9 +84,34 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
                                        TOURNAMENT_LIMITS["open_per_creator"])
     if journal_of_tournaments is not None:
         tournament_store.restore(journal_of_tournaments)
+    away = _away(settings, client, keys, store, games, jobs, people, embedded)
+    people.notifications.away = away.queue_notices
     tournaments = Tournaments(tournament_store, service, jobs, people.notifications)
     return Runtime(settings, client, rq_client, store, games, Seats(store), service, Projector(games), queue, jobs,
-                   ratings, embedded, loaded, people, Metrics(), tournaments)
+                   ratings, embedded, loaded, people, Metrics(), tournaments, away=away)
+
+
+def _away(settings: Settings, client, keys: Keys, store, games: States, jobs: RQJobs, people: People,
+          embedded: bool) -> Away:
+    """Push, mail and password reset: the accounts', the games' and the site's languages wired in."""
+    from domain import registry
+    from web import i18n
+
+    def game_of(gid: str) -> tuple[str, bool] | None:
+        game = games.load(gid)
+        clock = getattr(game.state, "clock", None)
+        return game.meta["game"], clock is not None and clock.per_move is not None
+
+    def title(name: str, lang: str) -> str:
+        try:
+            return i18n.words(registry.game_info(name).title, lang)
+        except (KeyError, ImportError, AttributeError):
+            return name
+
+    # The embedded Redis forgets everything at a restart: its secrets are files beside its journal.
+    kept = Secrets(client, keys, settings.data_dir if embedded else None)
+    return Away(settings, client, keys, accounts_of_store(store, settings.limits), people.presence, kept,
+                jobs.enqueue, lambda text, lang: i18n.say(text, lang), game_of, title)
 
 
 def from_env() -> Runtime:

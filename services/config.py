@@ -50,6 +50,13 @@ class Settings:
     # A Redis that does not answer a command within this many seconds is taken for unreachable: the command
     # answers 503 ``store_unavailable`` (docs/guarantees.md, "Faults beyond a kill").
     redis_timeout: float = 2.0
+    # Away from the site (services/away/): mail through this SMTP server (None: no mail, the features say so), from
+    # this address; at most one "your turn" mail per game per digest interval; push endpoints on these hosts may be
+    # plain http on any address (tests: a local push receiver).
+    smtp_url: str | None = None
+    mail_from: str = "Burrow <burrow@localhost>"
+    digest_seconds: int = 3600
+    push_allow_hosts: tuple[str, ...] = ()
     limits: dict = field(default_factory=lambda: {
         "body_bytes": 64 * 1024,
         "name_length": 40,
@@ -69,7 +76,8 @@ class Settings:
         ``BURROW_HEAD_SECONDS``, ``BURROW_BODY_SECONDS``, ``BURROW_STREAMS_PER_CLIENT``,
         ``BURROW_OLD_READS_PER_CLIENT``, ``BURROW_CREATE_RATE``, ``BURROW_SIGNUP_RATE``,
         ``BURROW_OPEN_GAMES``, ``BURROW_ACK_REPLICAS``, ``BURROW_ACK_TIMEOUT_MS``, ``BURROW_METRICS``,
-        ``BURROW_METRICS_ALLOW``, ``BURROW_REDIS_TIMEOUT``; explicit ``overrides``
+        ``BURROW_METRICS_ALLOW``, ``BURROW_REDIS_TIMEOUT``, ``BURROW_SMTP_URL``, ``BURROW_MAIL_FROM``,
+        ``BURROW_DIGEST_SECONDS``, ``BURROW_PUSH_ALLOW_HOSTS``; explicit ``overrides``
         (not None) win."""
         env = os.environ
         values = {
@@ -99,6 +107,11 @@ class Settings:
             "ack_timeout_ms": int(env.get("BURROW_ACK_TIMEOUT_MS", "1000")),
             "metrics": env.get("BURROW_METRICS", "1").strip().lower() not in ("0", "false", "no", "off"),
             "redis_timeout": float(env.get("BURROW_REDIS_TIMEOUT", "2")),
+            "smtp_url": env.get("BURROW_SMTP_URL") or None,
+            "mail_from": env.get("BURROW_MAIL_FROM") or "Burrow <burrow@localhost>",
+            "digest_seconds": int(env.get("BURROW_DIGEST_SECONDS", "3600")),
+            "push_allow_hosts": tuple(h.strip().lower() for h in env.get("BURROW_PUSH_ALLOW_HOSTS", "").split(",")
+                                      if h.strip()),
         }
         if env.get("BURROW_METRICS_ALLOW"):
             values["metrics_allow"] = networks(env["BURROW_METRICS_ALLOW"])

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import redis
 import rq
 
+from services.away.service import Away
 from services.config import Settings
 from services.games.commands import GameService
 from services.games.seats import Seats
@@ -49,6 +50,7 @@ class Runtime:
     people: People | None = None  # chat, presence, notifications (``services/people/``)
     metrics: Metrics | None = None  # what this process observes (``services/metrics.py``)
     tournaments: Tournaments | None = None  # ``services/tournaments/``
+    away: Away | None = None  # push, mail, password reset (``services/away/``)
 
 
 _current: Runtime | None = None

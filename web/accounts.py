@@ -173,7 +173,20 @@ def me():
     return jsonify({"username": account.username, "created": iso_time(account.created), "ratings": ratings,
                     "password": account.password is not None,
                     "passkeys": [{"device": k.device or "a device", "added": iso_time(k.added)}
-                                 for k in account.passkeys.values()]})
+                                 for k in account.passkeys.values()],
+                    **away_fields(account)})
+
+
+def away_fields(account) -> dict:
+    """What ``GET /api/me`` says of the account away from the site (CONTRACT "Away from the site"): its mail
+    address, which notifications reach it how, its devices with pushes (never their endpoints), its vacation."""
+    return {"email": {"address": account.email, "verified": account.email_verified} if account.email else None,
+            "notifications": {channel: {kind: account.wants(channel, kind) for kind in kinds}
+                              for channel, kinds in (("email", ("your_turn", "challenge")),
+                                                     ("push", ("your_turn", "challenge", "game_over")))},
+            "push": [{"id": s.id, "device": s.device, "added": iso_time(s.added)} for s in account.push.values()],
+            "vacation": account.vacation,
+            "mail": runtime().away is not None and runtime().away.smtp is not None}
 
 
 @accounts_bp.post("/api/me/password")

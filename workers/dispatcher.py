@@ -315,16 +315,22 @@ class Dispatcher:
         people = self.runtime.people
         if people is None or not by_game:
             return
+        told = []
         for gid, items in by_game.items():
             try:
                 game = self.runtime.games.load(gid)  # cached: loaded by the batch just now
                 entries = [(e.version, e.fields.get(b"type", b"").decode()) for e in items]
-                for account, kind, data in notices(game, entries, lambda v, gid=gid: self._seat_of(gid, v)):
-                    people.notifications.to_account(account, kind, **data)
+                told += notices(game, entries, lambda v, gid=gid: self._seat_of(gid, v))
             except UNREACHABLE:
                 raise
             except Exception as exc:  # noqa: BLE001 - a nudge lost, nothing else
-                log.warning("dispatcher: notifications of %s not sent: %s", gid, _why(exc))
+                log.warning("dispatcher: notifications of %s not worked out: %s", gid, _why(exc))
+        try:
+            people.notifications.to_accounts(told)  # one batch: one job for what goes away from the site
+        except UNREACHABLE:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a nudge lost, nothing else
+            log.warning("dispatcher: notifications not sent: %s", _why(exc))
 
     def _seat_of(self, gid: str, version: int) -> int | None:
         """The seat of the event at ``version`` of ``gid``."""

@@ -130,3 +130,18 @@ def analysis_chunk(gid: str, version: int, chunk: int) -> int:
     done = analysis.of(current()).run_chunk(gid, version, chunk)
     log.info("analysis %s v%s chunk %s: %s plies in %.3fs", gid, version, chunk, done, time.monotonic() - started)
     return done
+
+
+def deliver(notices: list) -> dict:
+    """What a batch of account notifications becomes away from the site: pushes sent, mails queued
+    (``services/away/service.py``)."""
+    counts = current().away.deliver(notices)
+    log.info("deliver %d notification(s): %s", len(notices), counts)
+    return counts
+
+
+def mail(kind: str, account_id: str, address: str, extra: dict) -> bool:
+    """Send one mail of ``kind`` to the account's ``address`` (retried with backoff, then given up)."""
+    sent = current().away.send_mail(kind, account_id, address, extra)
+    log.info("mail %s: %s", kind, "sent" if sent else "not sent")
+    return sent

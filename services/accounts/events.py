@@ -46,7 +46,50 @@ class LanguageChosen(AccountEvent, frozen=True, tag="language_chosen"):
     lang: str
 
 
-EVENTS = (AccountCreated, PasswordSet, PasskeyAdded, PasskeyUsed, LanguageChosen)
+class EmailSet(AccountEvent, frozen=True, tag="email_set"):
+    """An address given for the account's mail, not yet verified (it replaces any earlier one); empty: none."""
+
+    address: str
+
+
+class EmailVerified(AccountEvent, frozen=True, tag="email_verified"):
+    """The address was proved the account's: its owner followed the signed link mailed to it."""
+
+    address: str
+
+
+class NotificationsSet(AccountEvent, frozen=True, tag="notifications_set"):
+    """Which kinds of notification reach the account away from the site, by mail and by push (kind → on)."""
+
+    email: dict[str, bool] = {}
+    push: dict[str, bool] = {}
+
+
+class PushSubscribed(AccountEvent, frozen=True, tag="push_subscribed"):
+    """A device's Web Push subscription (``PushSubscription.toJSON()``): pushes go to its endpoint, encrypted
+    with its keys. The endpoint is a capability: it is never shown back."""
+
+    id: str
+    endpoint: str
+    p256dh: str
+    auth: str
+    device: str = ""
+
+
+class PushUnsubscribed(AccountEvent, frozen=True, tag="push_unsubscribed"):
+    """A subscription dropped: by its device, or because the push service said it is gone (404/410)."""
+
+    id: str
+
+
+class VacationSet(AccountEvent, frozen=True, tag="vacation_set"):
+    """The account's player is away (on vacation) or back: opponents are told; clocks are not changed."""
+
+    on: bool
+
+
+EVENTS = (AccountCreated, PasswordSet, PasskeyAdded, PasskeyUsed, LanguageChosen, EmailSet, EmailVerified,
+          NotificationsSet, PushSubscribed, PushUnsubscribed, VacationSet)
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(Union[EVENTS])  # noqa: UP007
 

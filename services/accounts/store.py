@@ -46,6 +46,16 @@ class Passkey:
 
 
 @dataclass(frozen=True)
+class PushSubscription:
+    id: str
+    endpoint: str
+    p256dh: str
+    auth: str
+    device: str
+    added: int
+
+
+@dataclass(frozen=True)
 class Account:
     """An account folded from its events."""
 
@@ -56,6 +66,16 @@ class Account:
     password: str | None = None
     passkeys: dict[str, Passkey] = field(default_factory=dict)
     language: str | None = None
+    email: str | None = None
+    email_verified: bool = False
+    notify: dict[str, dict[str, bool]] = field(default_factory=dict)
+    """Per channel (``email``, ``push``) the kinds switched on or off; a kind not named is on."""
+    push: dict[str, PushSubscription] = field(default_factory=dict)
+    vacation: bool = False
+
+    def wants(self, channel: str, kind: str) -> bool:
+        """Whether ``kind`` of notification may reach the account by ``channel`` (``email``, ``push``)."""
+        return self.notify.get(channel, {}).get(kind, True)
 
 
 def evolve(account: Account | None, event: ev.AccountEvent, account_id: str, at: int) -> Account:
@@ -77,6 +97,23 @@ def evolve(account: Account | None, event: ev.AccountEvent, account_id: str, at:
             return replace(account, passkeys=keys, version=account.version + 1)
         case ev.LanguageChosen(lang=lang):
             return replace(account, language=lang, version=account.version + 1)
+        case ev.EmailSet(address=address):
+            return replace(account, email=address or None, email_verified=False, version=account.version + 1)
+        case ev.EmailVerified(address=address):
+            verified = account.email_verified or address == account.email
+            return replace(account, email_verified=verified, version=account.version + 1)
+        case ev.NotificationsSet(email=email, push=push):
+            notify = {"email": {**account.notify.get("email", {}), **email},
+                      "push": {**account.notify.get("push", {}), **push}}
+            return replace(account, notify=notify, version=account.version + 1)
+        case ev.PushSubscribed():
+            sub = PushSubscription(event.id, event.endpoint, event.p256dh, event.auth, event.device, at)
+            return replace(account, push={**account.push, event.id: sub}, version=account.version + 1)
+        case ev.PushUnsubscribed(id=sid):
+            return replace(account, push={k: v for k, v in account.push.items() if k != sid},
+                           version=account.version + 1)
+        case ev.VacationSet(on=on):
+            return replace(account, vacation=on, version=account.version + 1)
     raise ValueError(f"not an account event: {event!r}")
 
 

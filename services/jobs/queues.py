@@ -1,10 +1,12 @@
 """Enqueueing work for the RQ workers. Jobs are named by dotted path: services never import workers.
 
-Three queues, each with workers of its own, so that one kind of work never waits behind another:
+Five queues, each with workers of its own, so that one kind of work never waits behind another:
 
 ``<prefix>:project``  projections (a game's views, lobby line, statistics) — short jobs, the page waits for them
 ``<prefix>:ai``       AI turns — up to twice ``BURROW_AI_TIME`` each
 ``<prefix>:analysis`` analyses of finished games — long, nobody is waiting at a board
+``<prefix>:push``     what notifications become away from the site, and the Web Push messages (services/away/)
+``<prefix>:mail``     mails, through the SMTP server (services/away/)
 
 (``<prefix>`` is ``Settings.queue_name``, ``burrow`` by default.) ``RQJobs.enqueue(kind, job, *args)`` puts any job
 on one of them; ``project`` and ``ai_turn`` are the two the command path and the dispatcher use.
@@ -47,7 +49,7 @@ AI_TURN = "workers.jobs.ai_turn"
 
 log = logging.getLogger(__name__)
 
-KINDS = ("project", "ai", "analysis")
+KINDS = ("project", "ai", "analysis", "push", "mail")
 ANONYMOUS = "-"  # games without a client (CLI imports, tests): one bucket, not capped
 
 # KEYS: 1 the client's active slots (zset job id → ms), 2 its waiting turns (list), 3 every known turn (hash

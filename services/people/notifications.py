@@ -11,6 +11,7 @@ may read).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import redis
@@ -39,16 +40,29 @@ class Notifications:
         self.redis = client
         self.keys = keys
         self._notify = client.register_script(lua("notify"))
+        self.away: Callable[[list[tuple[str, str, dict]]], None] | None = None
+        """Given every batch of account notifications once they are written (``services/away/``: pushes and
+        mails, queued for the workers), when the composition root wires it."""
 
     def to_account(self, account: str, kind: str, **data) -> str:
         """Tell ``account`` (its username, lower case, or a guest session's id) something of ``kind``; returns the
         notification's id."""
-        if kind not in KINDS:
-            raise ValueError(f"no notification {kind!r}")
-        payload = json.dumps({"type": kind, **data}, separators=(",", ":"))
-        found = self._notify(keys=[self.keys.notifications(account), self.keys.notifications_log()],
-                             args=[account, payload, KEPT, LOG_KEPT])
-        return found.decode() if isinstance(found, bytes) else found
+        return self.to_accounts([(account, kind, data)])[0]
+
+    def to_accounts(self, notices: list[tuple[str, str, dict]]) -> list[str]:
+        """Tell each ``(account, kind, data)``; the notifications' ids. Then the batch goes away from the site
+        (``away``) in one go."""
+        ids = []
+        for account, kind, data in notices:
+            if kind not in KINDS:
+                raise ValueError(f"no notification {kind!r}")
+            payload = json.dumps({"type": kind, **data}, separators=(",", ":"))
+            found = self._notify(keys=[self.keys.notifications(account), self.keys.notifications_log()],
+                                 args=[account, payload, KEPT, LOG_KEPT])
+            ids.append(found.decode() if isinstance(found, bytes) else found)
+        if self.away is not None and notices:
+            self.away(notices)
+        return ids
 
     def to_game(self, gid: str, kind: str, **data) -> None:
         """Tell the open pages of game ``gid`` something beside its versions (a chat message posted)."""

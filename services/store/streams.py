@@ -346,6 +346,15 @@ class Keys:
         """Counter with an expiry: the accounts one client (hashed) made in the current hour."""
         return f"{self._acct()}:signups:{client}"
 
+    def emails(self) -> str:
+        """Hash: a verified mail address (lower case) → the account id that verified it last (password reset finds
+        the account by it; the account itself is checked again)."""
+        return f"{self._acct()}:emails"
+
+    def reset_token(self, nonce: str) -> str:
+        """String with an expiry: a password reset link's nonce → its account id, taken once (GETDEL)."""
+        return f"{self._acct()}:reset:{nonce}"
+
     # -- learning (``services/learn/``): in the accounts' slot, beside the account they belong to ----------------
 
     def tutorial_progress(self, account_id: str) -> str:
@@ -368,6 +377,22 @@ class Keys:
     def decks(self) -> str:
         """Set: the account ids that have a deck (``burrow rebuild`` rebuilds each)."""
         return f"{self._acct()}:decks"
+
+    # -- away from the site: push and mail (``services/away/``) ---------------------------------------------------
+
+    def away_secret(self, name: str) -> str:
+        """String: a secret generated once and kept (``vapid``: the VAPID private key; ``links``: the key that
+        signs mailed links)."""
+        return f"{self.prefix}:{{away}}:secret:{name}"
+
+    def mail_rate(self, who: str) -> str:
+        """Sorted set with an expiry: the mails sent lately to one account or one address (hashed), by time
+        (ms)."""
+        return f"{self.prefix}:{{away}}:mailrate:{who}"
+
+    def digest(self, account: str, gid: str) -> str:
+        """String with an expiry (``BURROW_DIGEST_SECONDS``): a *your turn* mail went for this game lately."""
+        return f"{self.prefix}:{{away}}:digest:{account}:{gid}"
 
 
     # -- tournaments: one hash slot of their own, ``{tourn}``, so a tournament's append and the open sets it counts

@@ -72,7 +72,7 @@ def test_stats_carry_the_doctor_summary(runtime, client):
     assert doctor["ok"] is False and any("no dispatcher" in p for p in doctor["problems"])
     [partition] = doctor["partitions"]
     assert partition["log"] == 1 and partition["undelivered"] == 1 and partition["dead_letters"] == 0
-    assert {q["name"].rsplit(":", 1)[1] for q in doctor["queues"]} == {"project", "ai", "analysis"}
+    assert {q["name"].rsplit(":", 1)[1] for q in doctor["queues"]} == {"project", "ai", "analysis", "push", "mail"}
     runtime.service.jobs.flush()  # the command path's pokes, sent
     assert client.get("/api/stats").get_json()["doctor"]["games_waiting"] == 1  # the creation's (no worker here)
     runtime.jobs.project("g1")

@@ -17,7 +17,8 @@ def test_each_kind_has_its_own_queue_under_the_prefix(runtime):
     runtime.jobs.project("g1")
     runtime.jobs.ai_turn("g1", 0, 3)
     runtime.jobs.enqueue("analysis", "workers.jobs.project", "g1")
-    assert [len(runtime.jobs.queue(kind)) for kind in KINDS] == [1, 1, 1]
+    runtime.jobs.enqueue("mail", "workers.jobs.project", "g1")
+    assert [len(runtime.jobs.queue(kind)) for kind in KINDS] == [1, 1, 1, 0, 1]
     assert runtime.jobs.queue("ai").jobs[0].func_name == AI_TURN
 
 
