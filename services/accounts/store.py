@@ -172,7 +172,14 @@ class AccountStore:
                        "credential": credential, "events": _b64(encoded)})
         for event in events:
             account = evolve(account, event, account.id, at)
+        self._index_emails(account.id, events)
         return account
+
+    def _index_emails(self, account_id: str, events: list[ev.AccountEvent]) -> None:
+        """A verified address finds its account (password reset): ``Keys.emails``, the latest verification's."""
+        for event in events:
+            if isinstance(event, ev.EmailVerified):
+                self.redis.hset(self.keys.emails(), event.address.lower(), account_id)
 
     def _run_append(self, account_id: str, version: int, at: int, credential: str, encoded) -> str:
         args: list = [version, at, credential, account_id]
@@ -232,6 +239,7 @@ class AccountStore:
             self._run_create(record["id"], record["lower"], record["at"], record["credential"], encoded)
         elif record["op"] == "append":
             self._run_append(record["id"], record["version"], record["at"], record["credential"], encoded)
+            self._index_emails(record["id"], [ev.decode(data) for _, data in encoded])
 
 
 def _b64(encoded: list[tuple[str, bytes]]) -> list[list[str]]:

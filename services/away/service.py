@@ -230,7 +230,6 @@ class Away:
         if not account.email_verified:
             self._append(account, [ev.EmailVerified(address=found[1])],
                          lambda a: a.email == found[1] and not a.email_verified)
-        self.redis.hset(self.keys.emails(), found[1].lower(), account.id)
 
     def email_of(self, account: Account) -> dict | None:
         return {"address": account.email, "verified": account.email_verified} if account.email else None
