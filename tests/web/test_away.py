@@ -303,7 +303,7 @@ def test_without_smtp_the_mail_features_say_so_and_queue_nothing(app, rt, prefix
 
 def test_mail_is_in_the_accounts_language(app, rt, mailbox):
     ben = signed_in(app, rt, "Ben")
-    ben.get("/account?lang=fr")
+    assert ben.post("/api/me/language", json={"lang": "fr"}).status_code == 204
     assert ben.post("/api/me/email", json={"email": "ben@example.org"}).status_code == 202
     run_jobs(rt)
     assert mailbox.messages[-1]["Subject"] == "Burrow : confirmez votre adresse e-mail"
