@@ -140,7 +140,7 @@ class Dispatcher:
         tournaments = self.runtime.tournaments
         if tournaments is None:
             return 0
-        due = tournaments.due(now_ms())
+        due = tournaments.due()
         for tid in due:
             self.runtime.jobs.enqueue("project", "workers.jobs.tournament_advance", tid)
         return len(due)
