@@ -133,6 +133,10 @@ class IllegalMove(DomainError):
     """A well-formed command that the rules forbid now (HTTP 422)."""
 
 
+class OutOfTurn(DomainError):
+    """A move of a seat that is not to act, or of any seat once the game is over (HTTP 403)."""
+
+
 class BadEvent(DomainError):
     """An event ``evolve`` cannot apply: not one of the game's event types, malformed (a field of the wrong type,
     a cell or card that does not exist), or contradicting the state it is folded into (a card the hand does not

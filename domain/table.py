@@ -24,7 +24,7 @@ from typing import Any
 
 import msgspec
 
-from domain.base import REVEAL_ALL, BadSetup, Event, IllegalMove, Viewer
+from domain.base import REVEAL_ALL, BadSetup, Event, IllegalMove, OutOfTurn, Viewer
 from domain.registry import game_module
 from domain.text import Seat, Text
 
@@ -102,6 +102,11 @@ class AbandonmentClaimed(Event, frozen=True, tag="abandonment_claimed"):
 
 TABLE_EVENTS = (TableSet, SeatTaken, Resigned, DrawOffered, DrawDeclined, DrawAgreed, Aborted, TimedOut,
                 AbandonmentClaimed, GameTooLong)
+
+
+def is_table_command(text: str) -> bool:
+    """Whether ``text`` is one of ``TABLE_COMMANDS`` (spaces as the sender typed them)."""
+    return " ".join(text.split()) in TABLE_COMMANDS
 
 
 class TableCommand(msgspec.Struct, frozen=True):
@@ -291,6 +296,26 @@ class Table:
             raise IllegalMove(Text("{name} has no way for a seat to leave", name=self.NAME))
         return replace(state, game=leave(state.game, seat), left=(*state.left, seat), offer=None)
 
+    def command(self, state: TableState, seat: int, text: str, rng: Any, now: int,
+                away: frozenset[int] = frozenset()) -> list[Event]:
+        """The one question the write path asks: the events of ``seat``'s command ``text`` (a table command or a
+        move in the game's notation) at ``now`` (ms), or a refusal: ``OutOfTurn`` (not its turn, the game over),
+        ``BadNotation`` (not a command), ``IllegalMove`` (forbidden now, or changing nothing). ``away``: as for
+        ``decide``. The clock is the caller's first step (``expired``): a command is judged on a game whose time
+        has not run out."""
+        if is_table_command(text):
+            if self.status(state) == "finished":
+                raise OutOfTurn(Text("the game is over"))
+            return self.decide(state, seat, TableCommand(" ".join(text.split())), None, away=away)
+        if seat not in self.to_act(state):
+            if self.status(state) == "finished":
+                raise OutOfTurn(Text("the game is over"))
+            raise OutOfTurn(Text("it is not seat {seat}'s turn", seat=seat))
+        events = self.decide(state, seat, self.game.parse(text), rng, now=now)
+        if not events:
+            raise IllegalMove(Text("{move} changes nothing", move=repr(text)))
+        return events
+
     def decide(self, state: TableState, seat: int, command: Any, rng: Any, now: int | None = None,
                away: frozenset[int] = frozenset()) -> list[Event]:
         """The events of a command (a table command or the game's own); ``now`` (ms) checks the mover's clock;
@@ -381,7 +406,7 @@ class Table:
 
     def parse(self, text: str) -> Any:
         """A table command, or the game's notation."""
-        if " ".join(text.split()) in TABLE_COMMANDS:
+        if is_table_command(text):
             return TableCommand(" ".join(text.split()))
         return self.game.parse(text)
 

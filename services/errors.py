@@ -7,7 +7,12 @@ as it is.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from domain.text import Text, plain
+from services.store.connection import REDIS_DOWN
+from services.store.streams import NotReplicated, StoreUnavailable
 
 
 class ServiceError(Exception):
@@ -74,3 +79,21 @@ class Corrupt(ServiceError):
     letters and ``burrow doctor``) may name hidden cards."""
 
     status, code = 500, "corrupt_game"
+
+
+def unreachable() -> Unavailable:
+    """The one answer when the event store (Redis) cannot be reached: worth trying again in a moment."""
+    return Unavailable(Text("the event store is unreachable; try again in a moment"))
+
+
+@contextmanager
+def store_errors() -> Iterator[None]:
+    """The one mapping of the store's failures to answers: Redis out of reach → ``unreachable()``; an append not
+    confirmed by its replicas in time → ``Unavailable`` with the store's reason (send it again with its command
+    id: it is never applied twice)."""
+    try:
+        yield
+    except NotReplicated as exc:
+        raise Unavailable(str(exc)) from exc
+    except (StoreUnavailable, *REDIS_DOWN) as exc:
+        raise unreachable() from exc

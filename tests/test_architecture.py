@@ -118,3 +118,20 @@ def test_key_names_are_made_in_one_place():
                 if name == "prefix":
                     found.append(f"{rel}:{node.lineno}: a key made from a prefix")
     assert found == [], "\n".join(found)
+
+
+def test_one_retry_loop_for_writes():
+    """Every optimistic write retries through ``services/store/optimistic.py`` (``retry``), and every change to a
+    game goes through ``services/games/round.py``: no other module of services/ catches ``ConcurrencyError``
+    (the journal's restore replays writes, it does not retry them)."""
+    allowed = {"services/store/optimistic.py", "services/games/round.py", "services/store/journal.py"}
+    found = []
+    for path in modules():
+        rel = path.relative_to(ROOT).as_posix()
+        if not rel.startswith("services/") or rel in allowed:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ExceptHandler) and node.type is not None and "ConcurrencyError" in ast.unparse(
+                    node.type):
+                found.append(f"{rel}:{node.lineno}: catches ConcurrencyError (retry through the write unit)")
+    assert found == [], "\n".join(found)

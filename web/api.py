@@ -49,7 +49,7 @@ STORE_UNAVAILABLE = errors.Unavailable.code
 def redis_down(exc):
     """Redis did not answer within ``BURROW_REDIS_TIMEOUT`` (or refused the connection, or refuses writes at its
     memory limit): 503 with ``Retry-After`` (``web/errors.py``)."""
-    return error(503, STORE_UNAVAILABLE, "the event store is unreachable; try again in a moment")
+    return service_error(errors.unreachable())
 
 
 for _down in REDIS_DOWN:

@@ -8,7 +8,6 @@ back as ``PublicKeyCredential.toJSON()`` gives it."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import secrets
 from typing import Any
@@ -138,7 +137,7 @@ class Passkeys:
             made = self.accounts.store.create(record["username"], [added], credential=added.credential_id,
                                               account_id=record["account"])
             return made, True
-        return self.accounts.store.append(account, [added], credential=added.credential_id), False
+        return self.accounts.store.change(account, lambda now: [added], credential=added.credential_id), False
 
     # -- signing in ----------------------------------------------------------------------------------------
 
@@ -169,6 +168,6 @@ class Passkeys:
             raise PasskeyRefused(f"the passkey could not be verified: {str(exc)[:200]}") from exc
         if verified.new_sign_count > key.sign_count:
             used = ev.PasskeyUsed(credential_id=credential_id, sign_count=verified.new_sign_count)
-            with contextlib.suppress(errors.Conflict):  # another sign-in moved the account on: verified anyway
-                account = self.accounts.store.append(account, [used])
+            account = self.accounts.store.change(account, lambda now: [used] if credential_id in now.passkeys and
+                                                 now.passkeys[credential_id].sign_count < used.sign_count else [])
         return account

@@ -154,7 +154,13 @@ class Accounts:
                                            field="current_password")
             self.attempts.succeeded(attempt)
         hashed = self.gate.run(lambda: passwords.hash_password(password))
-        return self.store.append(account, [ev.PasswordSet(hash=hashed)])
+
+        def decide(now: Account) -> list:
+            if now.password != account.password:  # changed meanwhile: checked against the one it replaced
+                raise errors.Conflict(Text("the account changed meanwhile; try again"))
+            return [ev.PasswordSet(hash=hashed)]
+
+        return self.store.change(account, decide)
 
     def open_session(self, account: Account, agent: str | None) -> str:
         session_id, _ = self.sessions.open(account.id, agent)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import redis
@@ -15,11 +16,11 @@ from domain.text import Text
 from services import errors
 from services.accounts import events as ev
 from services.scripts import lua
+from services.store.optimistic import Again, retry
 from services.store.streams import Keys
 
 CREATE = lua("create_account")
 APPEND = lua("append_account")
-RETRIES = 16
 
 
 class UsernameTaken(errors.Conflict):
@@ -157,17 +158,44 @@ class AccountStore:
                                  args=args)
         return status.decode() if isinstance(status, bytes) else status
 
+    def change(self, account: Account, decide: Callable[[Account], list[ev.AccountEvent]], credential: str = ""
+               ) -> Account:
+        """The account after ``decide``'s events (none: unchanged), decided on ``account`` and, while another
+        write moves it on meanwhile, on the account loaded again (``services/store/optimistic.py``)."""
+        current = account
+
+        def attempt() -> Account:
+            nonlocal current
+            events = decide(current)
+            if not events:
+                return current
+            written = self._try_append(current, events, credential)
+            if written is None:
+                current = self.load(account.id) or current
+                raise Again
+            return written
+
+        return retry(attempt, lambda: errors.Conflict(Text("the account changed meanwhile; try again")))
+
     def append(self, account: Account, events: list[ev.AccountEvent], credential: str = "",
                at: int | None = None) -> Account:
-        """``events`` appended to ``account`` if it is still at ``account.version`` (``errors.Conflict`` if not:
-        load it again and decide again)."""
+        """``events`` appended to ``account`` if it is still at ``account.version`` (``errors.Conflict`` if not;
+        ``change`` decides again instead)."""
+        written = self._try_append(account, events, credential, at)
+        if written is None:
+            raise errors.Conflict(Text("the account changed meanwhile; try again"))
+        return written
+
+    def _try_append(self, account: Account, events: list[ev.AccountEvent], credential: str,
+                    at: int | None = None) -> Account | None:
+        """``events`` appended to ``account`` if it is still at ``account.version`` (None if not)."""
         at = at if at is not None else int(time.time() * 1000)
         encoded = [ev.encode(e) for e in events]
         status = self._run_append(account.id, account.version, at, credential, encoded)
         if status == "credential":
             raise CredentialTaken("this passkey belongs to another account")
         if status != "ok":
-            raise errors.Conflict(Text("the account changed meanwhile; try again"))
+            return None
         self._journal({"op": "append", "id": account.id, "version": account.version, "at": at,
                        "credential": credential, "events": _b64(encoded)})
         for event in events:

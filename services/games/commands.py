@@ -1,42 +1,31 @@
-"""The command side: create games and handle commands (judged on ``States``, appended with the version judged)."""
+"""The command side: create games and handle commands, each a decision handed to the write unit (``Round``)."""
 
 from __future__ import annotations
 
-import contextlib
-import json
 import logging
 import random
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any
 
-import redis
-
-from domain.base import REVEAL_ALL, BadNotation, BadSetup, IllegalMove, Setup
+from domain.base import REVEAL_ALL, BadSetup, Setup
 from domain.catalog import GameInfo
 from domain.registry import GAME_NAMES, game_module
-from domain.table import TABLE_COMMANDS, TableCommand, TableSet, check_clock
+from domain.table import TableSet, check_clock, is_table_command
 from domain.text import Text
 from services import bounds, errors, tokens
 from services.accounts.seating import AccountSeating
 from services.clients import client_id
 from services.games.fairness import setup_meta
 from services.games.quota import CreationRate, OpenGames
+from services.games.round import JobSink, Round, Written
 from services.games.states import Game, States
 from services.people.presence import AWAY_MS, Presence
 from services.store import codec
-from services.store.streams import ConcurrencyError, NotReplicated, StoreUnavailable, new_game_id
+from services.store.streams import new_game_id
 
 log = logging.getLogger(__name__)
-COMMAND_RETRIES = 8
-
-
-class JobSink(Protocol):
-    """Where the command path pokes the workers (RQ in production, nothing in some tests)."""
-
-    def project(self, gid: str) -> None: ...
 
 
 def rng_for(meta: dict, version: int) -> random.Random:
@@ -54,7 +43,7 @@ class GameService:
                  presence: Presence | None = None):
         self.states = states
         self.store = states.store
-        self.jobs = jobs
+        self.round = Round(states, jobs)
         self.limits = limits or {"name_length": 40, "players": 8}
         self.open_games = OpenGames(self.store, self.limits.get("open_games_per_client"))
         self.creation_rate = CreationRate(self.store, self.limits.get("games_per_minute_per_client"))
@@ -62,6 +51,15 @@ class GameService:
         self.presence = presence  # who is connected: what a seat may claim of an opponent away (``away``)
         # (game, username) → the account's rating in that game's ladder, kept with a seat an account takes.
         self.rating_of: Callable[[str, str], dict] | None = None
+
+    @property
+    def jobs(self) -> JobSink | None:
+        """Where the write path pokes the workers."""
+        return self.round.jobs
+
+    @jobs.setter
+    def jobs(self, jobs: JobSink | None) -> None:
+        self.round.jobs = jobs
 
     # -- creating ----------------------------------------------------------------------------------------
 
@@ -123,22 +121,14 @@ class GameService:
             meta["client"] = client  # the creator, hashed: quotas and fair AI queues count by it
         self.creation_rate.spend(client)
         self.open_games.reserve(client, gid, self._is_open)
-        try:
-            for seat, token in seat_tokens.items():  # before the game exists: no seat of it without its entry
+
+        def keep_accounts() -> None:
+            for seat, token in seat_tokens.items():
                 if players[seat].get("account"):
                     self.accounts.keep(players[seat]["account"], gid, seat, token)
-            self.store.set_seat_hashes(gid, {s: tokens.token_hash(t) for s, t in seat_tokens.items()})
-            result = self.store.append(gid, [codec.encode(e) for e in events], expected_version=0,
-                                       meta=json.dumps(meta).encode())
-        except NotReplicated as exc:  # made, but not confirmed on a replica: its creator never gets its tokens
-            raise errors.Unavailable(str(exc)) from exc
-        except Exception as exc:
-            self.open_games.release(client, gid)
-            self.store.redis.delete(self.store.keys.seats(gid))  # no orphan seats hash of a game never made
-            if isinstance(exc, StoreUnavailable):
-                raise errors.Unavailable(Text("the event store is unreachable; try again in a moment")) from exc
-            raise
-        self.poke(gid)
+
+        version = self.round.create(gid, events, meta, {s: tokens.token_hash(t) for s, t in seat_tokens.items()},
+                                    before=keep_accounts, undo=lambda: self.open_games.release(client, gid))
         seats = []
         for i, p in enumerate(players):
             if p.get("open"):
@@ -150,7 +140,7 @@ class GameService:
             else:
                 seat["token"] = seat_tokens[i]
             seats.append(seat)
-        return {"id": gid, "version": result.version, "seats": seats}
+        return {"id": gid, "version": version, "seats": seats}
 
     def _is_open(self, gid: str) -> bool:
         try:
@@ -231,124 +221,31 @@ class GameService:
         Checks, in order: command id already seen (first result) → stale ``expected_version`` (409) → turn (403)
         → notation (400) → legality (422). Nothing is appended unless every check passes.
 
-        The first attempt judges the command on the cached state without reading Redis: the append checks the
-        version and the command id atomically, so a stale cached state only costs a retry, and a rejection is
-        only ever given on a state just read from the stream (with the command id looked up after that read).
-        With a current cache a command is then one round trip to Redis.
+        The first attempt judges the command on the cached state without reading Redis (``Round.change``): with a
+        current cache a command is then one round trip to Redis.
         """
-        key = f"{seat}:{command_id}" if command_id else None
-        game = self.states.cached(gid)
-        for _ in range(COMMAND_RETRIES):
-            fresh = game is None or (expected_version is not None and expected_version != game.version)
-            if fresh:
-                game = self.states.load(gid)
-            at = int(time.time() * 1000)
-            try:
-                if expected_version is not None and expected_version != game.version:
-                    raise errors.Conflict(Text("the game is at version {version}, not {expected_version}",
-                                               version=game.version, expected_version=expected_version),
-                                          version=game.version)
-                if self._time_ran_out(game, at):
-                    game = None
-                    continue  # the game changed (a timeout): judge the command on what it is now
-                events = self._decide(game, seat, move, at)
-            except (errors.Conflict, errors.NotYourTurn, errors.BadNotationError, errors.IllegalMoveError):
-                if not fresh:
-                    game = None  # judged on a cached state that may be stale: judge again on the stream's tail
-                    continue
-                # Looked up after loading: a twin request that appended in between is then either in this
-                # state (its result is stored with its events, atomically) or found here.
-                stored = self.store.command_result(gid, key) if key else None
-                if stored is not None:
-                    return self._first_result(gid, seat, stored)
-                raise
-            answer, state = self._answer(game, seat, events, at)
-            applied = f"{game.version + 1}-{answer['version']}".encode()  # the answer is rebuilt from these
-            try:
-                result = self.store.append(gid, [codec.encode(e) for e in events], expected_version=game.version,
-                                           command_id=key, result=applied, at=at)
-            except ConcurrencyError as exc:
-                # The append checks the command id first: a conflict means this command was never applied.
-                if expected_version is not None:
-                    raise errors.Conflict(Text("the game is at version {current}, not {expected_version}",
-                                               current=exc.current, expected_version=expected_version),
-                                          version=exc.current) from exc
-                game = None
-                continue  # another command won this version: judge ours again on the new state
-            except NotReplicated as exc:
-                raise errors.Unavailable(str(exc)) from exc
-            except StoreUnavailable as exc:
-                raise errors.Unavailable(Text("the event store is unreachable; try again in a moment")) from exc
-            if result.duplicate:
-                return self._first_result(gid, seat, result.stored)
-            self.appended(replace(game, state=state, version=result.version))
-            return answer
-        raise errors.Conflict(Text("the game is too busy right now; try again"), version=self.store.version(gid))
+        def decide(game: Game, now: int) -> list:
+            away = self.away(game, now) if is_table_command(move) else frozenset()
+            return game.module.command(game.state, seat, move, rng_for(game.meta, game.version + 1), now, away)
 
-    def _time_ran_out(self, game: Game, at: int) -> bool:
-        """If a clock ran out before this command, end the game by it first: the timeout was due (the dispatchers'
-        clock check appends it moments later), so no command — a late move, a resign, accepting a draw — is
-        judged on a game whose time is up. Appended with the version it was judged on, like the clock check's;
-        True when the game changed (here, or by another writer meanwhile)."""
-        events = game.module.expired(game.state, at)
-        if not events:
-            return False
-        try:
-            result = self.store.append(game.gid, [codec.encode(e) for e in events], expected_version=game.version,
-                                       at=at)
-        except ConcurrencyError:
-            return True
-        except StoreUnavailable as exc:
-            raise errors.Unavailable(Text("the event store is unreachable; try again in a moment")) from exc
-        state = game.state
-        for event in events:
-            state = game.module.evolve(state, event, at)
-        self.appended(replace(game, state=state, version=result.version))
-        return True
+        written = self.round.change(gid, decide, expected_version=expected_version,
+                                    command_id=f"{seat}:{command_id}" if command_id else None)
+        if written.repeated is not None:
+            return self._first_result(gid, seat, *written.repeated)
+        return self._answer(written, seat)
 
-    def _first_result(self, gid: str, seat: int, stored: bytes) -> dict:
-        """The answer of a command already applied, rebuilt from the versions it appended ("first-last").
+    def _first_result(self, gid: str, seat: int, first: int, last: int) -> dict:
+        """The answer of a command already applied, rebuilt from the versions it appended.
 
         Only the range is stored per command id, not the answer: the events are in the stream. The rebuilt answer
         equals the first one, except that a game finished since shows its events unredacted.
         """
-        first, last = (int(v) for v in stored.decode().split("-"))
         game = self.states.load(gid)
         viewer = game.viewer(seat)
         return {"version": last, "events": [
             codec.to_client(game.module, game.module.redact(codec.decode(game.module, item.data), viewer),
                             item.version, item.at, game.names, game.sides)
             for item in self.store.read(gid, after=first - 1, to=last)]}
-
-    def _decide(self, game: Game, seat: int, move: str, now: int) -> list:
-        module = game.module
-        if " ".join(move.split()) in TABLE_COMMANDS:
-            return self._decide_table(game, seat, move, self.away(game, now))
-        if seat not in module.to_act(game.state):
-            if module.status(game.state) == "finished":
-                raise errors.NotYourTurn(Text("the game is over"))
-            raise errors.NotYourTurn(Text("it is not seat {seat}'s turn", seat=seat))
-        try:
-            command = module.parse(move)
-        except BadNotation as exc:
-            raise errors.BadNotationError(exc.text) from exc
-        try:
-            events = module.decide(game.state, seat, command, rng_for(game.meta, game.version + 1), now=now)
-        except IllegalMove as exc:
-            raise errors.IllegalMoveError(exc.text) from exc
-        if not events:
-            raise errors.IllegalMoveError(Text("{move} changes nothing", move=repr(move)))
-        return events
-
-    def _decide_table(self, game: Game, seat: int, move: str, away: frozenset[int]) -> list:
-        """A table command (resign, draws, abort, claims): any seat of an unfinished game, whether or not its
-        turn."""
-        if game.module.status(game.state) == "finished":
-            raise errors.NotYourTurn(Text("the game is over"))
-        try:
-            return game.module.decide(game.state, seat, TableCommand(" ".join(move.split())), None, away=away)
-        except IllegalMove as exc:
-            raise errors.IllegalMoveError(exc.text) from exc
 
     def away(self, game: Game, now: int) -> frozenset[int]:
         """The seats of a clocked two-seat game whose player has been away ``AWAY_MS`` on their turn: no page or
@@ -361,24 +258,16 @@ class GameService:
         to_act = game.module.to_act(state)
         return frozenset(s for s in to_act if seen[s] is None or now - seen[s] >= AWAY_MS)
 
-    def _answer(self, game: Game, seat: int, events: list, at: int) -> tuple[dict, Any]:
-        """The answer to the command (its events as ``seat`` sees them) and the state after them."""
-        state = game.state
+    def _answer(self, written: Written, seat: int) -> dict:
+        """The answer to a command: its events as ``seat`` sees them (all of them once the game is finished)."""
+        game, module = written.before, written.before.module
         shown = []
-        for i, event in enumerate(events):
-            state = game.module.evolve(state, event, at)
-            viewer = REVEAL_ALL if game.module.status(state) == "finished" else seat
-            after = Game(game.gid, game.meta, game.module, game.version, state)  # (``replace`` costs 10x more)
-            shown.append(codec.to_client(game.module, game.module.redact(event, viewer), game.version + 1 + i, at,
+        for i, (event, state) in enumerate(zip(written.events, written.states, strict=True)):
+            viewer = REVEAL_ALL if module.status(state) == "finished" else seat
+            after = Game(game.gid, game.meta, module, game.version, state)  # (``replace`` costs 10x more)
+            shown.append(codec.to_client(module, module.redact(event, viewer), game.version + 1 + i, written.at,
                                          after.names, after.sides))
-        return {"version": game.version + len(events), "events": shown}, state
-
-    def appended(self, game: Game) -> None:
-        """An append of this process brought the game to ``game``: keep its state, poke its projection."""
-        self.states.remember(game)
-        self.poke(game.gid)
+        return {"version": game.version + len(written.events), "events": shown}
 
     def poke(self, gid: str) -> None:
-        if self.jobs is not None:
-            with contextlib.suppress(redis.RedisError):  # the dispatcher will project it from the log
-                self.jobs.project(gid)
+        self.round.poke(gid)

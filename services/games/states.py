@@ -13,7 +13,6 @@ from types import ModuleType
 from typing import Any
 
 import msgspec
-import redis
 
 from domain.base import REVEAL_ALL, BadEvent, Viewer
 from domain.table import table_of
@@ -21,7 +20,7 @@ from domain.text import Text
 from services import errors
 from services.games import snapshots
 from services.store import codec
-from services.store.streams import EventStore, StoreUnavailable
+from services.store.streams import EventStore
 
 log = logging.getLogger(__name__)
 
@@ -87,13 +86,11 @@ class States:
         """The game at its latest version: cached state plus the events appended since."""
         with self._cache_lock:
             game = self._cache.get(gid)
-        try:
+        with errors.store_errors():
             if game is None:
                 game = self._from_the_start(gid)
             else:
                 game = self._fold(game, self.store.read(gid, after=game.version))
-        except (redis.ConnectionError, StoreUnavailable) as exc:
-            raise errors.Unavailable(Text("the event store is unreachable; try again in a moment")) from exc
         self.remember(game)
         return game
 
@@ -105,10 +102,8 @@ class States:
             cached = {gid: self._cache.get(gid) for gid in gids}
         known = [gid for gid in gids if cached[gid] is not None]
         batch = 1000
-        try:
+        with errors.store_errors():
             tails = self.store.tails([(gid, cached[gid].version) for gid in known], batch)
-        except (redis.ConnectionError, StoreUnavailable) as exc:
-            raise errors.Unavailable(Text("the event store is unreachable; try again in a moment")) from exc
         for gid, (latest, tail) in zip(known, tails, strict=True):
             try:
                 game = self._fold(cached[gid], tail)

@@ -1,6 +1,7 @@
 """The table's own operations beside moves: taking an open seat, rematches, and ending games whose time ran out.
 
-Each is an append with the version it was decided on, so of racing requests exactly one wins: 32 claims of one
+Each is a decision handed to the write unit (``services/games/round.py``), appended with the version it was decided
+on, so of racing requests exactly one wins: 32 claims of one
 seat give one token and 31 ``seat_taken`` conflicts; a timeout and a late move for the same version give one of
 the two. Resign, draws and abort are commands (``GameService.command``); the rules of all of it are in
 ``domain/table.py``.
@@ -10,19 +11,18 @@ from __future__ import annotations
 
 import secrets
 import time
-from dataclasses import replace
+from collections.abc import Callable
 
 from domain.table import Rematched, SeatTaken
 from domain.text import Text
 from services import bounds, errors, tokens
 from services.accounts.seating import AlreadySeated
 from services.games.commands import GameService
+from services.games.round import Written
 from services.games.states import Game
 from services.scripts import lua
 from services.store import codec
-from services.store.streams import ConcurrencyError
 
-RETRIES = 64
 CLAIM_MS = 10_000  # a rematch claim lapses this long after its holder died (creating one takes milliseconds)
 WAIT_SECONDS = CLAIM_MS / 1000 + 2  # how long a racing request waits for the rematch before a 409
 WAIT_STEP = 0.02
@@ -39,6 +39,7 @@ class Tables:
     def __init__(self, service: GameService):
         self.service = service
         self.store = service.store
+        self.round = service.round
 
     def claim(self, gid: str, seat: int, name: str | None, account: str | None = None) -> dict:
         """Take open ``seat`` under ``name``, or with no name as the signed-in ``account`` (its username); returns
@@ -55,8 +56,7 @@ class Tables:
             name = self._check_name(name)
             self.service.accounts.refuse_reserved(name, "name")
             account = None
-        for _ in range(RETRIES):
-            game = self.service.states.load(gid)
+        def check(game: Game) -> None:
             if not 0 <= seat < game.seats:
                 raise errors.NotFound(Text("game {gid} has no seat {seat} (seats 0 to {last})",
                                            gid=gid, seat=seat, last=game.seats - 1))
@@ -74,27 +74,30 @@ class Tables:
                 raise AlreadySeated(Text("you hold seat {seat} of this game already",
                                          seat=game.accounts.index(account)),
                                     version=game.version)
-            try:
-                return self._sit(game, seat, name, account)
-            except ConcurrencyError:
-                continue  # another claim or command won this version: look again
-        raise errors.Conflict(Text("the game is too busy right now; try again"), version=self.store.version(gid))
 
-    def _sit(self, game: Game, seat: int, name: str, account: str | None = None) -> dict:
-        token = tokens.new_token()
-        at = int(time.time() * 1000)
-        rating = self.service.rating_of(game.meta["game"], account) \
-            if account is not None and self.service.rating_of is not None else None
-        event = SeatTaken(seat=seat, name=name, account=account, rating=rating)
-        if account is not None:  # kept before the seat is taken: no account seat without its entry
-            self.service.accounts.keep(account, game.gid, seat, token)
-        # The seat's token hash is written by the append's own script (and on the event's journal line): a crash
-        # leaves the seat open or taken with its hash, never taken without it; the token is handed out after.
-        result = self.store.append(game.gid, [codec.encode(event)], expected_version=game.version, at=at,
-                                   seats={seat: tokens.token_hash(token)})
-        state = game.module.evolve(game.state, event, at)
-        self.service.appended(replace(game, state=state, version=result.version))
+        meta = self.store.meta(gid)  # None: no such game (the load says so)
+        token, _ = self._sit(gid, seat, name, account, meta["game"] if meta else None, check)
         return {"seat": seat, "name": name, "token": token}
+
+    def _sit(self, gid: str, seat: int, name: str, account: str | None, game_name: str | None,
+             check: Callable[[Game], None]) -> tuple[str, Written]:
+        """``seat`` of game ``gid`` taken under ``name`` (by ``account``, if any, with its rating in ``game_name``)
+        unless ``check`` refuses it; the seat's new token and what was written. The token's hash is written by the
+        append's own script (and on the event's journal line): a crash leaves the seat open or taken with its
+        hash, never taken without it; the token is handed out after."""
+        token = tokens.new_token()
+        rating = self.service.rating_of(game_name, account) \
+            if account is not None and game_name is not None and self.service.rating_of is not None else None
+
+        def decide(game: Game, now: int) -> list:
+            check(game)
+            return [SeatTaken(seat=seat, name=name, account=account, rating=rating)]
+
+        keep = None
+        if account is not None:  # kept before the seat is taken: no account seat without its entry
+            def keep() -> None:
+                self.service.accounts.keep(account, gid, seat, token)
+        return token, self.round.change(gid, decide, seats={seat: tokens.token_hash(token)}, before=keep)
 
     def _check_name(self, name: object) -> str:
         return bounds.check_name(name, "name", self.service.limits["name_length"])
@@ -133,18 +136,13 @@ class Tables:
         if game.state.rematch is not None:
             return self._join_rematch(game, seat)
         new = self._create_rematch(game, seat, client)
-        for _ in range(RETRIES):
-            try:
-                self.store.append(gid, [codec.encode(Rematched(gid=new["id"]))], expected_version=game.version)
-                break
-            except ConcurrencyError:  # an event other than a rematch (the claim keeps those out): judge again
-                game = self.service.states.load(gid)
-                if game.state.rematch is not None:
-                    raise errors.Conflict(Text("the game is too busy right now; try again"),
-                                          version=game.version) from None
-        else:
-            raise errors.Conflict(Text("the game is too busy right now; try again"), version=game.version)
-        self.service.poke(gid)
+
+        def record(game: Game, now: int) -> list:
+            if game.state.rematch is not None:  # another's, made after this claim lapsed
+                raise errors.Conflict(Text("the game is too busy right now; try again"), version=game.version)
+            return [Rematched(gid=new["id"])]
+
+        self.round.change(gid, record)
         return new
 
     def _release(self, gid: str, claim: str) -> None:
@@ -174,30 +172,20 @@ class Tables:
 
     def _join_rematch(self, game: Game, seat: int) -> dict:
         new_gid = game.state.rematch
-        new = self.service.states.load(new_gid)
-        n = game.seats
-        new_seat = (seat - 1) % n
-        player = new.meta["players"][new_seat]
-        if player.get("rematch_of") != game.gid or new_seat not in new.state.open:
-            raise SeatTakenError(Text("your seat in the rematch {new_gid} is taken already",
-                                      new_gid=new_gid), version=new.version,
-                                 id=new_gid)
-        for _ in range(RETRIES):
-            try:
-                taken = self._sit(new, new_seat, game.names[seat], game.accounts[seat])
-                break
-            except ConcurrencyError:
-                new = self.service.states.load(new_gid)
-                if new_seat not in new.state.open:
-                    raise SeatTakenError(Text("your seat in the rematch {new_gid} is taken already",
-                                              new_gid=new_gid),
-                                         version=new.version, id=new_gid) from None
-        else:
-            raise errors.Conflict(Text("the game is too busy right now; try again"), version=new.version)
+        new_seat = (seat - 1) % game.seats
+
+        def check(new: Game) -> None:
+            if new.meta["players"][new_seat].get("rematch_of") != game.gid or new_seat not in new.state.open:
+                raise SeatTakenError(Text("your seat in the rematch {new_gid} is taken already", new_gid=new_gid),
+                                     version=new.version, id=new_gid)
+
+        token, written = self._sit(new_gid, new_seat, game.names[seat], game.accounts[seat], game.meta["game"],
+                                   check)
+        new = written.game
         seats = [{"seat": i, "name": p.get("name", ""), **({"ai": p["ai"]} if p.get("ai") else {})}
                  for i, p in enumerate(new.meta["players"])]
-        seats[new_seat]["token"] = taken["token"]
-        return {"id": new_gid, "seats": seats, "version": new.version + 1}
+        seats[new_seat]["token"] = token
+        return {"id": new_gid, "seats": seats, "version": new.version}
 
     # -- clocks --------------------------------------------------------------------------------------------
 
@@ -206,20 +194,10 @@ class Tables:
 
         Returns "timeout", "running" (not yet) or "none" (no clock runs). Appended with the version it was judged
         on: a move that wins that version wins, and the clock is judged again on the new state."""
-        for _ in range(RETRIES):
-            game = self.service.states.load(gid)
-            at = now if now is not None else int(time.time() * 1000)
-            events = game.module.expired(game.state, at)
-            if not events:
-                return "none" if game.module.deadline(game.state) is None else "running"
-            try:
-                result = self.store.append(gid, [codec.encode(e) for e in events], expected_version=game.version,
-                                           at=at)
-            except ConcurrencyError:
-                continue
-            state = game.state
-            for event in events:
-                state = game.module.evolve(state, event, at)
-            self.service.appended(replace(game, state=state, version=result.version))
+        try:
+            written = self.round.change(gid, lambda game, at: [], now=now)
+        except errors.Conflict:  # too busy: the dispatchers' next check judges it again
+            return "running"
+        if written.timed_out:
             return "timeout"
-        return "running"
+        return "none" if written.game.module.deadline(written.game.state) is None else "running"

@@ -257,7 +257,7 @@ class Hub:
             return sub
         except redis.RedisError as exc:
             self._release(sub)
-            raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
+            raise errors.unreachable() from exc
         except BaseException:
             self._release(sub)
             raise
@@ -422,7 +422,7 @@ class Hub:
             self.presence.accounts_seen([account])
         except redis.RedisError as exc:
             self.unsubscribe(sub)
-            raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
+            raise errors.unreachable() from exc
         except BaseException:
             self.unsubscribe(sub)
             raise

@@ -31,13 +31,13 @@ from services.reads import glicko2
 from services.reads.glicko2 import Skill
 from services.scripts import lua
 from services.store.codec import iso_time
+from services.store.optimistic import BUDGET, Again, retry
 
 PROVISIONAL_RD = 110
 PROVISIONAL_BELOW = 1_000_000  # a provisional rating's place in the ranking: below every settled one
 PAIR_CAP = 5  # rated games of one game between the same two accounts in 24 hours; the next ones are unrated
 PAIR_WINDOW_MS = 24 * 3600 * 1000
 TOP = 100
-RETRIES = 32
 HISTORY_SHOWN = 1000  # points of a rating's history a profile shows (the latest)
 
 COUNT_GAME = lua("count_game")
@@ -215,8 +215,10 @@ class Ratings:
         return bool(self._count(keys=self.keys, args=args))
 
     def _rate(self, name: str, result: Result) -> bool:
-        """Fold ``result`` into ``name``'s ratings in its place; whether it is rated."""
-        for _ in range(RETRIES):
+        """Fold ``result`` into ``name``'s ratings in its place; whether it is rated. Written only if the ratings
+        of ``name`` are still at the version read (``_write_fold``), else read and folded again
+        (``services/store/optimistic.py``)."""
+        def attempt() -> bool:
             version = self.redis.get(self.key("ratings_version", name)) or b"0"
             known = self.redis.hget(self.key("rated_results", name), result.gid)
             if known is not None:
@@ -241,9 +243,12 @@ class Ratings:
                     for user, after in zip(r.users, after_game):
                         standings[user] = after
                         entries[user].append(after)
-            if self._write_fold(name, version, sequence, users, drop, standings, entries):
-                return bool(result.rated)
-        raise RuntimeError(f"the ratings of {name} changed {RETRIES} times while game {result.gid} was rated")
+            if not self._write_fold(name, version, sequence, users, drop, standings, entries):
+                raise Again
+            return bool(result.rated)
+
+        return retry(attempt, lambda: RuntimeError(f"the ratings of {name} changed {BUDGET} times while game "
+                                                   f"{result.gid} was rated"))
 
     def _results(self, name: str, low: float | str, high: float | str, after=None, before=None) -> list[Result]:
         found = self.redis.zrangebyscore(self.key("rated_order", name), low, high, withscores=True)

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-import services.games.commands
+import services.games.round
 import web.api
 from services.people import chat as chat_module
 
@@ -106,7 +106,7 @@ def test_a_player_may_claim_a_clocked_game_of_an_opponent_away_a_minute_on_their
     refused = client.post(cmd, json={"move": "claim victory"}, headers=ana)
     assert refused.status_code == 422 and "away for a minute" in refused.json["error"]["message"]
     assert "claim victory" not in doc(client, g, 0)["table"]
-    monkeypatch.setattr(services.games.commands, "time", Later(61))
+    monkeypatch.setattr(services.games.round, "time", Later(61))
     monkeypatch.setattr(web.api, "now_ms", lambda: int(Later(61).time() * 1000))
     assert doc(client, g, 0)["table"][-2:] == ["claim victory", "claim draw"]  # Ben silent a minute, his turn
     assert "claim victory" not in doc(client, g, 1)["table"]  # not his to claim
@@ -123,7 +123,7 @@ def test_no_claim_without_a_clock_or_while_the_opponent_is_here(client, runtime,
     for g in (plain, clocked):
         client.post(f"/api/games/{g['id']}/commands", json={"move": "a1-a3"},
                     headers=auth(g["seats"][0]["token"]))
-    monkeypatch.setattr(services.games.commands, "time", Later(61))
+    monkeypatch.setattr(services.games.round, "time", Later(61))
     runtime.people.presence.seat_seen(clocked["id"], 1, at=int(Later(61).time() * 1000) - 5_000)  # here
     for g in (plain, clocked):
         r = client.post(f"/api/games/{g['id']}/commands", json={"move": "claim draw"},

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-import services.games.tables
+import services.games.round
 from services import errors
 from services.games.tables import Tables
 from tests.conftest import run_jobs
@@ -382,10 +382,10 @@ class Later:
 @pytest.mark.parametrize("move", ["a1-a3", "resign", "offer draw"])
 def test_a_command_after_the_deadline_ends_the_game_by_the_timeout_first(client, runtime, monkeypatch, move):
     """No wait for the scheduled check: the first command after a deadline finds the game ended by the timeout."""
-    import services.games.commands
+    import services.games.round
 
     g = create(client, players=[{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 60})
-    monkeypatch.setattr(services.games.commands, "time", Later(61))  # Ana's minute is up
+    monkeypatch.setattr(services.games.round, "time", Later(61))  # Ana's minute is up
     r = client.post(f"/api/games/{g['id']}/commands", headers=auth(g["seats"][0]["token"]), json={"move": move})
     assert r.status_code == 403 and r.json["error"]["message"] == "the game is over"
     assert runtime.store.version(g["id"]) == g["version"] + 1  # the timeout, and nothing of the command
@@ -413,7 +413,7 @@ def test_the_dispatcher_keeps_each_running_clocks_deadline_and_ends_the_game_whe
     monkeypatch.setattr(workers.dispatcher, "now_ms", lambda: deadline - 1)
     assert dispatcher.check_clocks() == 0  # not yet
     monkeypatch.setattr(workers.dispatcher, "now_ms", lambda: deadline + 5)
-    monkeypatch.setattr(services.games.tables, "time", Later(deadline / 1000 + 0.005 - time.time()))
+    monkeypatch.setattr(services.games.round, "time", Later(deadline / 1000 + 0.005 - time.time()))
     assert dispatcher.check_clocks() == 1
     result = doc(client, g["id"])["result"]
     assert result["termination"] == "timeout" and result["winners"] == [1]
