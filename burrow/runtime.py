@@ -20,7 +20,7 @@ from services.people import People
 from services.people.person import Person
 from services.reads.projections import Projector
 from services.reads.ratings import Ratings
-from services.store.connection import CLUSTER_SCHEME, connect, queue_client
+from services.store.connection import CLUSTER_SCHEME, connect, queue_client, worker_client
 from services.store.connection import embedded as embedded_client
 from services.store.journal import AccountJournal, JournaledEventStore
 from services.store.streams import EventStore, Keys
@@ -40,10 +40,11 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
     embedded = settings.redis_url is None
     if embedded:
         client = embedded_client(fake_server)
-        rq_client = client
+        rq_client = worker_redis = client
     else:
         client = connect(settings.redis_url, settings.redis_timeout)
         rq_client = queue_client(settings.rq_url, client, settings.redis_url, settings.redis_timeout)
+        worker_redis = worker_client(settings.rq_url, settings.redis_url, settings.redis_timeout)
     loaded = 0
     if journal if journal is not None else embedded:
         store = JournaledEventStore(client, keys, settings.data_dir)
@@ -88,7 +89,8 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
     people.notifications.away = away.queue_notices
     tournaments = Tournaments(tournament_store, service, jobs, people.notifications)
     return Runtime(settings, client, rq_client, store, games, Seats(store), service, Projector(games), queue, jobs,
-                   ratings, embedded, loaded, people, Metrics(), tournaments, away=away)
+                   ratings, embedded, loaded, people, Metrics(), tournaments, away=away,
+                   worker_redis=worker_redis)
 
 
 def _away(settings: Settings, client, keys: Keys, store, games: States, jobs: RQJobs, people: People,

@@ -51,6 +51,11 @@ class Runtime:
     metrics: Metrics | None = None  # what this process observes (``services/metrics.py``)
     tournaments: Tournaments | None = None  # ``services/tournaments/``
     away: Away | None = None  # push, mail, password reset (``services/away/``)
+    worker_redis: redis.Redis | None = None  # the queues' Redis for RQ workers alone (its own pool); else rq_redis
+
+    def worker_connection(self) -> redis.Redis:
+        """The client an RQ worker of this process is given."""
+        return self.worker_redis if self.worker_redis is not None else self.rq_redis
 
 
 _current: Runtime | None = None

@@ -69,17 +69,22 @@ class Health:
         client = self.clients[label]
         started = time.perf_counter()
         try:
-            client.ping()
-            took = time.perf_counter() - started
-            try:
-                memory = client.info("memory")
-            except redis.ResponseError:  # a Redis that does not say (the embedded one)
+            if hasattr(client, "get_primaries"):  # a cluster: a PING of every master; its memory is doctor's
+                client.ping()
                 memory = {}
+            else:  # one round trip for both
+                pipe = client.pipeline(transaction=False)
+                pipe.ping()
+                pipe.info("memory")
+                _, memory = pipe.execute(raise_on_error=False)
+                if isinstance(memory, redis.ResponseError):  # a Redis that does not say (the embedded one)
+                    memory = {}
+            took = time.perf_counter() - started
         except Exception as exc:  # noqa: BLE001 - any failure to answer is the problem reported
             return [f"redis ({label}) is unreachable: {type(exc).__name__}"]
         problems = []
         if took > SLOW:
-            problems.append(f"redis ({label}) is slow: a PING took {took * 1000:.0f} ms")
+            problems.append(f"redis ({label}) is slow: a round trip took {took * 1000:.0f} ms")
         used, limit = int(memory.get("used_memory", 0) or 0), int(memory.get("maxmemory", 0) or 0)
         if limit and used / limit > FULL:
             problems.append(f"redis ({label}) is nearly full: {used / limit:.0%} of its maxmemory; writes will be "

@@ -100,7 +100,7 @@ def start_thread_worker(runtime: Runtime, kind: str = "project", stop: threading
         while stop is None or not stop.is_set():
             try:
                 queues = [runtime.jobs.queue(kind)]
-                worker = ThreadWorker(queues, connection=runtime.rq_redis, worker_ttl=WORKER_TTL)
+                worker = ThreadWorker(queues, connection=runtime.worker_connection(), worker_ttl=WORKER_TTL)
                 worker.measured(runtime).run(stop)
             except Exception as exc:  # noqa: BLE001 - logged, and the worker replaced
                 log.warning("rq worker thread: the worker stopped (%s); starting another", exc)
@@ -114,6 +114,6 @@ def start_thread_worker(runtime: Runtime, kind: str = "project", stop: threading
 def run_worker(runtime: Runtime, burst: bool = False, kinds: tuple[str, ...] = KINDS) -> None:
     """Run an RQ worker on the ``kinds`` queues in the foreground (``burrow worker [--queue K]``). A worker that
     dies mid-job loses nothing: the dispatcher enqueues the job again (``workers/dispatcher.py``)."""
-    worker = Worker([runtime.jobs.queue(k) for k in kinds], connection=runtime.rq_redis,
+    worker = Worker([runtime.jobs.queue(k) for k in kinds], connection=runtime.worker_connection(),
                     worker_ttl=WORKER_TTL).measured(runtime)
     worker.work(burst=burst, logging_level="INFO")

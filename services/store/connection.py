@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import redis
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.retry import Retry
 
 CLUSTER_SCHEME = "redis+cluster://"
 # Redis did not answer (down, or too slow), or a Redis Cluster is failing over (a slot without a master for a
-# moment, a slot map gone stale): nobody's fault, worth trying again (503). The cluster client refreshes its slot
-# map itself on each of these, so the next request reaches the new master.
+# moment, a slot map gone stale), or a master just demoted (READONLY: Sentinel's failover), or Redis is at its
+# maxmemory and refuses writes (OOM, with noeviction): nobody's fault, worth trying again (503). The cluster client
+# refreshes its slot map itself on each of these, so the next request reaches the new master; Sentinel's client
+# asks the sentinels again.
 REDIS_DOWN = (redis.ConnectionError, redis.TimeoutError, redis.exceptions.ClusterDownError,
-              redis.exceptions.TryAgainError, redis.exceptions.MovedError, redis.exceptions.SlotNotCoveredError)
+              redis.exceptions.TryAgainError, redis.exceptions.MovedError, redis.exceptions.SlotNotCoveredError,
+              redis.exceptions.ReadOnlyError, redis.exceptions.OutOfMemoryError)
 # What a command treats as "Redis is unreachable".
 UNREACHABLE = (ConnectionError, *REDIS_DOWN)
 
@@ -24,17 +29,33 @@ def connect(url: str, timeout: float = 2.0) -> redis.Redis:
         return RedisCluster.from_url("redis://" + url.removeprefix(CLUSTER_SCHEME), socket_timeout=timeout,
                                      socket_connect_timeout=timeout)
     return redis.Redis.from_url(url, health_check_interval=30, socket_timeout=timeout,
-                                socket_connect_timeout=timeout)
+                                socket_connect_timeout=timeout, retry=once())
+
+
+def once() -> Retry:
+    """redis-py's retry policy for the store: a lost connection (a pooled socket Redis closed, a restart) is tried
+    once more at once; a timeout is not (redis-py's default, ten tries on timeouts too, held a request for 30 s on
+    a stalled Redis). A script re-sent after a lost connection is safe: the append checks its command id."""
+    return Retry(ExponentialWithJitterBackoff(base=0.01, cap=0.1), retries=1,
+                 supported_errors=(redis.ConnectionError,))
 
 
 def queue_client(rq_url: str | None, client: redis.Redis, redis_url: str, timeout: float = 2.0) -> redis.Redis:
-    """The client for the RQ queues: ``rq_url`` if set, else the store's own client (not a cluster's). Its socket
-    timeout leaves room for RQ's own blocking waits (``QUEUE_TIMEOUT``)."""
+    """The client the service uses for the RQ queues (enqueueing, the fair queues' scripts): ``rq_url`` if set,
+    else the store's own client (not a cluster's). Never handed to an RQ worker: ``worker_client``."""
     if rq_url is None and redis_url.startswith(CLUSTER_SCHEME):
         raise ValueError("RQ cannot use a Redis Cluster: set RQ_URL to a plain Redis for the job queues")
     if not rq_url:
         return client
-    return redis.Redis.from_url(rq_url, health_check_interval=30, socket_connect_timeout=timeout)
+    return redis.Redis.from_url(rq_url, health_check_interval=30, socket_timeout=timeout,
+                                socket_connect_timeout=timeout, retry=once())
+
+
+def worker_client(rq_url: str | None, redis_url: str, timeout: float = 2.0) -> redis.Redis:
+    """A client of the queues' Redis for RQ workers alone, with a pool of its own: an RQ worker raises its
+    connection pool's socket timeout to outlast its blocking waits (``Worker._set_connection``), which on a shared
+    pool would let a stalled Redis hold every web request for minutes."""
+    return redis.Redis.from_url(rq_url or redis_url, health_check_interval=30, socket_connect_timeout=timeout)
 
 
 def embedded(server=None) -> redis.Redis:

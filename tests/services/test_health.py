@@ -32,6 +32,16 @@ class Stub:
     def info(self, section: str) -> dict:
         return self.memory
 
+    def pipeline(self, transaction: bool = True) -> Stub:
+        self.queued = []
+        return self
+
+    def execute(self, raise_on_error: bool = True) -> list:
+        try:
+            return [self.ping(), self.info("memory")]
+        except Exception as exc:  # noqa: BLE001 - as redis-py's pipeline raises the first error
+            raise exc
+
 
 def test_healthy():
     assert Health({"events": Stub()}, {"events": "redis://h:1/0"}).check() == \
