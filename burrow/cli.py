@@ -190,7 +190,7 @@ def cmd_rebuild(args) -> int:
     from burrow.progress import Progress
 
     runtime = _runtime(args)
-    names = (*PROJECTIONS, "ratings", "tournaments") if args.projection is None else (args.projection,)
+    names = (*PROJECTIONS, "ratings", "tournaments", "decks") if args.projection is None else (args.projection,)
     views = tuple(n for n in names if n in PROJECTIONS)
     steps = []
     if views:
@@ -199,8 +199,11 @@ def cmd_rebuild(args) -> int:
         steps.append(("ratings", runtime.ratings.rebuild))
     if "tournaments" in names:
         steps.append(("tournaments", runtime.tournaments.rebuild))
+    if "decks" in names:
+        from services.learn import deck
+        steps.append(("decks", deck.of(runtime).rebuild))
     started = time.monotonic()
-    count = tournaments = 0
+    count = tournaments = deck_events = 0
     for label, rebuild in steps:
         bar = None
 
@@ -211,11 +214,14 @@ def cmd_rebuild(args) -> int:
 
         if label == "tournaments":
             tournaments = rebuild(progress)
+        elif label == "decks":
+            deck_events = rebuild(progress)
         else:
             count = rebuild(progress)
         if bar:
             bar.close()
     also = f" and {tournaments} tournaments" if "tournaments" in names else ""
+    also += f", {deck_events} deck events" if "decks" in names else ""
     print(f"rebuilt {', '.join(names)} for {count} games{also} in {time.monotonic() - started:.1f}s")
     failures = dict(runtime.projector.failures if views else [])
     failures.update(runtime.ratings.failures if "ratings" in names else [])
@@ -532,7 +538,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--verify", action="store_true", help="compare with the projection; exit 1 on a difference")
     s.set_defaults(func=cmd_replay)
     s = with_store(sub.add_parser("rebuild", help="rebuild projections from the logs"))
-    s.add_argument("--projection", choices=[*PROJECTIONS, "ratings", "tournaments"])
+    s.add_argument("--projection", choices=[*PROJECTIONS, "ratings", "tournaments", "decks"])
     s.set_defaults(func=cmd_rebuild)
     s = with_store(sub.add_parser("export", help="a game's events as JSON lines"))
     s.add_argument("gid")

@@ -1,5 +1,6 @@
 """Learn's routes (README "Learn"): the tutorials (``GET /api/learn``, ``GET /api/learn/<game>``, ``POST
-/api/learn/<game>/progress``, the page ``/learn/<game>``). Thin: ``services/learn/`` does the work."""
+/api/learn/<game>/progress``, the pages ``/learn`` and ``/learn/<game>``) and the deck (``GET /api/me/deck``,
+``POST /api/me/deck/<id>/answer``, the page ``/train``). Thin: ``services/learn/`` does the work."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 from flask import abort, current_app, jsonify, render_template
 
 from domain.text import Text
-from services.learn import tutorials
+from services.learn import deck, tutorials
 from web import i18n, session
 from web.accounts import body_object
 from web.api import api
@@ -81,3 +82,25 @@ def tutorial_page(game: str):
     name = game
     return render_template("learn.html", game=name, board=board_script(name), title=title(name),
                            games=[{"name": g, "title": title(g)} for g in tutorials.names()])
+
+
+# -- the deck (signed in) ------------------------------------------------------------------------------------
+
+@api.get("/me/deck")
+def my_deck():
+    """The due cards of the signed-in account's deck, oldest first, with how many are due and in all."""
+    _, account = session.required()
+    return jsonify(deck.of(runtime()).due(account.id))
+
+
+@api.post("/me/deck/<card_id>/answer")
+def answer_card(card_id: str):
+    """``{"move"}``: a review answered at once — whether the move solves the card, its solutions, next due."""
+    _, account = session.required()
+    body = body_object(("move",))
+    return jsonify(deck.of(runtime()).answer(account.id, card_id, body.get("move")))
+
+
+@pages.get("/train")
+def train_page():
+    return render_template("train.html", games=[{"name": g, "board": board_script(g)} for g in tutorials.names()])

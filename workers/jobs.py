@@ -8,6 +8,7 @@ import time
 from services import errors
 from services.context import current
 from services.jobs import ai_turns
+from services.learn import deck
 from services.reads import analysis
 from services.store.connection import REDIS_DOWN
 
@@ -145,3 +146,9 @@ def mail(kind: str, account_id: str, address: str, extra: dict) -> bool:
     sent = current().away.send_mail(kind, account_id, address, extra)
     log.info("mail %s: %s", kind, "sent" if sent else "not sent")
     return sent
+
+
+def deck_extract(gid: str, version: int, client: str | None = None) -> int:
+    """Turn the mistakes of a done analysis into cards of its account seats' decks (``services/learn/deck.py``)."""
+    rt = current()
+    return deck.of(rt).extract(gid, version, analysis.of(rt).read(gid), client)

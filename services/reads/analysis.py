@@ -53,6 +53,8 @@ QUEUED_LEASE = 3600.0
 """Seconds a queued chunk's lease lasts before it is taken for lost (the queue may be long)."""
 PLAN_CHUNK = -1
 """The plan job's lease is that of chunk -1."""
+DECK = "workers.jobs.deck_extract"
+"""The job that turns a done analysis's mistakes into cards of its account seats' decks (services/learn/deck.py)."""
 
 
 def of(runtime) -> Analyses:
@@ -240,6 +242,11 @@ class Analyses:
         if stored >= len(meta["plies"]) and meta["status"] != "done":
             self.redis.hset(self.keys.analysis(gid), "status", "done")
             self.jobs.analysis_finished(meta["client"], f"{gid}:{meta['version']}")
+            if any(self.games.load(gid).accounts):  # an account's seat: its mistakes become cards of its deck
+                version = meta["version"]
+                self.jobs.analysis_job(DECK, [gid, version, meta["client"]], f"deck-{gid}-{version}",
+                                       int(600 + 40 * meta["budget"] * CHUNK_PLIES), meta["client"],
+                                       self.jobs_per_client)
 
     # -- reading -----------------------------------------------------------------------------------------
 

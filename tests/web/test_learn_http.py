@@ -83,3 +83,35 @@ def test_unknown_games_are_404(client):
     assert client.post("/api/learn/chess/progress", json={"step": 0}).status_code == 404
     assert client.get("/learn/chess").status_code == 404
     assert client.get("/learn/murus").status_code == 200 and client.get("/learn").status_code == 200
+
+
+# -- the deck over HTTP ----------------------------------------------------------------------------------------
+
+def test_the_deck_needs_an_account_and_answers_as_the_contract_says(app, runtime):
+    import dataclasses
+
+    from tests.conftest import run_jobs
+    from tests.services.test_deck import account_game
+
+    runtime.settings = dataclasses.replace(runtime.settings, analysis_time=0.05)
+    gid, _, _ = account_game(runtime)
+    run_jobs(runtime)
+    guest = app.test_client()
+    assert guest.get("/api/me/deck").status_code == 401
+    assert guest.post(f"/api/me/deck/{gid}-1/answer", json={"move": "a1-a3"}).status_code == 401
+    ana, bo = signed_in(app, runtime, "ana"), signed_in(app, runtime, "bo")
+    mine = ana.get("/api/me/deck").get_json()
+    assert mine["due"] == 1 and mine["total"] == 1
+    card = mine["cards"][0]
+    assert {"id", "game", "from", "seat", "view", "played", "due"} <= set(card)
+    assert bo.post(f"/api/me/deck/{card['id']}/answer", json={"move": "a1-a3"}).status_code == 404
+    assert ana.post(f"/api/me/deck/{card['id']}/answer", json={"move": 5}).status_code == 422
+    assert ana.post(f"/api/me/deck/{card['id']}/answer", json={"move": "a1-a3", "x": 1}).status_code == 422
+    answer = ana.post(f"/api/me/deck/{card['id']}/answer", json={"move": "e2-e4"})
+    assert answer.status_code == 200
+    body = answer.get_json()
+    assert set(body) == {"correct", "best", "next_due"} and body["correct"] is False and body["best"]
+    right = ana.post(f"/api/me/deck/{card['id']}/answer", json={"move": body["best"][0]}).get_json()
+    assert right["correct"] is True and right["next_due"] > body["next_due"]
+    assert ana.get("/api/me/deck").get_json()["due"] == 0
+    assert ana.get("/train").status_code == 200
