@@ -4,9 +4,10 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from flask import abort, current_app, jsonify, render_template
+from flask import abort, current_app, jsonify, render_template, url_for
 
 from domain.text import Text
 from services.learn import deck, tutorials
@@ -103,4 +104,6 @@ def answer_card(card_id: str):
 
 @pages.get("/train")
 def train_page():
-    return render_template("train.html", games=[{"name": g, "board": board_script(g)} for g in tutorials.names()])
+    boards = {g: url_for("pages.static", filename="boards/" + board_script(g)) for g in tutorials.names()
+              if board_script(g)}
+    return render_template("train.html", boards_json=json.dumps(boards))

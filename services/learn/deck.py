@@ -36,7 +36,7 @@ import msgspec
 from domain.ai import analysis as engine
 from domain.base import BadNotation, IllegalMove, commands
 from domain.text import Text
-from services import errors
+from services import accounts, errors
 from services.games.states import Game, States
 from services.scripts import lua
 
@@ -65,6 +65,7 @@ class CardAdded(msgspec.Struct, frozen=True, tag="card_added"):
     played: str
     best: list[str]  # the moves that solve the card, the engine's first
     kind: str  # "mistake" | "blunder"
+    legal: list[str] = []  # the seat's legal moves there, as the game's document lists them (for the board)
 
 
 class CardReviewed(msgspec.Struct, frozen=True, tag="card_reviewed"):
@@ -118,8 +119,8 @@ class Deck:
     def _write(self, account_id: str, event: CardAdded | CardReviewed, card: dict, before: str, at: int) -> str:
         data = _encoder.encode(event)
         answer = self._append(
-            keys=[self.keys.deck_events(account_id), self.keys.deck_cards(account_id), self.keys.deck_due(account_id),
-                  self.keys.decks()],
+            keys=[self.keys.deck_events(account_id), self.keys.deck_cards(account_id),
+                  self.keys.deck_due(account_id), self.keys.decks()],
             args=[account_id, event.id, event.__struct_config__.tag, data, at, json.dumps(card, sort_keys=True),
                   due_ms(card), before, MAX_CARDS])
         return answer.decode() if isinstance(answer, bytes) else answer
@@ -145,9 +146,7 @@ class Deck:
         if analysis.get("status") != "done" or analysis.get("version") != version:
             return 0
         game = self.games.load(gid)
-        from services import accounts  # the accounts' store, for each seat's account id
-
-        store = accounts.of_store(self.store).store
+        store = accounts.of_store(self.store).store  # each seat's account id
         owners = {seat: store.id_of(name) for seat, name in enumerate(game.accounts) if name}
         chosen: dict[int, list[dict]] = {}
         for ply in analysis["plies"]:
@@ -164,7 +163,8 @@ class Deck:
                 before = self.games.at_version(gid, ply["version"] - 1)
                 event = CardAdded(id=card_id, game=game.meta["game"], gid=gid, version=before.version, seat=seat,
                                   view=before.module.view(before.state, seat), played=ply["move"],
-                                  best=self.solutions(before, seat, ply["best"], ply["move"]), kind=ply["class"])
+                                  best=self.solutions(before, seat, ply["best"], ply["move"]), kind=ply["class"],
+                                  legal=list(before.module.legal(before.state, seat)))
                 if self.add(account_id, event) == "ok":
                     added += 1
         return added
@@ -233,7 +233,8 @@ class Deck:
             cards.append({"id": card["id"], "game": card["game"], "from": {"game": card["gid"],
                                                                            "version": card["version"]},
                           "seat": card["seat"], "view": card["view"], "played": card["played"],
-                          "kind": card["kind"], "reviews": card["reviews"], "due": iso(due_ms(card))})
+                          "kind": card["kind"], "legal": card.get("legal", []), "reviews": card["reviews"],
+                          "due": iso(due_ms(card))})
         return {"due": due, "total": total, "cards": cards}
 
     def answer(self, account_id: str, card_id: str, move: Any) -> dict:

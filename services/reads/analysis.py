@@ -54,7 +54,7 @@ QUEUED_LEASE = 3600.0
 PLAN_CHUNK = -1
 """The plan job's lease is that of chunk -1."""
 DECK = "workers.jobs.deck_extract"
-"""The job that turns a done analysis's mistakes into cards of its account seats' decks (services/learn/deck.py)."""
+"""The job that turns a done analysis's mistakes into cards of its account seats' decks (``services/learn/``)."""
 
 
 def of(runtime) -> Analyses:

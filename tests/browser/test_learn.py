@@ -98,3 +98,55 @@ def test_the_front_page_offers_the_tutorials_until_one_has_played(server, new_pa
     page.goto("/")
     expect(page.locator("#pairing-title")).to_be_visible()
     expect(offer).to_be_hidden()
+
+
+def test_a_blunder_between_two_accounts_becomes_a_card_reviewed_on_train(server, new_page):
+    from tests.browser.test_accounts import fresh, sign_up
+    from tests.domain.test_ai_analysis import BLUNDER_POSITION
+
+    ana, bob = fresh("Ana"), fresh("Bob")
+    pages = {}
+    for name in (ana, bob):
+        pages[name] = new_page()
+        sign_up(pages[name], name)
+    created = pages[ana].evaluate("""async (position) => (await fetch('/api/games', {method: 'POST',
+        headers: {'Content-Type': 'application/json'},
+        body: JSON.stringify({game: 'murus', players: [{me: true}, {open: true}], position})})).json()""",
+                                  BLUNDER_POSITION)
+    gid = created["id"]
+    joined = pages[bob].evaluate(f"""async () => (await fetch('/api/games/{gid}/seats/1', {{method: 'POST',
+        headers: {{'Content-Type': 'application/json'}}, body: '{{}}'}})).json()""")
+    server.api("POST", f"/api/games/{gid}/commands", {"move": "e2-e4"}, token=created["seats"][0]["token"])
+    server.api("POST", f"/api/games/{gid}/commands", {"move": "d3-f1"}, token=joined["token"])
+
+    page = pages[ana]
+    page.goto(f"/games/{gid}")  # the analysis explains: Ana's accuracy and her blunder
+    expect(page.locator("tr.analysis-player[data-seat='0'] .analysis-count.blunder")).to_have_text("1",
+                                                                                                 timeout=60_000)
+    page.goto("/train")
+    for _ in range(60):  # the card comes with the extraction job, after the analysis
+        if "Card 1 of 1" in page.locator("#train-status").inner_text():
+            break
+        page.wait_for_timeout(500)
+        page.reload()
+    expect(page.locator("#train-status")).to_contain_text("Card 1 of 1 due")
+    expect(page.locator("#train-text")).to_contain_text("e2-e4, a blunder")
+    expect(page.locator("#board [data-cell='e2']")).to_be_visible()
+    shot(page, "learn-train")
+    card = page.evaluate("async () => (await fetch('/api/me/deck')).json()")["cards"][0]["id"]
+    page.locator("input.train-move").fill("e2-e4")
+    page.locator("button.train-answer").click()
+    expect(page.locator("#train-said.wrong")).to_contain_text("The engine's moves:")
+    shot(page, "learn-train-answered")
+    deck = page.evaluate("async () => (await fetch('/api/me/deck')).json()")
+    assert deck["due"] == 0 and deck["total"] == 1  # again soon, not now
+    best = page.evaluate(f"""async () => (await fetch('/api/me/deck/{card}/answer', {{method: 'POST',
+        headers: {{'Content-Type': 'application/json'}}, body: JSON.stringify({{move: 'e2-e4'}})}})).json()""")
+    assert "best" in best, best
+    right = page.evaluate(f"""async (move) => (await fetch('/api/me/deck/{card}/answer', {{method: 'POST',
+        headers: {{'Content-Type': 'application/json'}}, body: JSON.stringify({{move}})}})).json()""",
+                          best["best"][0])
+    assert right["correct"] is True and right["next_due"] > best["next_due"]
+    guest = new_page()
+    guest.goto("/train")
+    expect(guest.locator("#train-status")).to_contain_text("sign in")
