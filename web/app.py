@@ -18,6 +18,7 @@ def create_app(runtime: Runtime) -> Flask:
     from web.accounts import accounts_bp
     from web.api import api
     from web.away import away_bp
+    from web.install import install_bp
     from web.pages import pages
 
     app = Flask(__name__)
@@ -29,6 +30,7 @@ def create_app(runtime: Runtime) -> Flask:
     i18n.init_app(app)  # Flask-Babel and the language of each request (web/i18n.py)
     app.register_blueprint(accounts_bp)
     app.register_blueprint(away_bp)
+    app.register_blueprint(install_bp)
     # The client's address (behind trusted proxies too) and the scheme are decided once, by the front
     # (``web/front.py``, ``Guard``): Flask's ``request.remote_addr`` and ``request.is_secure`` are those.
 
