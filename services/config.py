@@ -181,11 +181,14 @@ def public_url(url: str | None) -> str:
         # host may be a piece of the password.
         return f"{parts.scheme}://***"
     host_form = r"(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(:\d+)?" if parts.scheme != "unix" else ""
-    if not re.fullmatch(host_form, hostport):
+    sentinel = parts.scheme == "redis+sentinel"  # host:port,host:port/<service>/<db>
+    hosts_form = f"{host_form}(,{host_form})*" if sentinel else host_form
+    if not re.fullmatch(hosts_form, hostport):
         hostport = "***"
     netloc = f"***@{hostport}" if at else hostport
     path = parts.path
-    if (parts.scheme != "unix" and not re.fullmatch(r"/?\d*", path)) or "@" in path:
+    path_form = r"/[A-Za-z0-9._-]+(/\d*)?" if sentinel else r"/?\d*"
+    if (parts.scheme != "unix" and not re.fullmatch(path_form, path)) or "@" in path:
         path = "/***"
     query = []
     for name, value in parse_qsl(parts.query, keep_blank_values=True):

@@ -34,6 +34,9 @@ class Worker(rq.SimpleWorker):
     end (every burst of the tests, a ``burrow worker`` told to stop) took a minute. Here the reader is told to
     stop first, without waiting, so the unsubscription's reply is the last message it reads."""
 
+    # RQ waits 1, 2, 4… up to 60 s between its tries to reach a Redis it lost; a failover of the queue Redis
+    # (Sentinel: a few seconds) would then leave the workers idle for up to a minute after it ended.
+    max_connection_wait_time = 2.0
     metrics: Metrics | None = None  # burrow_job_seconds{queue}, burrow_jobs_total{queue,outcome}
     kinds: dict[str, str] = {}  # an RQ queue's name → its kind (the label: bounded)
 
