@@ -223,6 +223,10 @@ def cmd_rebuild(args) -> int:
     also = f" and {tournaments} tournaments" if "tournaments" in names else ""
     also += f", {deck_events} deck events" if "decks" in names else ""
     print(f"rebuilt {', '.join(names)} for {count} games{also} in {time.monotonic() - started:.1f}s")
+    if args.projection is None:  # what the usernames look like, for accounts made before it was kept
+        from services.accounts import of as accounts_of
+
+        print(f"indexed {accounts_of(runtime).store.index_names()} usernames' lookalikes")
     failures = dict(runtime.projector.failures if views else [])
     failures.update(runtime.ratings.failures if "ratings" in names else [])
     for gid, reason in sorted(failures.items()):  # skipped: their old projections stay as they were

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from domain.text import Text
 from services import errors
 from services.accounts import of_store
+from services.accounts.confusables import is_mixed_script, scripts
 from services.accounts.service import USERNAME
 
 
 class NameReserved(errors.Unprocessable):
     code = "name_reserved"
+
+
+class MixedScripts(errors.Unprocessable):
+    code = "name_mixed_scripts"
 
 
 class AlreadySeated(errors.Conflict):
@@ -23,10 +29,17 @@ class AccountSeating:
         self.limits = limits
 
     def refuse_reserved(self, name: str, field: str) -> None:
-        """``NameReserved`` (422) if ``name`` is an account's username, ignoring case: a guest cannot take it."""
-        if USERNAME.match(name) and of_store(self.store, self.limits).is_username(name):
-            raise NameReserved(f"{field}: {name!r} is an account's name; its owner signs in and sits as "
-                               "themself, anyone else chooses another name", field=field)
+        """``NameReserved`` (422) if ``name`` is an account's username, ignoring case, or looks like one (UTS #39
+        confusable skeletons: ``services/accounts/confusables.py``): a guest cannot take it. ``MixedScripts``
+        (422) for a name mixing scripts (``аlice``: a Cyrillic а among Latin letters)."""
+        if is_mixed_script(name):
+            raise MixedScripts(Text("{field}: a name in one script, please (it mixes {scripts})", field=field,
+                                    scripts=", ".join(sorted(s.title() for s in scripts(name)))), field=field)
+        accounts = of_store(self.store, self.limits)
+        if (USERNAME.match(name) and accounts.is_username(name)) or accounts.store.looks_like_a_username(name):
+            raise NameReserved(Text("{field}: {name} is an account's name, or looks like one; its owner signs in "
+                                    "and sits as themself, anyone else chooses another name", field=field,
+                                    name=repr(name)), field=field)
 
     def keep(self, username: str, gid: str, seat: int, token: str) -> None:
         """Keep ``token`` of ``seat`` of ``gid`` for the account named ``username``."""

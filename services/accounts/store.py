@@ -15,6 +15,7 @@ import redis
 from domain.text import Text
 from services import errors
 from services.accounts import events as ev
+from services.accounts.confusables import name_keys
 from services.scripts import lua
 from services.store.optimistic import Again, retry
 from services.store.streams import Keys
@@ -148,7 +149,31 @@ class AccountStore:
             raise errors.Conflict(Text("the account could not be made; try again"))
         self._journal({"op": "create", "id": account_id, "lower": username.lower(), "at": at,
                        "credential": credential, "events": _b64(encoded)})
+        self.index_name(username, account_id)
         return self.load(account_id)
+
+    def index_name(self, username: str, account_id: str) -> None:
+        """Keep what ``username`` looks like (``confusables.name_keys``), for ``looks_like_a_username``."""
+        self.redis.hset(self.keys.name_keys(), mapping=dict.fromkeys(name_keys(username), account_id))
+
+    def looks_like_a_username(self, name: str) -> bool:
+        """Whether ``name`` looks like an account's username (``confusables.name_keys``, UTS #39 skeletons)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for key in name_keys(name):
+            pipe.hexists(self.keys.name_keys(), key)
+        return any(pipe.execute())
+
+    def index_names(self) -> int:
+        """Index every username that is not yet (accounts made before the index); how many were added."""
+        added = 0
+        for _, account_id in self.redis.hscan_iter(self.keys.usernames()):
+            account = self.load(account_id.decode())
+            if account is not None:
+                keys = name_keys(account.username)
+                if not all(self.redis.hmget(self.keys.name_keys(), list(keys))):
+                    self.index_name(account.username, account.id)
+                    added += 1
+        return added
 
     def _run_create(self, account_id: str, lower: str, at: int, credential: str, encoded) -> str:
         args: list = [lower, account_id, at, credential]
@@ -265,6 +290,9 @@ class AccountStore:
         encoded = [(t, base64.b64decode(d)) for t, d in record["events"]]
         if record["op"] == "create":
             self._run_create(record["id"], record["lower"], record["at"], record["credential"], encoded)
+            account = self.load(record["id"])
+            if account is not None:
+                self.index_name(account.username, account.id)
         elif record["op"] == "append":
             self._run_append(record["id"], record["version"], record["at"], record["credential"], encoded)
             self._index_emails(record["id"], [ev.decode(data) for _, data in encoded])

@@ -313,6 +313,11 @@ class Keys:
         """Hash: a username in lower case → its account id (the unique-name claim)."""
         return f"{self._acct()}:usernames"
 
+    def name_keys(self) -> str:
+        """Hash: what a username looks like (``services/accounts/confusables.py``, ``name_keys``) → its account id:
+        a guest may not take a name that looks like an account's."""
+        return f"{self._acct()}:namekeys"
+
     def passkeys(self) -> str:
         """Hash: a passkey's credential id (base64url) → its account id."""
         return f"{self._acct()}:passkeys"
