@@ -13,7 +13,8 @@ from services.store.connection import plain, sentinel_parts
 def test_parts():
     assert sentinel_parts("redis+sentinel://:s3cret@h1:26379,h2:26380/queues/1") == \
         ([("h1", 26379), ("h2", 26380)], "queues", 1, "s3cret")
-    assert sentinel_parts("redis+sentinel://10.0.0.1:26379/mymaster") == ([("10.0.0.1", 26379)], "mymaster", 0, None)
+    assert sentinel_parts("redis+sentinel://10.0.0.1:26379/mymaster") == \
+        ([("10.0.0.1", 26379)], "mymaster", 0, None)
 
 
 @pytest.mark.parametrize("url", ["redis+sentinel://h1:26379", "redis+sentinel://h1/queues/0",
