@@ -278,8 +278,8 @@ def test_mouse_guard_shows_a_cards_ways_on_the_board_without_hover(server, watch
     expect(page.locator("#status")).to_contain_text("Your turn")
     expect(page.locator("#board svg text.coord")).to_have_count(7 + 9)  # one set of coordinates: the points'
     page.click('#board [data-point="c4"]')
-    page.click('#board [data-point="c5"]')
     page.locator("#board .hand button", has_text="Sword").click()
+    page.click('#board [data-point="c5"]')
     ways = page.locator("#board .controls .choices button.move")
     assert ways.count() > 1
     expect(page.locator("#board .way-number")).to_have_count(ways.count())  # each way drawn, numbered

@@ -41,11 +41,13 @@ def test_secret_setup_by_clicking_at_one_screen(new_page):
 
 
 def play(page, mouse: str, step: str, card_button: str | None, choice: str | None = None) -> None:
+    """The mouse, the card to play with the step if any (chosen before the step), the step; a plain step is two
+    clicks (#38)."""
     version = current_version(page)
     page.click(f'#board [data-point="{mouse}"]')
-    page.click(f'#board [data-point="{step}"]')
     if card_button:
         page.locator("#board .controls button", has_text=card_button).first.click()
+    page.click(f'#board [data-point="{step}"]')
     if choice:
         page.locator(f'#board .controls button[data-move="{choice}"]').click()
     wait_past(page, version)
@@ -61,17 +63,17 @@ def test_play_to_a_stronghold_win_watched_live(new_page):
     expect(page.locator("#status")).to_contain_text("(Black)")
     expect(page.locator("#board .hand .card-chip")).to_have_count(3)
 
-    play(page, "d4", "d5", "No card")
+    play(page, "d4", "d5", None)  # a plain step: two clicks
     expect(watcher.locator("#moves")).to_contain_text("d4-d5")
     expect(page.locator("#status")).to_contain_text("(White)")
     shot(page, "mouseguard-white-to-play")
-    play(page, "f7", "f6", "No card")
+    play(page, "f7", "f6", None)
     expect(page.locator("#status")).to_contain_text("(Black)")
 
     page.click('#board [data-point="c8"]')
+    page.locator("#board .controls button", has_text="Stronghold").click()  # the card first, then the step
     page.click('#board [data-point="b8"]')
-    page.locator("#board .controls button", has_text="Stronghold").click()
-    target = page.locator('#board .controls button[data-move="c8-b8 stronghold A8"]')
+    target = page.locator('#board .controls button[data-move="c8-b8 stronghold A8"]')  # one of its ways
     target.focus()  # previews the stronghold on the board
     expect(page.locator("#board .preview")).to_have_count(1)
     shot(page, "mouseguard-card-choice")

@@ -17,7 +17,12 @@ MOVE_BUTTONS = "#board .move-grid button[data-move]:not([disabled])"
 def dig_then_move(page) -> None:
     page.get_by_role("button", name="Dig, then move").click()
     page.locator("#board [data-cell][role=button]").first.click()   # a food card that may be dug
-    page.locator("#board [data-cell][role=button]:not([aria-pressed])").first.click()  # an empty cell
+    empty = page.locator("#board [data-cell][role=button]:not([aria-pressed])").first  # an empty cell
+    cell = empty.get_attribute("data-cell")
+    empty.hover()  # the dig's preview: the dug card shown where it would go (#38)
+    expect(page.locator(f'#board .dig-ghost[data-ghost="{cell}"]')).to_have_attribute("visibility", "visible")
+    empty.click()
+    expect(page.locator(f'#board [data-cell="{cell}"] > .card-bg')).to_have_count(1)  # shown dug, before the move
     expect(page.locator("#board .controls .prompt").last).to_contain_text("then:")
     page.locator(MOVE_BUTTONS).first.click()
 

@@ -10,7 +10,7 @@ import {load as loadCatalog} from "./catalog.js";
 import "./rules.js";  // the rules' summaries and the links that open them
 import "./play.js";  // the play menu: the computer, a friend (challenge, invite link)
 import "./pairing.js";  // quick pairing's tiles and the players waiting
-import {playerName, signedIn} from "./accounts.js";
+import {playerName, ratingWords, signedIn} from "./accounts.js";
 import {t, tn, list, levelName, player, versus} from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -399,9 +399,10 @@ function renderGames(games) {
     link.dataset.key = g.id;
     const head = html("span", "game-head", null, link);
     html("span", "game-title", TITLES[g.game] || g.game, head);
-    html("span", "game-time", `#${g.id} · ${ago(changed(g))}`, head);
+    // A game's id is a guest's tool (to find a game again); an account finds its games by itself.
+    html("span", "game-time", signedIn() ? ago(changed(g)) : `#${g.id} · ${ago(changed(g))}`, head);
     html("span", "game-players", versus(g.players.map((p) => (p.ai ? t("{player} (computer)", {player: p.name})
-      : p.open && !p.name ? t("(open)") : p.name))), link);
+      : p.open && !p.name ? t("(open)") : p.rating ? `${p.name} (${ratingWords(p.rating)})` : p.name))), link);
     const accounts = g.players.filter((p) => p.account);
     if (accounts.length) {  // the row is a link to the game: the players' profiles are linked beside it
       const profiles = html("span", "game-profiles", null, item);

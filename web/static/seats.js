@@ -245,7 +245,8 @@ async function accountRows() {
     if (!g.token) continue;
     const held = [...new Set([...tokens.stored(g.id), g.token])];
     tokens.save(g.id, held);
-    const row = rows.get(g.id) || {gid: g.id, held, yourTurn: false, doc: {game: g.game, status: g.status,
+    const row = rows.get(g.id) || {gid: g.id, held, yourTurn: false, account: true,
+      doc: {game: g.game, status: g.status,
       version: 0, result: null, players: g.players}};
     row.yourTurn = row.yourTurn || (g.your_turn && g.status !== "finished");
     rows.set(g.id, row);
@@ -285,8 +286,15 @@ async function pollMine() {
       d.status === "finished" ? (d.result ? d.result.reason : t("finished")) : d.status === "setup" ?
         t("waiting for players") : t("their turn");
     const who = d ? versus(d.players.map((p) => p.name || t("(open)"))) : "";
-    link.textContent = [`${d ? title(d.game) : t("game")} #${row.gid}`, who, state].filter(Boolean).join(" · ");
+    // An account's games are its own on every device: no game id, no link to copy, nothing to forget (guests' tools).
+    const guest = !row.account;
+    link.textContent = [`${d ? title(d.game) : t("game")}${guest ? " #" + row.gid : ""}`, who, state]
+      .filter(Boolean).join(" · ");
     item.appendChild(link);
+    if (!guest) {
+      list.appendChild(item);
+      continue;
+    }
     for (const token of row.held) {
       const b = document.createElement("button");
       b.type = "button";

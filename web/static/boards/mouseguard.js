@@ -130,7 +130,9 @@ function render(container, doc, ui) {
   const moves = commands.filter((c) => c.kind === "step" || c.kind === "exit");
   const sources = new Set(moves.map((c) => c.from));
   const fromMoves = memory.from ? moves.filter((c) => c.from === memory.from) : [];
-  const targets = new Set(memory.to ? [] : fromMoves.map((c) => c.to));
+  // A card chosen before the step: only the steps it can go with are targets.
+  const targets = new Set(memory.to ? [] : fromMoves.filter((c) => !memory.card || c.card === memory.card)
+    .map((c) => c.to));
   const rescues = memory.rescue ? new Set(commands.filter((c) => c.kind === "rescue").map((c) => c.at)) : new Set();
   const closed = new Set(state.closed || []);
 
@@ -218,10 +220,23 @@ function selectable(group, ring, loc, label, selectedHint, freeHint, memory, ui)
   }, chosen);
 }
 
+/** A step's target clicked: a plain step is played at once (two clicks: the mouse, the point); with a card chosen
+    first, its one way is played, or its ways are offered; a step that needs a card asks which. */
 function chooseTarget(p, memory, fromMoves, ui) {
   const completions = fromMoves.filter((c) => c.to === p);
-  if (completions.length === 1 && !completions[0].card) {
-    ui.send(completions[0].text);
+  if (memory.card) {
+    const ways = completions.filter((c) => c.card === memory.card);
+    if (ways.length === 1) {
+      ui.send(ways[0].text);
+      return;
+    }
+    memory.to = p;
+    ui.redraw();
+    return;
+  }
+  const plain = completions.find((c) => !c.card && c.kind === "step");
+  if (plain || (completions.length === 1 && !completions[0].card)) {
+    ui.send((plain || completions[0]).text);
     return;
   }
   memory.to = p;
@@ -341,10 +356,24 @@ function renderControls(wrapper, doc, ui, ctx) {
     return;
   }
   if (!memory.to) {
-    html("p", "prompt", /^[A-F]/.test(memory.from) ? t("Choose the corner where the mouse leaves {square}.",
-                                                       {square: memory.from})
-      : t("Choose the step of the mouse on {point}.", {point: memory.from}), box);
-    button(t("Choose another mouse"), () => { memory.from = null; ui.redraw(); }, "quiet", box);
+    const exits = /^[A-F]/.test(memory.from);
+    html("p", "prompt", exits ? t("Choose the corner where the mouse leaves {square}.", {square: memory.from})
+      : memory.card ? t("{card}: click where the mouse steps.", {card: CARD_NAMES[memory.card]})
+        : t("Click where the mouse on {point} steps, or first choose a card to play with the step:",
+            {point: memory.from}), box);
+    if (!exits) {  // a card goes with the step: chosen before it, so that a plain step takes two clicks
+      const row = html("div", "hand", null, box);
+      for (const card of CARDS) {
+        if (!hand.includes(card)) continue;
+        const usable = ctx.fromMoves.some((c) => c.card === card);
+        const b = button(CARD_NAMES[card], () => { memory.card = memory.card === card ? null : card; ui.redraw(); },
+                         `card-chip card-${card}`, row);
+        b.disabled = !usable;
+        b.setAttribute("aria-pressed", memory.card === card ? "true" : "false");
+        if (!usable) b.setAttribute("aria-label", t("{card}: cannot be played here", {card: CARD_NAMES[card]}));
+      }
+    }
+    button(t("Choose another mouse"), () => { memory.from = memory.card = null; ui.redraw(); }, "quiet", box);
     return;
   }
   const completions = ctx.fromMoves.filter((c) => c.to === memory.to);

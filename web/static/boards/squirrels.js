@@ -117,6 +117,12 @@ function render(container, doc, ui) {
     (memory.mode === "dig-first" || t.move.text === memory.move.text)) : [];
   const digFroms = new Set(digTurns.map((t) => t.dig.from));
   const digTos = new Set(digTurns.filter((t) => t.dig.from === memory.digFrom).map((t) => t.dig.to));
+  const dugCard = memory.digFrom ? cards[String(grid[memory.digFrom])] : null;
+  const beforeDig = grid;  // the controls scan the grid after the dig themselves
+  if (memory.mode === "dig-first" && memory.digFrom && memory.digTo && dugCard) {
+    // The dig chosen, before the move: the grid shows it done (the dug card in its new cell).
+    grid = {...grid, [memory.digTo]: grid[memory.digFrom], [memory.digFrom]: null};
+  }
 
   for (let r = 5; r >= 1; r--) {
     for (const col of COLS) {
@@ -152,6 +158,13 @@ function render(container, doc, ui) {
                  () => { memory.digFrom = null; ui.redraw(); }, true);
       } else if (digging && memory.digFrom && digTos.has(cell)) {
         el("rect", {x: x + 2, y: y + 2, width: W - 4, height: H - 4, rx: 8, class: "hint"}, group);
+        if (dugCard) {  // the dig's preview: the dug card shown in this cell while it is pointed at or focused
+          const ghost = el("g", {class: "dig-ghost", visibility: "hidden", "data-ghost": cell}, group);
+          drawCard(ghost, x, y, dugCard);
+          for (const [event, on] of [["mouseenter", true], ["focus", true], ["mouseleave", false], ["blur", false]]) {
+            group.addEventListener(event, () => ghost.setAttribute("visibility", on ? "visible" : "hidden"));
+          }
+        }
         activate(group, t("{cell}. Put the dug card here", {cell: label}), () => {
           memory.digTo = cell;
           if (memory.mode === "dig-after") {
@@ -167,7 +180,7 @@ function render(container, doc, ui) {
     }
   }
 
-  if (ui.interactive) renderControls(wrapper, doc, ui, {turns, plain, canDig, root, grid, squirrel, cards});
+  if (ui.interactive) renderControls(wrapper, doc, ui, {turns, plain, canDig, root, grid: beforeDig, squirrel, cards});
   renderTable(wrapper, doc);
 }
 
