@@ -188,3 +188,80 @@ def test_the_clocks_and_the_table_are_in_sight_beside_the_board(new_page, server
     for selector in ("#table-clocks", ".table-command", "#board svg"):
         expect(page.locator(selector).first).to_be_in_viewport()
     fits(page)
+def test_a_challenge_from_a_profile_pending_cancelled_then_accepted(new_page):
+    ann_name, ben_name = fresh("Ann"), fresh("Ben")
+    ann, ben = new_page(), new_page()
+    sign_up(ann, ann_name)
+    sign_up(ben, ben_name)
+    ann.goto(f"/@/{ben_name}")
+    clicks = Clicks(ann)
+    clicks.click("#profile-actions .challenge-button")
+    ann.select_option("#challenge-dialog select >> nth=1", "5+3")  # the clock (a choice, not a click)
+    ann.select_option("#challenge-dialog select >> nth=2", "0")  # Ann plays first
+    clicks.click("#challenge-send")
+    pending = ann.locator(".notice.pending-challenge")
+    expect(pending).to_contain_text(f"Waiting for {ben_name}")
+    expect(pending).to_contain_text("5+3")
+    expect(pending).to_contain_text("you play first")
+    incoming = ben.locator(".notice.incoming-challenge")
+    expect(incoming).to_contain_text(f"{ann_name} challenges you", timeout=20_000)
+    expect(incoming).to_contain_text("Murus Gallicus, 5+3, you play second")
+    shot(ann, "challenge-pending")
+    pending.get_by_role("button", name="Cancel the challenge").click()
+    expect(pending).to_have_count(0)
+    expect(incoming).to_have_count(0, timeout=20_000)  # the recipient's card goes with it
+    expect(ben.locator(".notice")).to_contain_text("cancelled")
+
+    clicks.click("#profile-actions .challenge-button")  # again, and this time Ben accepts
+    clicks.click("#challenge-send")
+    expect(ben.locator(".notice.incoming-challenge")).to_have_count(1, timeout=20_000)
+    ben.locator(".notice.incoming-challenge").get_by_role("button", name="Accept").click()
+    for page in (ann, ben):  # the challenger is told and taken to the board too
+        page.wait_for_url("**/games/*", timeout=20_000)
+        plays_a_seat(page)
+    assert ann.url == ben.url
+    assert clicks.count == 2 + 2  # two clicks a challenge from the profile
+
+
+def test_an_invite_link_taken_by_a_guest(new_page):
+    ann_name = fresh("Ann")
+    ann = new_page()
+    sign_up(ann, ann_name)
+    clicks = Clicks(ann)
+    clicks.click("#friend-invite")
+    expect(ann.locator("#friend-link")).to_be_visible()
+    url = ann.input_value("#friend-url")
+    assert re.search(r"/challenge/[\w-]+$", url), url
+    expect(ann.locator(".notice.pending-challenge")).to_contain_text("invite link")
+    guest = new_page(390, 844)
+    guest.goto(url)
+    guest.fill("#invite-name", "zed_the_guest")
+    guest.click("#invite-accept")
+    guest.wait_for_url("**/games/*", timeout=20_000)
+    plays_a_seat(guest)
+    expect(guest.locator("#players")).to_contain_text("zed_the_guest")
+    ann.wait_for_url("**/games/*", timeout=20_000)  # the challenger is told and taken to the board
+    plays_a_seat(ann)
+    assert clicks.count == 1
+
+
+def test_quick_pairing_with_a_guest(new_page):
+    ben_name = fresh("Ben")
+    guest, ben = new_page(), new_page()
+    guest.goto("/")
+    guest.fill("#guest-name", "Gus")
+    clicks = Clicks(guest)
+    clicks.click("#pairing-tiles button.tile[data-game='murus'] >> nth=0")
+    expect(guest.locator("#pairing-tiles button.waiting")).to_have_count(1)
+    sign_up(ben, ben_name)
+    seek = ben.locator("#open-seeks li.seek", has_text="Gus")
+    expect(seek).to_contain_text("unrated", timeout=20_000)
+    seek.get_by_role("button", name="Play").click()
+    for page in (guest, ben):
+        page.wait_for_url("**/games/*", timeout=20_000)
+        plays_a_seat(page)
+    assert guest.url == ben.url
+    expect(guest.locator("#players")).to_contain_text("Gus")
+    assert clicks.count == 1
+
+

@@ -6,6 +6,7 @@ import {signedIn} from "./accounts.js";
 import {guestName, markGuestSession, rememberName} from "./guest.js";
 import {openGame} from "./notices.js";
 import {t} from "./i18n.js";
+import {describe} from "./challenges.js";
 
 const root = document.getElementById("invite");
 const form = document.getElementById("invite-form");
@@ -13,6 +14,22 @@ const error = document.getElementById("invite-error");
 const nameInput = document.getElementById("invite-name");
 
 if (nameInput) nameInput.value = guestName();
+
+/** What the invite is: who sends it, the game, its clock and the side of whoever accepts. */
+async function show() {
+  try {
+    const invite = await api(`/api/challenges/${encodeURIComponent(root.dataset.challenge)}`);
+    document.getElementById("invite-what").textContent = t("{name} invites you to play: {what}.",
+                                                           {name: invite.from, what: await describe(invite, false)});
+  } catch (err) {
+    if (err.status === 404) {
+      error.textContent = t("This invitation is no longer open: it was accepted, cancelled, or it lapsed after a day.");
+      document.getElementById("invite-accept").disabled = true;
+    }
+  }
+}
+
+show();
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();

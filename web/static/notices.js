@@ -134,4 +134,4 @@ export function listen() {
 
 whenAccepted(openGame);
 if (signedIn() || mayHaveGuestSession()) listen();
-if (signedIn()) showPending();
+if (signedIn() || mayHaveGuestSession()) showPending();

@@ -7,7 +7,8 @@
 import {api, tokens} from "./api.js";
 import {signedIn} from "./accounts.js";
 import {clockOf, showPending, sideOf} from "./challenges.js";
-import {guestName} from "./guest.js";
+import {guestName, markGuestSession, rememberName} from "./guest.js";
+import {listen} from "./notices.js";
 import {t} from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -73,8 +74,24 @@ async function challenge(event) {
 
 async function invite() {
   const status = $("friend-status");
+  const body = friendRequest();
+  const guest = $("friend-guest-name");
+  if (guest) {  // a guest invites under a name (the server gives this browser a guest session)
+    const name = guest.value.trim();
+    if (!name) {
+      status.textContent = t("Type your name first: the other player sees it.");
+      guest.focus();
+      return;
+    }
+    rememberName(name);
+    body.name = name;
+  }
   try {
-    const answer = await api("/api/challenges", {method: "POST", body: friendRequest()});
+    const answer = await api("/api/challenges", {method: "POST", body});
+    if (guest) {
+      markGuestSession();
+      listen();  // the guest session's stream says when the invite is accepted
+    }
     const url = new URL(answer.url || "/challenge/" + encodeURIComponent(answer.id), location.origin).href;
     $("friend-url").value = url;
     $("friend-link").hidden = false;
@@ -100,6 +117,7 @@ async function copyInvite() {
 }
 
 for (const b of document.querySelectorAll(".computer-game")) b.addEventListener("click", () => playComputer(b));
+if ($("friend-guest-name")) $("friend-guest-name").value = guestName();
 if ($("friend-form")) {
   $("friend-form").addEventListener("submit", (event) => {
     if ($("friend-name")) challenge(event);
