@@ -211,6 +211,16 @@ class PasskeyCredential(msgspec.Struct):
     authenticatorAttachment: str | None = None
 
 
+class TutorialProgress(msgspec.Struct, forbid_unknown_fields=True):
+    """A tutorial step done."""
+    step: int  # its index, from 0
+
+
+class DeckAnswer(msgspec.Struct, forbid_unknown_fields=True):
+    """A review's answer."""
+    move: str  # in the game's notation, at most 200 characters
+
+
 class NewPassword(msgspec.Struct, forbid_unknown_fields=True):
     password: str
     current_password: str | None = None  # required when the account has a password
@@ -254,7 +264,8 @@ class NoBody(msgspec.Struct):
 
 ANSWERS = (Catalog, Error, Health, Created, TakenSeat, RematchRequest, Rematch, GameDocument, CommandResult,
            Events, Lobby, AnalysisRequest, AnalysisStatus, Analysis, Credentials, PasskeyOptionsRequest,
-           PasskeyCredential, NewPassword, ChatMessage, ChatReport, SeekRequest, ChallengeRequest, Id, NoBody)
+           PasskeyCredential, NewPassword, ChatMessage, ChatReport, SeekRequest, ChallengeRequest, Id, NoBody,
+           TutorialProgress, DeckAnswer)
 REQUESTS = (schemas.CreateGame, schemas.Command, schemas.TakeSeat)
 
 
@@ -476,6 +487,28 @@ def _account_paths() -> dict:
         "/api/leaderboard/{game}": {"get": op("The best 100 non-provisional ratings of a game", "leaderboard",
                                               "{game, players}", errors=(404,), params=[game])},
         **_people_paths(op),
+        **_learn_paths(op, game),
+    }
+
+
+def _learn_paths(op, game: dict) -> dict:
+    """Learn (CONTRACT.md "Learn", README "Learn"): tutorials and their progress, the deck and its reviews."""
+    card = {"name": "card_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    return {
+        "/api/learn": {"get": op("Every game's tutorial: {tutorials: [{game, title, steps, done}]}", "tutorials",
+                                 "{tutorials}", errors=(503,))},
+        "/api/learn/{game}": {"get": op(
+            "A tutorial's steps: {game, steps: [{position, text, moves, why, seat, board, then}]}", "tutorial",
+            "{game, steps}", errors=(404,), params=[game])},
+        "/api/learn/{game}/progress": {"post": op(
+            "{step}: that step is done (kept for an account; a guest's page keeps its own)", "tutorialProgress",
+            "recorded", "204", body=TutorialProgress, errors=(400, 404, 422, 503), params=[game])},
+        "/api/me/deck": {"get": op("The deck's due cards, oldest first: {due, total, cards}", "myDeck",
+                                   "{due, total, cards}", signed=True, errors=(401, 503))},
+        "/api/me/deck/{card_id}/answer": {"post": op(
+            "{move}: a review, judged at once: {correct, best, next_due}", "answerCard",
+            "{correct, best, next_due}", body=DeckAnswer, signed=True, errors=(400, 401, 404, 409, 422, 503),
+            params=[card])},
     }
 
 
