@@ -7,7 +7,10 @@
 ``decline draw``, ``abort``) are sent like moves but are not in ``legal``: ``table_commands`` lists them.
 
 Clocks run on the events' commit times: ``evolve`` takes each event's ``at`` (ms) and ``decide``, ``clock`` and
-``expired`` take "now" from the caller, so the domain reads no clock and a replay shows the same times.
+``expired`` take "now" from the caller, so the domain reads no clock and a replay shows the same times. A seat's
+clock runs only once it has made its first move (lichess's rule): until then the seat to act has ``FIRST_MOVE_MS``
+(a correspondence game: its ``per_move``) to make it, and a seat that does not ends the game ``aborted``, unrated
+(``first_move_missed``).
 
 With three or more seats a seat that resigns or runs out of time leaves: the game's own ``leave(state, seat)``
 (a pure function of each game with more than two seats) takes it out of the turn order and of the winners; the
@@ -44,6 +47,8 @@ OFFER_WAIT = 2
 20 plies of one's last offer; our games' turns differ too much in length for a count of plies, the other seat's
 moves are the same in every game)."""
 TERMINATIONS = ("rules", "resigned", "draw_agreed", "timeout", "aborted", "max_plies", "abandoned")
+FIRST_MOVE_MS = 30_000
+"""A real-time game's time for each seat's first move, its clock standing still meanwhile."""
 
 
 class TableSet(Event, frozen=True, tag="table_set"):
@@ -87,6 +92,12 @@ class TimedOut(Event, frozen=True, tag="timed_out"):
     seat: int
 
 
+class FirstMoveMissed(Event, frozen=True, tag="first_move_missed"):
+    """``seat`` did not make its first move in time (``FIRST_MOVE_MS``): the game is aborted."""
+
+    seat: int
+
+
 class GameTooLong(Event, frozen=True, tag="game_too_long"):
     """The game reached ``MAX_EVENTS`` events (``limit``): it ends in a draw."""
 
@@ -101,7 +112,7 @@ class AbandonmentClaimed(Event, frozen=True, tag="abandonment_claimed"):
 
 
 TABLE_EVENTS = (TableSet, SeatTaken, Resigned, DrawOffered, DrawDeclined, DrawAgreed, Aborted, TimedOut,
-                AbandonmentClaimed, GameTooLong)
+                FirstMoveMissed, AbandonmentClaimed, GameTooLong)
 
 
 def is_table_command(text: str) -> bool:
@@ -270,6 +281,11 @@ class Table:
             case Aborted(seat=seat):
                 state = replace(state, offer=None, ended={
                     "winners": [], "reason": Text("{seat} aborts the game: no result.", seat=Seat(seat)),
+                    "termination": "aborted"})
+            case FirstMoveMissed(seat=seat):
+                state = replace(state, offer=None, ended={
+                    "winners": [], "reason": Text("{seat} did not make a first move in time: the game is aborted.",
+                                                  seat=Seat(seat)),
                     "termination": "aborted"})
             case GameTooLong() if not self._over(state):
                 state = replace(state, offer=None, ended={
@@ -482,6 +498,8 @@ class Table:
                 return Text("{seat} accepts the draw.", seat=Seat(seat))
             case Aborted(seat=seat):
                 return Text("{seat} aborts the game.", seat=Seat(seat))
+            case FirstMoveMissed(seat=seat):
+                return Text("{seat} did not make a first move in time.", seat=Seat(seat))
             case AbandonmentClaimed(seat=seat, draw=draw):
                 if draw:
                     return Text("{seat} claims a draw: the other player left.", seat=Seat(seat))
@@ -502,13 +520,19 @@ class Table:
     # -- clocks --------------------------------------------------------------------------------------------
 
     def clock(self, state: TableState, now: int) -> dict[str, Any] | None:
-        """``{"remaining": [ms per seat], "running": [seats]}`` at ``now`` (ms), or None without a clock."""
+        """``{"remaining": [ms per seat], "running": [seats], "first_move_by": ms | None}`` at ``now`` (ms), or
+        None without a clock: the clocks running are those of the seats to act that have made their first move;
+        ``first_move_by`` is when the seat to make its first move must have made it."""
         clock = state.clock
         if clock is None:
             return None
-        remaining = [max(0, left - (now - since)) if since is not None else left
-                     for left, since in zip(clock.remaining, clock.since, strict=True)]
-        return {"remaining": remaining, "running": [s for s, since in enumerate(clock.since) if since is not None]}
+        ticking = [since is not None and s in state.moved for s, since in enumerate(clock.since)]
+        remaining = [max(0, left - (now - since)) if runs else left
+                     for left, since, runs in zip(clock.remaining, clock.since, ticking, strict=True)]
+        first = [self._deadline_of(state, s) for s, since in enumerate(clock.since)
+                 if since is not None and s not in state.moved]
+        return {"remaining": remaining, "running": [s for s, runs in enumerate(ticking) if runs],
+                "first_move_by": min(first) if first else None}
 
     def deadline(self, state: TableState) -> int | None:
         """When (ms) the first running clock runs out, or None."""
@@ -518,23 +542,28 @@ class Table:
         return min(self._deadline_of(state, s) for s in running)
 
     def expired(self, state: TableState, now: int) -> list[Event]:
-        """The ``timed_out`` event of the seat whose time has run out at ``now``, if any."""
+        """The ``timed_out`` event of the seat whose time has run out at ``now`` — ``first_move_missed`` if that
+        was its time for a first move — if any."""
         deadline = self.deadline(state)
         if deadline is None or deadline > now:
             return []
         seat = min(self._running(state), key=lambda s: (self._deadline_of(state, s), s))
-        return [TimedOut(seat=seat)]
+        return [TimedOut(seat=seat) if seat in state.moved else FirstMoveMissed(seat=seat)]
 
     def _deadline_of(self, state: TableState, seat: int) -> int:
+        """When ``seat``'s time to act runs out: its clock's time once it has moved, else its first move's."""
         clock = state.clock
         assert clock is not None and clock.since[seat] is not None
+        if seat not in state.moved:
+            return clock.since[seat] + (clock.per_move if clock.per_move is not None else FIRST_MOVE_MS)
         return clock.since[seat] + clock.remaining[seat]
 
     def _over(self, state: TableState) -> bool:
         return state.ended is not None or self.game.status(state.game) == "finished"
 
     def _running(self, state: TableState) -> list[int]:
-        """Seats whose clock runs: those to act, once every seat is taken."""
+        """Seats whose time runs: those to act, once every seat is taken (their clock, or their first move's
+        time)."""
         if state.clock is None:
             return []
         return self.to_act(state)
@@ -551,6 +580,8 @@ class Table:
             if seat in before and seat not in now_running and since[seat] is not None:
                 if clock.per_move is not None:
                     remaining[seat] = clock.per_move
+                elif seat not in state.moved:
+                    pass  # its first move (or the game's end before it): its clock never ran
                 else:
                     remaining[seat] = max(0, remaining[seat] - (at - since[seat]))
                     if seat in movers and not self._over(state):

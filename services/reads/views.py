@@ -74,13 +74,15 @@ def result(game: Game) -> dict | None:
 
 
 def clock(game: Game) -> dict | None:
-    """Each seat's remaining seconds as of the last event, and whose clock runs (pages tick from ``as_of``)."""
+    """Each seat's remaining seconds as of the last event, whose clock runs (pages tick from ``as_of``), and by
+    when the seat to make its first move must make it (``first_move_by``, null once every seat has moved)."""
     state = game.state
     shown = game.module.clock(state, state.at)
     if shown is None:
         return None
+    first = shown["first_move_by"]
     return {"remaining": [ms / 1000 for ms in shown["remaining"]], "running": shown["running"],
-            "as_of": iso_time(state.at)}
+            "as_of": iso_time(state.at), "first_move_by": iso_time(first) if first is not None else None}
 
 
 def all_documents(game: Game) -> dict[str, dict]:

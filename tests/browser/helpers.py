@@ -97,3 +97,11 @@ def join_from_lobby(line, name: str) -> None:
 
 def finished(page: Page) -> bool:
     return page.locator("#result").is_visible()
+
+
+def first_moves(server, created: dict) -> None:
+    """Both seats of a new two-seat Murus game (``created``: POST /api/games' answer) make their first move, so
+    that its clocks run: no clock runs before its seat's first move."""
+    for seat, move in ((0, "a1-a3"), (1, "a7-a5")):
+        server.api("POST", f"/api/games/{created['id']}/commands", {"move": move},
+                   token=created["seats"][seat]["token"])

@@ -14,7 +14,7 @@ from babel.messages.pofile import read_po
 from playwright.sync_api import expect
 
 from tests.browser.conftest import shot
-from tests.browser.helpers import join_from_lobby
+from tests.browser.helpers import first_moves, join_from_lobby
 
 pytestmark = pytest.mark.browser
 
@@ -227,6 +227,7 @@ def test_a_clock_under_ten_seconds_turns_red(server, watch, reader):
     created = server.api("POST", "/api/games", {"game": "murus", "players": [{"name": "Ana"}, {"name": "Ben"}],
                                                 "clock": {"initial": 12, "increment": 0}})
     watch.add_seats(created)
+    first_moves(server, created)
     page = reader("en", 1200, 900)
     page.goto(f"/games/{created['id']}#token={created['seats'][0]['token']}")
     ana = page.locator('#table-clocks [data-seat="0"]')

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import shot
-from tests.browser.helpers import created, game_id, join_from_lobby
+from tests.browser.helpers import created, first_moves, game_id, join_from_lobby
 
 pytestmark = pytest.mark.browser
 
@@ -101,6 +101,7 @@ def test_a_clock_shows_the_servers_time_on_a_browser_whose_clock_is_minutes_off(
     created = server.api("POST", "/api/games", {"game": "murus", "players": [{"name": "Ana"}, {"name": "Ben"}],
                                                 "clock": {"initial": 300}})
     watch.add_seats(created)
+    first_moves(server, created)
     page = new_page()
     page.add_init_script(f"(() => {{ const now = Date.now; Date.now = () => now() + {minutes * 60_000}; }})()")
     page.goto(f"/games/{created['id']}")
@@ -113,6 +114,7 @@ def test_a_clock_ticks(new_page, server, watch):
     created = server.api("POST", "/api/games", {"game": "murus", "players": [{"name": "Ana"}, {"name": "Ben"}],
                                                 "clock": {"initial": 300, "increment": 2}})
     watch.add_seats(created)
+    first_moves(server, created)
     page = new_page()
     page.goto(f"/games/{created['id']}#token={created['seats'][1]['token']}")
     running = page.locator(".clock.running .clock-time")

@@ -13,8 +13,10 @@ from domain import table as table_module
 from domain.base import BadSetup, IllegalMove, Setup, commands
 from domain.registry import GAME_NAMES
 from domain.table import (
+    FIRST_MOVE_MS,
     MAX_DRAW_OFFERS,
     OFFER_WAIT,
+    FirstMoveMissed,
     GameTooLong,
     Resigned,
     SeatTaken,
@@ -256,37 +258,95 @@ def test_open_seats_keep_the_game_in_setup_until_taken():
 
 def test_fischer_clock_runs_for_the_seat_to_act_and_adds_the_increment():
     game = Game("murus", clock={"initial": 60, "increment": 2}, now=1_000)
-    assert game.table.clock(game.state, 1_000) == {"remaining": [60_000, 60_000], "running": [0]}
+    assert game.table.clock(game.state, 1_000) == {"remaining": [60_000, 60_000], "running": [],
+                                                   "first_move_by": 1_000 + FIRST_MOVE_MS}
     game.now = 11_000
-    game.send(0, "a1-a3")  # 10 s spent, 2 s added
-    assert game.table.clock(game.state, 11_000) == {"remaining": [52_000, 60_000], "running": [1]}
-    assert game.table.clock(game.state, 16_000)["remaining"] == [52_000, 55_000]
-    assert game.table.deadline(game.state) == 71_000
-    assert game.table.expired(game.state, 70_999) == []
-    assert [e.seat for e in game.table.expired(game.state, 71_000)] == [1]
+    game.send(0, "a1-a3")  # a first move: no time spent, none added
+    game.now = 20_000
+    game.send(1, "a7-a5")
+    game.now = 30_000
+    game.send(0, any_move(game, 0))  # 10 s spent, 2 s added
+    assert game.table.clock(game.state, 30_000) == {"remaining": [52_000, 60_000], "running": [1],
+                                                    "first_move_by": None}
+    assert game.table.clock(game.state, 35_000)["remaining"] == [52_000, 55_000]
+    assert game.table.deadline(game.state) == 90_000
+    assert game.table.expired(game.state, 89_999) == []
+    assert [e.seat for e in game.table.expired(game.state, 90_000)] == [1]
+
+
+def any_move(game: Game, seat: int) -> str:
+    return commands(game.table.legal(game.state, seat))[0]
+
+
+def played_first_moves(game: Game) -> None:
+    """Each seat of a two-seat Murus game makes its first move at once."""
+    game.send(0, "a1-a3")
+    game.send(1, "a7-a5")
+
+
+def test_no_clock_runs_before_each_seats_first_move():
+    """CONTRACT "The first ten minutes": a clock stands still until its seat has moved once."""
+    game = Game("murus", clock={"initial": 60, "increment": 0}, now=0)
+    game.now = 20_000
+    game.send(0, "a1-a3")  # 20 s of thought before a first move cost nothing
+    shown = game.table.clock(game.state, 45_000)
+    assert shown == {"remaining": [60_000, 60_000], "running": [], "first_move_by": 20_000 + FIRST_MOVE_MS}
+    game.now = 45_000
+    game.send(1, "a7-a5")
+    assert game.table.clock(game.state, 50_000) == {"remaining": [55_000, 60_000], "running": [0],
+                                                    "first_move_by": None}
+
+
+@pytest.mark.parametrize("seat_late", [0, 1])
+def test_a_seat_that_makes_no_first_move_in_time_aborts_the_game(seat_late):
+    game = Game("murus", clock={"initial": 300, "increment": 3}, now=0)
+    if seat_late == 1:
+        game.now = 5_000
+        game.send(0, "a1-a3")
+    start = game.now
+    assert game.table.deadline(game.state) == start + FIRST_MOVE_MS
+    assert game.table.expired(game.state, start + FIRST_MOVE_MS - 1) == []
+    game.now = start + FIRST_MOVE_MS
+    with pytest.raises(IllegalMove, match="time has run out"):
+        game.send(seat_late, "a1-a3" if seat_late == 0 else "a7-a5")
+    [missed] = game.table.expired(game.state, game.now)
+    assert missed == FirstMoveMissed(seat=seat_late)
+    game.apply([missed])
+    assert game.result == {"winners": [], "termination": "aborted",
+                           "reason": f"Seat {seat_late} did not make a first move in time: the game is aborted."}
+
+
+def test_a_correspondence_game_gives_a_first_move_its_per_move_time():
+    game = Game("murus", clock={"per_move": 3600}, now=0)
+    assert game.table.deadline(game.state) == 3_600_000
+    assert game.table.expired(game.state, 3_600_000) == [FirstMoveMissed(seat=0)]
 
 
 def test_a_late_move_is_refused_and_the_timeout_ends_the_game():
     game = Game("murus", clock={"initial": 5}, now=0)
+    played_first_moves(game)
     game.now = 5_000
     with pytest.raises(IllegalMove, match="time has run out"):
-        game.send(0, "a1-a3")
+        game.send(0, any_move(game, 0))
     game.apply(game.table.expired(game.state, game.now))
     assert game.result == {"winners": [1], "reason": "Seat 0 ran out of time. Seat 1 wins.",
                            "termination": "timeout"}
-    assert game.table.clock(game.state, 9_000) == {"remaining": [0, 5_000], "running": []}
+    assert game.table.clock(game.state, 9_000) == {"remaining": [0, 5_000], "running": [], "first_move_by": None}
 
 
 def test_correspondence_clock_gives_each_move_the_same_time():
     game = Game("murus", clock={"per_move": 3600}, now=0)
+    played_first_moves(game)
     game.now = 3_000_000
-    game.send(0, "a1-a3")
-    assert game.table.clock(game.state, 3_000_000) == {"remaining": [3_600_000, 3_600_000], "running": [1]}
+    game.send(0, any_move(game, 0))
+    assert game.table.clock(game.state, 3_000_000) == {"remaining": [3_600_000, 3_600_000], "running": [1],
+                                                       "first_move_by": None}
     assert game.table.deadline(game.state) == 3_000_000 + 3_600_000
 
 
 def test_with_three_seats_a_timeout_makes_the_seat_leave():
     game = Game("squirrels", seats=3, clock={"initial": 10}, now=0)
+    everyone_moves(game)
     seat = game.table.to_act(game.state)[0]
     game.apply(game.table.expired(game.state, 10_000))
     assert game.state.left == (seat,) and game.table.status(game.state) == "playing"

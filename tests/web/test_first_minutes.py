@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import run_jobs
 from tests.web.signin import signed_in
 from web.app import create_app
 
@@ -105,3 +106,29 @@ def test_an_invite_link_seats_a_guest_who_gives_a_name(app, runtime):
     told = runtime.people.notifications.since("ana", "0-0")[-1].data
     assert told == {"type": "challenge_accepted", "id": made["id"], "game": gid, "by": "Zoe"}
     assert app.test_client().post(f"/api/challenges/{made['id']}/accept", json={"name": "Max"}).status_code == 404
+
+
+# -- clocks start with the play -----------------------------------------------------------------------------
+
+def test_a_clock_stands_still_until_first_moves_and_a_missed_first_move_aborts_unrated(app, runtime, monkeypatch):
+    import services.games.round
+    from tests.web.test_tables import Later
+
+    ana, ben = signed_in(app, runtime, "Ana"), signed_in(app, runtime, "Ben")
+    g = ana.post("/api/games", json={"game": "murus", "players": [{"me": True}, {"open": True}],
+                                     "clock": {"initial": 60, "increment": 0}}).json
+    token = ben.post(f"/api/games/{g['id']}/seats/1", json={}).json["token"]
+    r = ana.post(f"/api/games/{g['id']}/commands", headers={"Authorization": f"Bearer {g['seats'][0]['token']}"},
+                 json={"move": "a1-a3"})
+    assert r.status_code == 200
+    clock = ana.get(f"/api/games/{g['id']}?min_version={r.json['version']}").json["clock"]
+    assert clock["running"] == [] and clock["remaining"] == [60, 60] and clock["first_move_by"]
+    monkeypatch.setattr(services.games.round, "time", Later(31))  # Ben's 30 s for a first move are up
+    late = ben.post(f"/api/games/{g['id']}/commands", headers={"Authorization": f"Bearer {token}"},
+                    json={"move": "a7-a5"})
+    assert late.status_code == 403
+    result = ana.get(f"/api/games/{g['id']}?min_version=100000").json["result"]
+    assert result["termination"] == "aborted" and result["winners"] == []
+    assert "Ben did not make a first move in time" in result["reason"] and "rating_changes" not in result
+    run_jobs(runtime)
+    assert runtime.ratings.of_player("Ana")[0] == {}  # unrated

@@ -29,6 +29,16 @@ def doc(client, g, seat=None) -> dict:
     return client.get(f"/api/games/{g['id']}?min_version=100000", headers=auth(token)).json
 
 
+def past_first_moves(client, g) -> None:
+    """Both seats make their first move and the first seat a second one: the second seat's turn, its clock
+    running (no clock runs before its seat's first move; a first move has 30 s)."""
+    for seat, text in ((0, "a1-a3"), (1, "a7-a5"), (0, None)):
+        token = g["seats"][seat]["token"]
+        text = text or doc(client, g, seat)["legal"][0]
+        r = client.post(f"/api/games/{g['id']}/commands", json={"move": text}, headers=auth(token))
+        assert r.status_code == 200, r.json
+
+
 def test_a_seat_is_online_while_its_page_is_open(client, runtime):
     g = create(client)
     assert doc(client, g)["online"] == [False, False]  # a spectator's read marks nobody
@@ -101,7 +111,7 @@ def test_a_player_may_claim_a_clocked_game_of_an_opponent_away_a_minute_on_their
     g = create(client, clock={"initial": 600})
     ana, ben = (auth(s["token"]) for s in g["seats"])
     cmd = f"/api/games/{g['id']}/commands"
-    assert client.post(cmd, json={"move": "a1-a3"}, headers=ana).status_code == 200  # Ben's turn now
+    past_first_moves(client, g)  # Ben's turn now, his clock running
     client.post(f"/api/games/{g['id']}/presence", headers=ben)
     refused = client.post(cmd, json={"move": "claim victory"}, headers=ana)
     assert refused.status_code == 422 and "away for a minute" in refused.json["error"]["message"]
@@ -121,8 +131,7 @@ def test_no_claim_without_a_clock_or_while_the_opponent_is_here(client, runtime,
     plain = create(client)
     clocked = create(client, clock={"initial": 600})
     for g in (plain, clocked):
-        client.post(f"/api/games/{g['id']}/commands", json={"move": "a1-a3"},
-                    headers=auth(g["seats"][0]["token"]))
+        past_first_moves(client, g)
     monkeypatch.setattr(services.games.round, "time", Later(61))
     runtime.people.presence.seat_seen(clocked["id"], 1, at=int(Later(61).time() * 1000) - 5_000)  # here
     for g in (plain, clocked):

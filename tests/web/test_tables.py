@@ -34,6 +34,13 @@ def move(client, g, seat, text):
     assert r.status_code == 200, r.json
 
 
+def first_moves(runtime, gid: str) -> int:
+    """Each seat of a new two-seat Murus game makes its first move at once, so that the clocks run (no clock runs
+    before its seat's first move); the game's version after them."""
+    runtime.service.command(gid, 0, "a1-a3")
+    return runtime.service.command(gid, 1, "a7-a5")["version"]
+
+
 def test_an_open_seat_is_taken_by_a_claim_and_the_game_starts(client, runtime):
     g = create(client)
     assert g["seats"][1] == {"seat": 1, "open": True}
@@ -151,19 +158,26 @@ def test_bad_clock_values_are_422_naming_the_field(client, runtime, clock, field
 def test_the_document_shows_the_clock(client):
     g = create(client, players=[{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 300, "increment": 5})
     d = doc(client, g["id"])
-    assert d["clock"]["remaining"] == [300, 300] and d["clock"]["running"] == [0] and d["clock"]["as_of"]
-    r = client.post(f"/api/games/{g['id']}/commands", headers=auth(g["seats"][0]["token"]), json={"move": "a1-a3"})
-    assert r.status_code == 200
+    assert d["clock"]["remaining"] == [300, 300] and d["clock"]["running"] == [] and d["clock"]["as_of"]
+    assert d["clock"]["first_move_by"] > d["clock"]["as_of"]  # 30 s for Ana's first move, her clock still
+    move(client, g, 0, "a1-a3")
+    d = doc(client, g["id"])
+    assert d["clock"]["running"] == [] and d["clock"]["remaining"] == [300, 300] and d["clock"]["first_move_by"]
+    move(client, g, 1, "a7-a5")
+    move(client, g, 0, doc(client, g["id"], g["seats"][0]["token"])["legal"][0])
     d = doc(client, g["id"])
     assert d["clock"]["running"] == [1] and 300 < d["clock"]["remaining"][0] <= 305
+    assert d["clock"]["first_move_by"] is None
 
 
 def race_move_and_timeout(runtime, tables: Tables) -> tuple[dict, str, int]:
     """A move and a timeout judged on the same version, sent at the same moment: (who won, game id, version)."""
     g = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 600})
-    gid, version = g["id"], g["version"]
+    gid = g["id"]
+    version = first_moves(runtime, gid)
     game = runtime.games.load(gid)
     late = game.module.deadline(game.state) + 1  # the flag judges as if seat 0's time had run out
+    legal = game.module.legal(game.state, 0)[0]
     time.sleep(0.005)  # a move now leaves seat 1 more than that: a retried flag finds no timeout
     barrier = threading.Barrier(2)
     result = {}
@@ -171,7 +185,7 @@ def race_move_and_timeout(runtime, tables: Tables) -> tuple[dict, str, int]:
     def move() -> None:
         barrier.wait()
         try:
-            runtime.service.command(gid, 0, "a1-a3", expected_version=version)
+            runtime.service.command(gid, 0, legal, expected_version=version)
             result["move"] = True
         except errors.ServiceError:
             result["move"] = False
@@ -277,6 +291,7 @@ def test_a_two_second_game_times_out_with_no_client_connected(tmp_path):
     thread.start()
     try:
         g = rt.service.create("murus", [{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 2})
+        first_moves(rt, g["id"])
         deadline = rt.games.load(g["id"]).module.deadline(rt.games.load(g["id"]).state)
         stop = time.monotonic() + 15
         while time.monotonic() < stop:
@@ -385,6 +400,7 @@ def test_a_command_after_the_deadline_ends_the_game_by_the_timeout_first(client,
     import services.games.round
 
     g = create(client, players=[{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 60})
+    g["version"] = first_moves(runtime, g["id"])
     monkeypatch.setattr(services.games.round, "time", Later(61))  # Ana's minute is up
     r = client.post(f"/api/games/{g['id']}/commands", headers=auth(g["seats"][0]["token"]), json={"move": move})
     assert r.status_code == 403 and r.json["error"]["message"] == "the game is over"
@@ -402,6 +418,7 @@ def test_the_dispatcher_keeps_each_running_clocks_deadline_and_ends_the_game_whe
     from workers.dispatcher import Dispatcher
 
     g = create(client, players=[{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 60})
+    first_moves(runtime, g["id"])
     dispatcher = Dispatcher(runtime, consumer="tests")
     dispatcher.run_once(block_ms=1)
     game = runtime.games.load(g["id"])
