@@ -265,3 +265,31 @@ def test_quick_pairing_with_a_guest(new_page):
     assert clicks.count == 1
 
 
+
+
+FRENCH = {"W": "blanc", "U": "bleu", "B": "noir", "R": "rouge", "G": "vert", "C": "incolore", "left": "gauche",
+          "right": "droite", "up": "haut", "down": "bas"}
+
+
+def test_a_move_is_written_and_typed_in_the_readers_words(new_page, server, watch):
+    created = server.api("POST", "/api/games", {"game": "squirrels", "players": [{"name": "Ana"}, {"name": "Bo"}],
+                                                "seed": 3})
+    watch.add_seats(created)
+    gid = created["id"]
+    docs = [server.api("GET", f"/api/games/{gid}?min_version={created['version']}", token=s["token"])
+            for s in created["seats"]]
+    seat = next(i for i, doc in enumerate(docs) if doc["legal"])
+    move = next(m for m in docs[seat]["legal"] if ";" not in m and not m.startswith("dig"))
+    colour, direction = move.split()
+    said = f"{FRENCH[colour]} {FRENCH[direction]}"
+    page = new_page(locale="fr-FR")
+    page.goto(f"/games/{gid}?lang=fr#token={created['seats'][seat]['token']}")
+    expect(page.locator("#status")).to_contain_text("À vous")
+    page.fill("#typed-move", said)  # typed in French: sent in the notation's words
+    page.click("#typed button[type=submit]")
+    expect(page.locator("#moves")).to_contain_text(said)  # and written in French in the move list
+    assert server.api("GET", f"/api/games/{gid}")["version"] > docs[seat]["version"]
+    expect(page.locator("#status")).not_to_contain_text("À vous")
+    page.fill("#typed-move", move)  # out of turn now, in the notation's words: the page says why
+    page.click("#typed button[type=submit]")
+    expect(page.locator("#message")).to_contain_text("pas votre tour")

@@ -17,7 +17,7 @@ import * as analysis from "./analysis.js";
 import * as chat from "./chat.js";
 import {signedIn} from "./accounts.js";
 import {mayHaveGuestSession} from "./guest.js";
-import {t, tn, list, player} from "./i18n.js";
+import {t, tn, list, player, fromMoveWords} from "./i18n.js";
 
 const root = document.getElementById("game");
 const gid = root.dataset.gid;
@@ -176,7 +176,7 @@ function commandId() {
 }
 
 async function send(move) {
-  const text = String(move || "").trim();
+  const text = fromMoveWords(String(move || "").trim());  // typed in the reader's words: the notation's
   if (!text) return false;
   const act = acting();
   if (!act) {

@@ -44,14 +44,78 @@ export function fill(pattern, args) {
   return pattern.replace(/\{(\w+)\}/g, (whole, key) => (key in args ? number(args[key]) : whole));
 }
 
-/** The translation of ``id`` (its English when the catalog has none), its fields filled. */
+/** The translation of ``id`` (its English when the catalog has none), its fields filled; a move given as a
+    field (``move``, ``best``, ``played``) is written with the reader's words (moveWords). */
 export function t(id, args) {
   const found = messages[id];
-  return fill(typeof found === "string" && found ? found : id, args);
+  return fill(typeof found === "string" && found ? found : id, args && withMoveWords(args));
+}
+
+// ---------------------------------------------------------------- the words inside moves
+
+/* The notation's words (docs/rules.md: Mouse Guard's cards, Foraging Squirrels' colours and directions, Mission
+   commando's commands), each with its message id: a move written for people says them in the reader's language
+   ("c3-c4 épée c5 d5", "vert gauche"); a move typed in them is sent in the notation's own (fromMoveWords). Cells,
+   points and numbers never change. A colour letter is a word only before a direction ("G left"). */
+let wordsCache = null;
+
+/** Each word of the notation and its words in the page's language (a word without a translation: itself). */
+function notationWords() {
+  if (wordsCache) return wordsCache;
+  const words = {
+    sword: t("notation: sword"), stronghold: t("notation: stronghold"), diplomacy: t("notation: diplomacy"),
+    exit: t("notation: exit"), rescue: t("notation: rescue"), pass: t("notation: pass"), place: t("notation: place"),
+    left: t("notation: left"), right: t("notation: right"), up: t("notation: up"), down: t("notation: down"),
+    dig: t("notation: dig"), roll: t("notation: roll"), map: t("notation: map"), buy: t("notation: buy"),
+    weapon: t("notation: weapon"), accessory: t("notation: accessory"), done: t("notation: done"),
+    challenge: t("notation: challenge"), no: t("notation: no"), commit: t("notation: commit"),
+    swap: t("notation: swap"), stay: t("notation: stay"), pay: t("notation: pay"), retreat: t("notation: retreat"),
+    use: t("notation: use"), accept: t("notation: accept"),
+  };
+  const colours = {W: t("notation: W"), U: t("notation: U"), B: t("notation: B"), R: t("notation: R"),
+                   G: t("notation: G"), C: t("notation: C")};
+  const keep = (table) => new Map(Object.entries(table).map(([word, shown]) => [word,
+    shown.startsWith("notation: ") ? word : shown]));
+  wordsCache = {words: keep(words), colours: keep(colours)};
+  return wordsCache;
+}
+
+const DIRECTIONS = new Set(["left", "right", "up", "down"]);
+const MOVE_FIELDS = ["move", "best", "played"];
+
+function withMoveWords(args) {
+  if (lang === "en" || !MOVE_FIELDS.some((key) => typeof args[key] === "string")) return args;
+  const out = {...args};
+  for (const key of MOVE_FIELDS) if (typeof out[key] === "string") out[key] = moveWords(out[key]);
+  return out;
+}
+
+/** A move in the notation written with the reader's words ("G left" → "vert gauche" in French). */
+export function moveWords(text) {
+  if (lang === "en" || typeof text !== "string") return text;
+  const {words, colours} = notationWords();
+  const tokens = text.split(/(\s+|;)/);
+  return tokens.map((token, i) => {
+    if (words.has(token)) return words.get(token);
+    const next = tokens.slice(i + 1).find((x) => x.trim() && x !== ";");
+    return colours.has(token) && DIRECTIONS.has(next) ? colours.get(token) : token;
+  }).join("");
+}
+
+/** A move typed with the reader's words (or the notation's) in the notation's words, as the server reads it. */
+export function fromMoveWords(text) {
+  if (lang === "en" || typeof text !== "string") return text;
+  const {words, colours} = notationWords();
+  const back = new Map();
+  for (const table of [words, colours]) {
+    for (const [word, shown] of table) if (shown !== word) back.set(shown.toLowerCase(), word);
+  }
+  return text.split(/(\s+|;)/).map((token) => back.get(token.toLowerCase()) ?? token).join("");
 }
 
 /** The form of a plural sentence that ``n`` asks for, its fields filled. */
 export function tn(singular, plural, n, args) {
+  args = args && withMoveWords(args);
   const forms = messages[singular];
   if (Array.isArray(forms) && forms.length) {
     const index = plurals.indexOf(rules.select(n));

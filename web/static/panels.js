@@ -2,7 +2,7 @@
    list and the replay controls. Pure drawing: each function gets the data and the callbacks it needs from the
    frame (game.js), which owns the state. Ids are those of templates/game.html. */
 import {html, button} from "./dom.js";
-import {t, tn, list as listOf, sayOr, levelName, number} from "./i18n.js";
+import {t, tn, list as listOf, sayOr, levelName, number, moveWords} from "./i18n.js";
 import {changeWords, profileUrl, ratingWords, signedIn} from "./accounts.js";
 import {challengeButton} from "./challenges.js";
 
@@ -177,7 +177,9 @@ function players(doc, ctx) {
 function legal(commands, ctx) {
   const box = $("legal");
   const filter = $("typed-move").value.trim().toLowerCase();
-  const narrowed = filter ? commands.filter((m) => m.toLowerCase().includes(filter)) : commands;
+  // A move is shown, and may be typed, in the reader's words or the notation's (i18n.js, moveWords).
+  const narrowed = filter ? commands.filter((m) => m.toLowerCase().includes(filter) ||
+                                            moveWords(m).toLowerCase().includes(filter)) : commands;
   // Text that matches nothing (a rejected command, a typo) never hides the list: it says so and shows them all.
   const matching = narrowed.length ? narrowed : commands;
   const shown = matching.slice(0, LEGAL_BUTTONS_MAX);
@@ -201,7 +203,7 @@ function legal(commands, ctx) {
                                       {move: typed, low: range[1], high: range[2]}));
       continue;
     }
-    button(move, () => ctx.send(move), "move", box).setAttribute("aria-label", t("Play {move}", {move}));
+    button(moveWords(move), () => ctx.send(move), "move", box).setAttribute("aria-label", t("Play {move}", {move}));
   }
   if (more > 0) {
     html("p", "note", tn("…and {n} more: type in the box to narrow the list.",
@@ -211,7 +213,7 @@ function legal(commands, ctx) {
   options.replaceChildren();
   for (const move of shown) {
     const option = document.createElement("option");
-    option.value = move;
+    option.value = moveWords(move);
     options.appendChild(option);
   }
   const details = $("legal-details");
