@@ -59,3 +59,21 @@ def game(gid: str):
     name = meta["game"]
     board = board_script(name)
     return render_template("game.html", gid=gid, game=name, title=title(name), board=board)
+
+
+@pages.get("/tournaments")
+def tournaments():
+    """The tournaments: upcoming, running, finished, and the form that makes one (``static/tournaments.js``)."""
+    games = game_choices()
+    return render_template("tournaments.html", games=games, titles={g["name"]: g["title"] for g in games})
+
+
+@pages.get("/tournaments/<tid>")
+def tournament(tid: str):
+    """A tournament's page: live standings and pairings (``static/tournament.js``, its stream)."""
+    found = current_app.config["RUNTIME"].tournaments
+    stored = found.stored(tid) if found is not None else None
+    if stored is None:
+        return render_template("no_tournament.html", tid=tid[:40]), 404
+    titles = {g["name"]: g["title"] for g in game_choices()}
+    return render_template("tournament.html", tid=tid, titles=titles)
