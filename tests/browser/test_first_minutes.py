@@ -293,3 +293,42 @@ def test_a_move_is_written_and_typed_in_the_readers_words(new_page, server, watc
     page.fill("#typed-move", move)  # out of turn now, in the notation's words: the page says why
     page.click("#typed button[type=submit]")
     expect(page.locator("#message")).to_contain_text("pas votre tour")
+
+
+def test_an_annotated_move_keeps_its_width_on_a_phone(new_page, server, watch):
+    created = server.api("POST", "/api/games", {"game": "mouseguard", "players": [{"name": "Ana"}, {"name": "Bo"}],
+                                                "seed": 5})
+    watch.add_seats(created)
+    page = new_page(390, 844)
+    page.goto(f"/games/{created['id']}")
+    row = page.locator("#moves li.move-line .move-row").first
+    expect(row).to_be_visible()
+    # The analysis' mark as analysis.js adds it to a move's row: a long "better" move beside the line.
+    row.evaluate("""row => {
+        const mark = document.createElement('span');
+        mark.className = 'class-mark blunder-mark';
+        mark.textContent = '?? better: c3-c4 sword c5 d5 and a few words more';
+        row.append(mark);
+    }""")
+    width = row.locator(".move-link").evaluate("n => n.getBoundingClientRect().width")
+    assert width >= 0.8 * row.evaluate("n => n.getBoundingClientRect().width"), width
+    fits(page)
+
+
+def test_the_clocks_stand_still_until_the_first_moves_with_a_countdown(new_page, server, watch):
+    created = server.api("POST", "/api/games", {"game": "murus", "players": [{"name": "Ana"}, {"name": "Bo"}],
+                                                "clock": {"initial": 300, "increment": 2}})
+    watch.add_seats(created)
+    gid, tokens = created["id"], [s["token"] for s in created["seats"]]
+    page = new_page(390, 844)
+    page.goto(f"/games/{gid}#token={tokens[0]}")
+    line = page.locator("#table-first-move")
+    expect(line).to_contain_text(re.compile(r"make yours within \d+ s, or the game is aborted"))
+    expect(line).to_be_in_viewport()
+    expect(page.locator(".clock.running")).to_have_count(0)  # no clock runs before the first moves
+    expect(page.locator("#table-clocks .clock-time")).to_have_text(["5:00", "5:00"])
+    server.api("POST", f"/api/games/{gid}/commands", {"move": "a1-a3"}, token=tokens[0])
+    expect(line).to_contain_text(re.compile(r"Bo has \d+ s to make theirs"))  # now the other seat's first move
+    server.api("POST", f"/api/games/{gid}/commands", {"move": "a7-a5"}, token=tokens[1])
+    expect(line).to_be_hidden()
+    expect(page.locator(".clock.running")).to_have_count(1)  # both have moved: Ana's clock runs
