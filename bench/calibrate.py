@@ -1,8 +1,8 @@
 """Calibration of the analysis's winning chances: predicted (``domain.ai.analysis.evaluate``) against observed, in
 deciles, over positions of selfplay games; for Murus also the maximum-likelihood fit of ``MURUS_SCALE``.
 
-    python bench/calibrate.py [--games murus,mouseguard,squirrels,commando] [--positions 200] [--budget 0.25]
-                              [--ai-time 0.05] [--jobs 1] [--seed 1] [--quick]
+    python bench/calibrate.py [--games murus,murus:advanced,mouseguard,squirrels,commando] [--positions 200]
+                              [--budget 0.25] [--ai-time 0.05] [--clock wall|cpu] [--jobs 1] [--seed 1] [--quick]
 
 Games are played AI against AI (hard against normal, then normal against normal, seats alternating, ``--ai-time``
 a move), every ``STRIDE``-th position is analysed at ``--budget`` as the analysis job does, and the mover's
@@ -11,7 +11,9 @@ draw 1/seats). A well calibrated analysis has observed ≈ predicted in every de
 search scores of the same positions (proven wins and losses left out) and the scale maximising the likelihood of
 the outcomes under ``1 / (1 + exp(-score / scale))``; for Mouse Guard and Mission commando the slope ``a`` of
 ``sigmoid(a * logit(p))`` likewise (``analysis.SLOPES``). The refitted tables are in-sample: fitted and judged on
-the same positions.
+the same positions. A game written ``name:variant`` (``murus:advanced``) is played with the option ``variant``
+set (Murus' advanced game has a scale and offset of its own). With ``--clock cpu`` the budgets are CPU time of the
+game's process (fair on a busy machine).
 """
 
 from __future__ import annotations
@@ -34,32 +36,36 @@ STRIDE = 3  # odd: the positions sampled alternate between the seats to move
 PAIRINGS = (("hard", "normal"), ("normal", "normal"))
 
 
-def play_and_sample(game: str, seed: int, budget: float, ai_time: float) -> list[tuple]:
-    """One selfplay game; for every ``STRIDE``-th position the engine searches: (mover's predicted chance,
-    mover's outcome, Murus search score or None)."""
+def play_and_sample(spec: str, seed: int, budget: float, ai_time: float, clock: str = "wall") -> list[tuple]:
+    """One selfplay game of ``spec`` (``name`` or ``name:variant``); for every ``STRIDE``-th position the engine
+    searches: (mover's predicted chance, mover's outcome, Murus search score or None)."""
+    from burrow.selfplay import CLOCKS
+
+    timer = CLOCKS[clock]
+    game, _, variant = spec.partition(":")
+    options = {"variant": variant} if variant else {}
     module = game_module(game)
     rng = random.Random(seed)
     levels = list(PAIRINGS[(seed // 2) % len(PAIRINGS)])
     if seed % 2:
         levels.reverse()
     state = None
-    for event in module.initial(Setup(seats=2, options={}), rng):
+    for event in module.initial(Setup(seats=2, options=options), rng):
         state = module.evolve(state, event)
     sampled, ply = [], 0
     while module.status(state) != "finished" and ply < 400:
         seat = module.to_act(state)[0]
         if ply % STRIDE == STRIDE - 1:
             if game == "murus":
-                score, _, side = analysis.murus_search(module.view(state, "all"), budget, random.Random(ply),
-                                                       time.monotonic)
-                sampled.append((side, analysis.murus_chance(score), score))
+                view = module.view(state, "all")
+                score, _, side = analysis.murus_search(view, budget, random.Random(ply), timer)
+                sampled.append((side, analysis.murus_chance(score, variant == "advanced"), score))
             else:
-                found = analysis.evaluate(module, state, 2, seat, budget, random.Random(ply), time.monotonic)
+                found = analysis.evaluate(module, state, 2, seat, budget, random.Random(ply), timer)
                 if found.best is not None:  # not Mouse Guard's secret placements, where nothing is searched
                     sampled.append((seat, found.win[seat], None))
         level = levels[seat]
-        move = ai.choose(game, module.view(state, seat), seat, level, rng, ai.budget_for(level, ai_time),
-                         time.monotonic)
+        move = ai.choose(game, module.view(state, seat), seat, level, rng, ai.budget_for(level, ai_time), timer)
         for event in module.decide(state, seat, module.parse(move), rng):
             state = module.evolve(state, event)
         ply += 1
@@ -132,6 +138,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--positions", type=int, default=200, help="at least this many positions per game")
     p.add_argument("--budget", type=float, default=0.25, help="analysis seconds per position")
     p.add_argument("--ai-time", type=float, default=0.05, help="selfplay seconds per move (hard: twice)")
+    p.add_argument("--clock", choices=("wall", "cpu"), default="wall", help="budgets in wall or CPU time")
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)
@@ -142,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         records, seed, started = [], args.seed * 1000, time.monotonic()
         with ProcessPoolExecutor(args.jobs) as pool:
             while len(records) < args.positions:
-                batch = [(game, seed + i, args.budget, args.ai_time) for i in range(max(args.jobs, 2))]
+                batch = [(game, seed + i, args.budget, args.ai_time, args.clock) for i in range(max(args.jobs, 2))]
                 seed += len(batch)
                 for sampled in pool.map(_task, batch):
                     records.extend(sampled)
@@ -157,15 +164,17 @@ def main(argv: list[str] | None = None) -> int:
             refit = [(1 / (1 + math.exp(-slope * logit(p))) if 0 < p < 1 else p, o, s) for p, o, s in records]
             harness.table(["predicted", "positions", "mean predicted", "observed"], deciles(refit),
                           title=f"{game} with the fitted slope {slope:g}: Brier score {brier(refit):.3f}")
-        if game == "murus":
+        if game.startswith("murus"):
             scale, offset, loglik, used = fit_scale(records)
-            print(f"Murus fit: scale {scale:g} centi-stones per unit of log-odds, offset {offset:+g} for the side "
-                  f"to move (mean log-likelihood {loglik:.3f} over {used} unproven positions; the analysis uses "
-                  f"{analysis.MURUS_SCALE:g}, {analysis.MURUS_OFFSET:+g})\n")
+            used_now = ((analysis.MURUS_ADVANCED_SCALE, analysis.MURUS_ADVANCED_OFFSET) if game == "murus:advanced"
+                        else (analysis.MURUS_SCALE, analysis.MURUS_OFFSET))
+            print(f"{game} fit: scale {scale:g} centi-stones per unit of log-odds, offset {offset:+g} for the "
+                  f"side to move (mean log-likelihood {loglik:.3f} over {used} unproven positions; the analysis "
+                  f"uses {used_now[0]:g}, {used_now[1]:+g})\n")
             refit = [(1 / (1 + math.exp(-(s + offset) / scale)) if abs(s) <= WON else p, o, s)
                      for p, o, s in records]
             harness.table(["predicted", "positions", "mean predicted", "observed"], deciles(refit),
-                          title=f"murus with the fitted scale {scale:g} and offset {offset:+g}: "
+                          title=f"{game} with the fitted scale {scale:g} and offset {offset:+g}: "
                                 f"Brier score {brier(refit):.3f}")
     return 0
 

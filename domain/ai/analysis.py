@@ -5,9 +5,10 @@ analysed with everything revealed (finished games only: ``services/analysis.py``
 
 - **Murus Gallicus**: hard's alpha-beta (``domain.ai.murus_search.Search`` in the basic game,
   ``domain.ai.murus_advanced.Search`` in the advanced one) for the whole budget; its score for the side to move
-  becomes a probability by a logistic ``1 / (1 + exp(-(score + MURUS_OFFSET) / MURUS_SCALE))``, whose scale and
-  offset were fitted by maximum likelihood on the outcomes of selfplay positions (``bench/calibrate.py``,
-  ``docs/ai.md``); a proven win or loss is 1 or 0.
+  becomes a probability by a logistic ``1 / (1 + exp(-(score + MURUS_OFFSET) / MURUS_SCALE))`` (in the advanced
+  game ``MURUS_ADVANCED_OFFSET`` and ``MURUS_ADVANCED_SCALE``), whose scales and offsets were fitted by maximum
+  likelihood on the outcomes of selfplay positions (``bench/calibrate.py``, ``docs/ai.md``); a proven win or loss
+  is 1 or 0.
 - **Mouse Guard**: hard's MCTS run on the true hands and deck order (no determinisation: nothing is hidden any
   more); the chance is the mean reward of the most visited move (the search's leaves are its fitted logistic
   model of the winning chance). The placement phase has no search: every seat gets an equal share.
@@ -44,8 +45,11 @@ from domain.murus.position import load_position
 
 MURUS_SCALE = 50.0
 MURUS_OFFSET = -10.0
-"""Centi-stones per unit of log-odds in Murus, and centi-stones added to the side to move's score
+"""Centi-stones per unit of log-odds in Murus' basic game, and centi-stones added to the side to move's score
 (``bench/calibrate.py`` fits both; see ``docs/ai.md``)."""
+MURUS_ADVANCED_SCALE = 100.0
+MURUS_ADVANCED_OFFSET = -10.0
+"""The same for the advanced game, whose search and evaluation are its own (``domain/ai/murus_advanced.py``)."""
 
 SLOPES = {"mouseguard": 1.6, "commando": 0.75}
 """Per game, the slope ``a`` by which a search's chance ``p`` is stretched: ``sigmoid(a * logit(p))`` (fitted by
@@ -114,13 +118,15 @@ def blunders(plies: list[dict], end: tuple[float, ...] | list[float] | None) -> 
 
 # --- Murus -------------------------------------------------------------------------------------------------------
 
-def murus_chance(score: int) -> float:
-    """The side to move's winning chance for a search score (see ``MURUS_SCALE``)."""
+def murus_chance(score: int, advanced: bool = False) -> float:
+    """The side to move's winning chance for a search score of the basic or the ``advanced`` game (see
+    ``MURUS_SCALE``, ``MURUS_ADVANCED_SCALE``)."""
     if score > WON:
         return 1.0
     if score < -WON:
         return 0.0
-    return 1.0 / (1.0 + math.exp(-(score + MURUS_OFFSET) / MURUS_SCALE))
+    scale, offset = (MURUS_ADVANCED_SCALE, MURUS_ADVANCED_OFFSET) if advanced else (MURUS_SCALE, MURUS_OFFSET)
+    return 1.0 / (1.0 + math.exp(-(score + offset) / scale))
 
 
 def murus_search(view: dict, budget: float, rng: random.Random,
@@ -139,7 +145,7 @@ def murus_search(view: dict, budget: float, rng: random.Random,
 
 def _murus(view: dict, budget: float, rng: random.Random, clock: Callable[[], float]) -> Evaluation:
     score, best, side = murus_search(view, budget, rng, clock)
-    chance = murus_chance(score)
+    chance = murus_chance(score, view["options"]["variant"] == "advanced")
     return Evaluation((chance, 1.0 - chance) if side == 0 else (1.0 - chance, chance), best)
 
 

@@ -36,7 +36,7 @@ def own_chance(game: str, view: dict, seat: int, rng: random.Random, budget: flo
     """``seat``'s winning chance from its own view, or None where the view hides too much to evaluate."""
     if game == "murus":
         score, _, side = analysis.murus_search(view, budget, rng, clock)
-        chance = analysis.murus_chance(score)
+        chance = analysis.murus_chance(score, view["options"]["variant"] == "advanced")
         return chance if side == seat else 1.0 - chance
     if game == "squirrels" and view.get("status") == "playing":
         return analysis._squirrels(view, budget, rng, clock).win[seat]
