@@ -30,7 +30,8 @@ The evaluation (``evaluate``) is a weight vector (``FEATURES``) over one side's 
 side to move's bonus: stones by kind (wall, tower, catapult) and distance to the goal row, distributions and
 fires available, no action at all, the goal-row cells the side can put a stone on next move, and those of them
 the other side could not clear (no tower of theirs next to it, none of their catapults in range; or a
-distribution that raises a tower there, which no single action removes).
+distribution that raises a tower there, which no single action removes), and the first four towers and catapults
+(a side with few of them is near stalemate).
 """
 
 from __future__ import annotations
@@ -99,17 +100,21 @@ for _frm in range(CELLS):
 
 FEATURES = tuple([f"walls at {d}" for d in range(7)] + [f"towers at {d}" for d in range(7)]
                  + [f"catapults at {d}" for d in range(7)]
-                 + ["distributions", "fires", "stuck", "intrusions", "unanswerable intrusions"])
+                 + ["distributions", "fires", "stuck", "intrusions", "unanswerable intrusions",
+                    "mobile stacks (up to four)"])
 """What ``side_score`` counts for one side (``at d``: at distance ``d`` from its goal row); the weights add the
 side to move's bonus after them."""
 WEIGHTS = (150, 140, 118, 110, 105, 102, 100,
-           300, 255, 300, 270, 245, 230, 220,
-           420, 370, 390, 400, 370, 345, 330,
-           8, 5, -300, 25, 220, 10)
-"""Centi-stones: a wall 100, a tower 220, a catapult 330, each more the nearer it stands to the goal row (a tower
+           330, 285, 330, 300, 275, 260, 250,
+           450, 400, 420, 430, 400, 375, 360,
+           8, 5, -300, 25, 220, 40, 10)
+"""Centi-stones: a wall 100, a tower 250, a catapult 360, each more the nearer it stands to the goal row (a tower
 most two rows out, where it distributes onto the goal row; a catapult two and three rows out, where it fires onto
 it); 8 a distribution, 5 a fire, 300 off for a side without either, 25 a goal-row cell the side can reach next
-move and 220 more when the other side could not clear it; 10 for the side to move."""
+move and 220 more when the other side could not clear it, 40 for each of the first four towers and catapults (a
+side left with few loses its moves: stalemate); 10 for the side to move. A first set (a tower 220, a catapult 330,
+nothing for the stacks) lost a game to ``bench/murus_advanced_strong.py`` at 0.25 s a move by spreading every tower
+into walls until it was stalemated; these won 8 of 8 there (docs/ai.md)."""
 
 HASH_1, HASH_2, HASH_3 = (0x9E3779B97F4A7C15 - (1 << 64), 0xC2B2AE3D27D4EB4F - (1 << 64),
                           0x165667B19E3779F9)
@@ -268,7 +273,7 @@ def side_score(p1, p2, p3, e1, e2, e3, side, w):
             has = p3 & FIRE_HAS[side, k]
             fires += popcount(has & toward(target, offset))
             reached |= away(has & toward(empty_goal, offset), offset)
-    score += w[21] * distributions + w[22] * fires
+    score += w[21] * distributions + w[22] * fires + w[26] * min(popcount(p2), 4)
     if distributions == 0 and fires == 0:
         score += w[23]
     if reached:
@@ -282,7 +287,7 @@ def side_score(p1, p2, p3, e1, e2, e3, side, w):
 def evaluate(m1, m2, m3, t1, t2, t3, side, w):
     """Mine minus theirs plus the side to move's bonus (centi-stones, for the side to move)."""
     return (side_score(m1, m2, m3, t1, t2, t3, side, w) - side_score(t1, t2, t3, m1, m2, m3, side ^ 1, w)
-            + w[26])
+            + w[27])
 
 
 # -- the transposition table ------------------------------------------------------------------------------------
