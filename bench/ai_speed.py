@@ -26,6 +26,7 @@ import harness
 
 from domain.ai import mouseguard as mouseguard_ai
 from domain.ai import murus as murus_ai
+from domain.ai import murus_advanced
 from domain.ai import murus_search as murus_fast
 from domain.ai import squirrels as squirrels_ai
 from domain.base import Setup
@@ -52,7 +53,10 @@ def murus_rows(seconds: float) -> list[list[str]]:
                                 ("after 12 random plies", middle, False)):
         for level in ("normal", "hard"):
             started = clock()
-            if level == "hard" and not advanced:  # hard's basic-game search (domain/ai/murus_search.py)
+            if level == "hard" and advanced:  # hard's advanced-game search (domain/ai/murus_advanced.py)
+                search = murus_advanced.Search(clock, started + seconds)
+                search.best_move(pos, random.Random(0))
+            elif level == "hard":  # hard's basic-game search (domain/ai/murus_search.py)
                 search = murus_fast.Search(clock, started + seconds)
                 search.best_move(murus_fast.compact(pos), random.Random(0))
             else:

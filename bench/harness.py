@@ -346,14 +346,15 @@ def wait_http(port: int, path: str = "/api/health", seconds: float = 30.0) -> No
 
 def serve(server: RedisServer, *args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen, int]:
     """``burrow serve --host 127.0.0.1 --port <free> *args`` on ``server`` (events on db 0, queues on db 1, prefix
-    ``bench``, ``env`` besides), once ``/api/health`` answers; returns the process and its port."""
+    ``bench``, ``env`` besides), once ``/api/health`` answers (within two minutes: on a busy machine importing the
+    AI cores and starting the workers may take a minute of wall time); returns the process and its port."""
     port = free_port()
     env = {**os.environ, "REDIS_URL": server.url(0), "RQ_URL": server.url(1), "BURROW_PREFIX": "bench",
            **(env or {})}
     argv = [sys.executable, "-m", "burrow.cli", "serve", "--host", "127.0.0.1", "--port", str(port), *args]
     proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        wait_http(port)
+        wait_http(port, seconds=120)
     except RuntimeError:
         proc.kill()
         raise RuntimeError("burrow serve did not start: " + proc.communicate(timeout=10)[1].decode()[-2000:]) \
