@@ -1,6 +1,7 @@
-"""The web front of one process of ``burrow serve --web-only --processes N`` (``burrow/serving.py``): each process
-builds its runtime from the environment (``REDIS_URL`` is required: the embedded store lives in one process) and
-serves ``web/front.py`` over it, Flask on ``BURROW_WEB_THREADS`` (default 32) threads."""
+"""The web front for an ASGI server of one's own (``hypercorn burrow.asgi:app``; ``burrow serve --web-only
+--processes N`` runs ``burrow/web_process.py`` instead): the process builds its runtime from the environment
+(``REDIS_URL`` is required: the embedded store lives in one process) and serves ``web/front.py`` over it, Flask
+on ``BURROW_WEB_THREADS`` (default 32) threads."""
 
 import os
 

@@ -67,13 +67,16 @@ def cmd_serve(args) -> int:
     sock = _listen(args.host, args.port)
     observed.prepare(own_dir=True)  # before any metric is made; the web processes inherit the directory
     if args.processes > 1:
-        settings = Settings.from_env(redis_url=args.redis)
+        try:
+            settings = Settings.from_env(redis_url=args.redis, data_dir=args.data, partitions=args.partitions)
+        except ValueError as exc:
+            raise UserError(f"bad setting: {exc}") from None
         if settings.redis_url is None:
             raise UserError("--processes needs a real Redis: pass --redis URL or set REDIS_URL")
-        os.environ["REDIS_URL"] = settings.redis_url  # the web processes build their runtimes from the environment
         print(f"burrow: {args.processes} web processes for {public_url(settings.redis_url)}; "
               f"open http://{args.host}:{args.port}/", file=sys.stderr)
-        return serving.serve_processes(settings, sock, args.processes)
+        threads = int(os.environ.get("BURROW_WEB_THREADS", args.threads))  # every setting is handed to them whole
+        return serving.serve_processes(settings, sock, args.processes, threads)
     runtime = _runtime(args)
     if runtime.embedded:
         print(f"burrow: embedded store (in-process fakeredis) journaled to {runtime.settings.data_dir}/ "
