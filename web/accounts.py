@@ -4,7 +4,6 @@ games and sessions, profiles, leaderboards, and their pages. Thin: parse, call `
 
 from __future__ import annotations
 
-import json
 import re
 from urllib.parse import urlsplit
 
@@ -17,7 +16,7 @@ from services.accounts.passkeys import Passkeys
 from services.accounts.service import USERNAME
 from services.reads.ratings import outcome
 from services.store.codec import iso_time
-from web import i18n, session
+from web import i18n, schemas, session
 from web.api import only_json_from_this_origin, service_error
 
 accounts_bp = Blueprint("accounts", __name__, template_folder="templates")
@@ -49,15 +48,7 @@ def runtime():
 
 def body_object(allowed: tuple[str, ...], empty_ok: bool = False) -> dict:
     """The request's JSON object; 400 if it is none, 422 naming a field it should not have."""
-    raw = request.get_data()
-    if not raw and empty_ok:
-        return {}
-    try:
-        body = json.loads(raw) if raw else None
-    except (ValueError, RecursionError):
-        raise errors.BadRequest(Text("the request body is not valid JSON")) from None
-    if not isinstance(body, dict):
-        raise errors.BadRequest(Text("the request body must be a JSON object"))
+    body = schemas.request_body(empty_ok=empty_ok)
     unknown = sorted(set(body) - set(allowed))
     if unknown:
         raise errors.Unprocessable(Text("{field}: unknown field (known: {known})", field=unknown[0][:40],

@@ -149,10 +149,7 @@ def health_answer(checker) -> tuple[int, dict]:
 
 @api.post("/games")
 def create_game():
-    try:
-        body = schemas.decode(request.get_data(), schemas.CreateGame)
-    except ValueError as exc:
-        raise errors.BadRequest(exc.args[0]) from None
+    body = schemas.request_body(schemas.CreateGame)
     created = runtime().service.create(body.game, body.players, body.options, body.seed, body.position,
                                        client=request.remote_addr, clock=body.clock, account=session.username())
     return jsonify(created), 201
@@ -162,10 +159,7 @@ def create_game():
 def take_seat(gid: str, seat: int):
     """Take an open seat: one of racing claims wins, the others get 409 ``seat_taken``. With no name, a signed-in
     client sits as its account."""
-    try:
-        body = schemas.decode(request.get_data(), schemas.TakeSeat)
-    except ValueError as exc:
-        raise errors.BadRequest(exc.args[0]) from None
+    body = schemas.request_body(schemas.TakeSeat)
     if runtime().store.meta(gid) is None:
         raise errors.NotFound(Text("no game {gid}", gid=repr(gid)))
     return jsonify(Tables(runtime().service).claim(gid, seat, body.name, account=session.username()))
@@ -284,10 +278,7 @@ def with_presence(rt, doc: dict, seat: int | None) -> dict:
 @api.post("/games/<gid>/commands")
 def post_command(gid: str):
     rt = runtime()
-    try:
-        body = schemas.decode(request.get_data(), schemas.Command)
-    except ValueError as exc:
-        raise errors.BadRequest(exc.args[0]) from None
+    body = schemas.request_body(schemas.Command)
     with command_measured(rt, gid):
         seat = required_seat(rt, gid)
         answer = rt.service.command(gid, seat, body.move, body.expected_version, body.command_id)

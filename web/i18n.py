@@ -23,6 +23,9 @@ from babel import Locale, numbers
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 from flask import Blueprint, Flask, Response, g, has_request_context, request
+from starlette.requests import Request as StarletteRequest
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 from domain import text as texts
 
@@ -65,21 +68,13 @@ def known(lang: str | None) -> str | None:
 
 
 def from_accept(header: str | None) -> str | None:
-    """The first of our languages in an ``Accept-Language`` header, by its quality (the order breaks ties)."""
-    ranked = []
-    for i, part in enumerate((header or "").split(",")):
-        tag, _, params = part.strip().partition(";")
-        quality = 1.0
-        for param in params.split(";"):
-            name, _, value = param.strip().partition("=")
-            if name == "q":
-                try:
-                    quality = float(value)
-                except ValueError:
-                    quality = 0.0
-        if known(tag) and quality > 0:
-            ranked.append((-quality, i, known(tag)))
-    return min(ranked)[2] if ranked else None
+    """The best of our languages for an ``Accept-Language`` header, or None: werkzeug parses and negotiates it
+    (by quality, the order breaking ties), each tag read as ours when its primary language is (``zh-TW`` at 0.5
+    is our ``zh``, before ``fr`` at 0.3: werkzeug alone would prefer any exact match)."""
+    if not header:
+        return None
+    accepted = parse_accept_header(header, LanguageAccept)
+    return known(LanguageAccept([(known(tag) or tag, q) for tag, q in accepted]).best_match(LANGUAGES))
 
 
 def choose(query: str | None, cookie: str | None, account: str | None, accept: str | None) -> str:
@@ -105,10 +100,9 @@ def request_language() -> str:
 
 def scope_language(scope: dict) -> str:
     """The language of an ASGI request that never reaches Flask (the front's own errors): query, cookie, header."""
-    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
-    query = re.search(r"(?:^|&)lang=([^&]*)", scope.get("query_string", b"").decode("latin-1"))
-    cookie = re.search(rf"(?:^|;)\s*{COOKIE}=([^;]*)", headers.get("cookie", ""))
-    return choose(query and query.group(1), cookie and cookie.group(1), None, headers.get("accept-language"))
+    request = StarletteRequest(scope)
+    return choose(request.query_params.get("lang"), request.cookies.get(COOKIE), None,
+                  request.headers.get("accept-language"))
 
 
 # -- translations ------------------------------------------------------------------------------------------

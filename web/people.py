@@ -10,6 +10,7 @@ from services import errors
 from services.bounds import is_stream_id
 from services.clients import client_id
 from services.people.chat import check_room
+from web import schemas
 from web.api import api, bearer_token, required_seat, runtime
 
 
@@ -55,11 +56,7 @@ def signed_in_account() -> str | None:
 
 
 def body_of(*names: str, empty_ok: bool = False) -> dict:
-    if empty_ok and not request.get_data():
-        return {}
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        raise errors.BadRequest(Text("the body must be a JSON object"))
+    body = schemas.request_body(empty_ok=empty_ok)
     unknown = set(body) - set(names)
     if unknown:
         raise errors.BadRequest(Text("{field}: unknown field (known: {known})", field=min(unknown),

@@ -6,10 +6,11 @@ import re
 from typing import Annotated, Any
 
 import msgspec
+from flask import request
 
 from domain import registry
 from domain.text import Text
-from services import bounds
+from services import bounds, errors
 
 
 def levels() -> list[str]:
@@ -53,19 +54,60 @@ class Command(msgspec.Struct, forbid_unknown_fields=True):
     command_id: Annotated[str, msgspec.Meta(max_length=bounds.MAX_COMMAND_ID)] | None = msgspec.field(default=None)
 
 
-def decode(body: bytes, kind: type):
-    """The body decoded as ``kind``; ``ValueError`` with a message naming the field otherwise (a ``Text``: said
-    in the reader's language)."""
+MAX_DEPTH = 64
+"""How deep a request body may nest objects and arrays: deeper is refused (400) before any route reads it (a
+recursive reader of the value, ours or a library's, would otherwise run out of stack: a 500)."""
+
+
+def decode(body: bytes, kind: Any = dict[str, Any]):
+    """The body decoded as ``kind`` (by default: any JSON object); ``ValueError`` with a message naming the field
+    otherwise (a ``Text``: said in the reader's language). The one parser of request bodies."""
     if not body:
         raise ValueError(Text("the request body must be a JSON object"))
     try:
-        return msgspec.json.decode(body, type=kind)
+        value = msgspec.json.decode(body, type=kind)
     except msgspec.ValidationError as exc:
+        if kind == dict[str, Any]:
+            raise ValueError(Text("the request body must be a JSON object")) from None
         raise ValueError(_wording(str(exc))) from exc
     except msgspec.DecodeError:
         raise ValueError(Text("the request body is not valid JSON")) from None
     except RecursionError:
         raise ValueError(Text("the request body is nested too deep")) from None
+    if _deeper_than(value, MAX_DEPTH):
+        raise ValueError(Text("the request body is nested too deep"))
+    return value
+
+
+def request_body(kind: Any = dict[str, Any], empty_ok: bool = False):
+    """The current request's body decoded as ``kind`` (``decode``); ``errors.BadRequest`` (400) otherwise. An
+    empty body is ``{}`` when ``empty_ok``."""
+    raw = request.get_data()
+    if not raw and empty_ok:
+        return {}
+    try:
+        return decode(raw, kind)
+    except ValueError as exc:
+        raise errors.BadRequest(exc.args[0]) from None
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether ``value`` nests objects or arrays (or structs) more than ``limit`` deep; without recursion."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, list):
+            children = item
+        elif isinstance(item, msgspec.Struct):
+            children = [getattr(item, name) for name in item.__struct_fields__]
+        else:
+            continue
+        if depth > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 # msgspec's own words for what it refuses, and ours (the field leads: "players: expected array, got str").

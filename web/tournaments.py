@@ -8,7 +8,7 @@ from flask import jsonify, request
 
 from domain.text import Text
 from services import errors
-from web import session
+from web import schemas, session
 from web.api import api, runtime
 
 STATUSES = ("upcoming", "running", "finished")
@@ -31,7 +31,7 @@ def create_tournament():
     """``{"game", "system", "clock", "options"?, "rounds"?, "minutes"?, "table_size"?, "starts_at"?,
     "max_players"?, "title"?}`` → 201 ``{"id"}``."""
     username = signed_in_user()
-    body = request.get_json(silent=True)
+    body = schemas.request_body()
     return jsonify({"id": tournaments().create(username, body)}), 201
 
 
