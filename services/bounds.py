@@ -27,6 +27,7 @@ MAX_INT = 2**53 - 1
 MAX_SEED = MAX_INT
 MAX_MOVE = 200  # characters of one command in notation
 MAX_COMMAND_ID = 128
+MAX_VERSION = 2**63 - 1  # stream IDs are 64-bit: a larger number is no version of any game (and Redis refuses it)
 
 GAME_ID = re.compile(r"[0-9a-f]{12}\Z")
 STREAM_ID = re.compile(r"([0-9]{1,20})-([0-9]{1,20})\Z")  # ASCII digits only: str.isdigit() takes "²" and "١"
@@ -105,6 +106,22 @@ def check_int(value: Any, field: str, low: int, high: int) -> int:
     """``value`` if it is an integer from ``low`` to ``high``."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise unprocessable(field, f"must be an integer from {low} to {high}, not {value!r}")
+    return value
+
+
+def parse_int(raw: str | None, name: str, minimum: int = 0, maximum: int = MAX_VERSION) -> int | None:
+    """The integer a query or header argument ``name`` spells (None when absent); ``errors.BadRequest`` naming it
+    otherwise. The one reader of integers (versions, counts, positions) in a request's text."""
+    if raw is None:
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        raise errors.BadRequest(Text("{name}: must be an integer, not {raw}", name=name, raw=repr(raw))) from None
+    if value < minimum:
+        raise errors.BadRequest(Text("{name}: must be at least {minimum}", name=name, minimum=minimum))
+    if value > maximum:
+        raise errors.BadRequest(Text("{name}: must be at most {max_version}", name=name, max_version=maximum))
     return value
 
 

@@ -11,7 +11,7 @@ from flask import Blueprint, current_app, jsonify, request
 
 from domain import registry
 from domain.text import Text
-from services import errors
+from services import bounds, errors
 from services.bounds import is_game_id
 from services.games.tables import Tables
 from services.jobs import doctor
@@ -28,7 +28,6 @@ api = Blueprint("api", __name__, url_prefix="/api")
 
 LOBBY_PAGE, LOBBY_MAX = 50, 200  # lobby lines per page: default, most
 LOBBY_CURSOR = re.compile(r"\d{1,15}\.[0-9a-z-]{1,40}")
-MAX_VERSION = 2**63 - 1  # stream IDs are 64-bit: a larger number is no version of any game (and Redis refuses it)
 
 
 def runtime():
@@ -104,18 +103,8 @@ def bearer_token() -> str | None:
 
 
 def int_arg(name: str, minimum: int = 0) -> int | None:
-    raw = request.args.get(name)
-    if raw is None:
-        return None
-    try:
-        value = int(raw)
-    except ValueError:
-        raise errors.BadRequest(Text("{name}: must be an integer, not {raw}", name=name, raw=repr(raw))) from None
-    if value < minimum:
-        raise errors.BadRequest(Text("{name}: must be at least {minimum}", name=name, minimum=minimum))
-    if value > MAX_VERSION:
-        raise errors.BadRequest(Text("{name}: must be at most {max_version}", name=name, max_version=MAX_VERSION))
-    return value
+    """The query argument ``name`` as an integer (``bounds.parse_int``)."""
+    return bounds.parse_int(request.args.get(name), name, minimum)
 
 
 @api.get("/catalog")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
 from urllib.parse import urlsplit
@@ -37,13 +38,14 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 
 from domain.text import Text
+from services import bounds
 from services import errors as service_errors
 from services.accounts import of as accounts_of
 from services.accounts.sessions import session_hash
 from services.bounds import is_game_id, is_stream_id
 from services.clients import address_of
 from services.config import Settings
-from services.live.hub import RETRY_MS, Hub, Subscription, new_hub
+from services.live.hub import RETRY_MS, Hub, Subscription, frame, new_hub
 from web import errors, i18n
 from web import metrics as web_metrics
 from web.api import health_answer
@@ -53,6 +55,9 @@ KEEPALIVE_SECONDS = 15  # a comment line on an idle stream, so proxies and clien
 SEND_SECONDS = 10  # a stream whose client takes longer to accept one message is ended (it reconnects)
 PLAIN_HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}  # as Flask's answers
 SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+Subscribe = Callable[[Callable[[], None]], Subscription]
+"""How a stream subscribes to the hub, given the wake-up of its coroutine (run on a setup thread)."""
+Endpoint = Callable[[Request], Awaitable[Response]]
 SETUP_THREADS = 4  # threads that open streams (the first stream of a game loads it); never more
 BODY_METHODS = (b"POST", b"PUT", b"PATCH", b"DELETE")
 SESSION_COOKIE = "burrow_session"  # the cookie web/session.py sets
@@ -247,101 +252,85 @@ class Streams:
                 self._wakers[loop] = Waker(loop)
             return self._wakers[loop]
 
-    async def game(self, request: Request) -> Response:
-        """The versions after ``Last-Event-ID`` (or ``?after=``), then each new one as it comes."""
+    def route(self, opening: Callable[[Request], Awaitable[Subscribe]]) -> Endpoint:
+        """The one routine of every stream route: ``opening`` checks the request and says how to subscribe (any
+        ``ServiceError`` on the way is the front's error answer, in the request's language); the subscription is
+        made on a setup thread (it may read Redis), then its messages are streamed until the client goes, the
+        subscription ends or the server stops. A ``HEAD`` answers whether the stream would open."""
+
+        async def endpoint(request: Request) -> Response:
+            loop = asyncio.get_running_loop()
+            wakeup, waker = asyncio.Event(), self._waker(loop)
+            try:
+                subscribe = await opening(request)
+                sub = await loop.run_in_executor(self.setup, subscribe, lambda: waker.wake(wakeup.set))
+            except service_errors.ServiceError as exc:
+                return error_response(exc, request)
+            if request.method == "HEAD":
+                self.hub.unsubscribe(sub)
+                return Response(media_type="text/event-stream", headers=SSE_HEADERS)
+            return EventStream(self._messages(sub, wakeup), headers=SSE_HEADERS, ping=KEEPALIVE_SECONDS,
+                               send_timeout=SEND_SECONDS, background=BackgroundTask(self.hub.unsubscribe, sub))
+
+        return endpoint
+
+    async def game(self, request: Request) -> Subscribe:
+        """``GET /api/games/<gid>/stream``: the versions after ``Last-Event-ID`` (or ``?after=``), then each new
+        one as it comes."""
         gid = request.path_params["gid"]
         if not is_game_id(gid):
-            return error_response(service_errors.NotFound(Text("no game {gid}", gid=repr(gid[:40]))), request)
-        try:
-            after = last_event_id(request.headers.get("last-event-id"), request.query_params.get("after"))
-        except service_errors.ServiceError as exc:
-            return error_response(exc, request)
-        loop = asyncio.get_running_loop()
-        wakeup, waker = asyncio.Event(), self._waker(loop)
-        address = request.client.host if request.client else None
-        try:
-            sub = await loop.run_in_executor(self.setup, self.hub.subscribe, gid, after, address,
-                                             lambda: waker.wake(wakeup.set))
-        except service_errors.ServiceError as exc:
-            return error_response(exc, request)
-        if request.method == "HEAD":
-            self.hub.unsubscribe(sub)
-            return Response(media_type="text/event-stream", headers=SSE_HEADERS)
-        return EventStream(self._messages(sub, wakeup), headers=SSE_HEADERS, ping=KEEPALIVE_SECONDS,
-                                   send_timeout=SEND_SECONDS, background=BackgroundTask(self.hub.unsubscribe, sub))
+            raise service_errors.NotFound(Text("no game {gid}", gid=repr(gid[:40])))
+        after = last_event_id(request.headers.get("last-event-id"), request.query_params.get("after"))
+        address = address_of_request(request)
+        return lambda wake: self.hub.subscribe(gid, after, address, wake)
 
-    async def notices(self, request: Request) -> Response:
+    async def notices(self, request: Request) -> Subscribe:
         """``GET /api/games/<gid>/notices``: what happens beside a game's versions (a chat message posted, a
         player back), from now on: the game's own stream carries its versions and nothing else."""
         gid = request.path_params["gid"]
         if not is_game_id(gid):
-            return error_response(service_errors.NotFound(f"no game {gid[:40]!r}"))
-        loop = asyncio.get_running_loop()
-        wakeup, waker = asyncio.Event(), self._waker(loop)
-        address = request.client.host if request.client else None
+            raise service_errors.NotFound(Text("no game {gid}", gid=repr(gid[:40])))
         cookie = request.cookies.get(SESSION_COOKIE)
         # Opened with a live session's cookie, it ends with that session (a stolen cookie's stream must not
         # outlive "sign out everywhere"); a guest without one has nothing to revoke.
-        signed = cookie and await loop.run_in_executor(self.setup, self.username_of, cookie) is not None
+        signed = cookie and await self._username(cookie) is not None
         session = session_hash(cookie) if signed else None
-        try:
-            sub = await loop.run_in_executor(self.setup, self.hub.subscribe_notices, gid, address,
-                                             lambda: waker.wake(wakeup.set), session)
-        except service_errors.ServiceError as exc:
-            return error_response(exc)
-        return EventStream(self._messages(sub, wakeup), headers=SSE_HEADERS, ping=KEEPALIVE_SECONDS,
-                           send_timeout=SEND_SECONDS, background=BackgroundTask(self.hub.unsubscribe, sub))
+        address = address_of_request(request)
+        return lambda wake: self.hub.subscribe_notices(gid, address, wake, session)
 
-    async def account(self, request: Request) -> Response:
+    async def account(self, request: Request) -> Subscribe:
         """``GET /api/me/stream``: the signed-in account's notifications, to every tab and device, after
         ``Last-Event-ID`` (a reconnect) or from now on."""
-        loop = asyncio.get_running_loop()
         cookie = request.cookies.get(SESSION_COOKIE)
-        username = await loop.run_in_executor(self.setup, self.username_of, cookie) if cookie else None
+        username = await self._username(cookie) if cookie else None
         if username is None:
-            return error_response(service_errors.Unauthorized(Text("sign in first: this is an account's stream")),
-                                  request)
+            raise service_errors.Unauthorized(Text("sign in first: this is an account's stream"))
         after = request.headers.get("last-event-id")
         if after is not None and not is_stream_id(after):
-            return error_response(service_errors.BadRequest(Text("Last-Event-ID: not a notification's id")),
-                                  request)
-        wakeup, waker = asyncio.Event(), self._waker(loop)
-        address = request.client.host if request.client else None
-        try:
-            sub = await loop.run_in_executor(self.setup, self.hub.subscribe_account, username.lower(), after,
-                                             address, lambda: waker.wake(wakeup.set), session_hash(cookie))
-        except service_errors.ServiceError as exc:
-            return error_response(exc, request)
-        return EventStream(self._messages(sub, wakeup), headers=SSE_HEADERS, ping=KEEPALIVE_SECONDS,
-                           send_timeout=SEND_SECONDS, background=BackgroundTask(self.hub.unsubscribe, sub))
+            raise service_errors.BadRequest(Text("Last-Event-ID: not a notification's id"))
+        address, session = address_of_request(request), session_hash(cookie)
+        return lambda wake: self.hub.subscribe_account(username.lower(), after, address, wake, session)
 
-    async def tournament(self, request: Request) -> Response:
+    async def tournament(self, request: Request) -> Subscribe:
         """``GET /api/tournaments/<id>/stream``: the tournament's document now (unless ``Last-Event-ID`` is its
         version), then on each change."""
         tid = request.path_params["tid"]
-        try:
-            after = last_event_id(request.headers.get("last-event-id"), request.query_params.get("after"))
-        except service_errors.ServiceError as exc:
-            return error_response(exc, request)
+        after = last_event_id(request.headers.get("last-event-id"), request.query_params.get("after"))
         if not (1 <= len(tid) <= 20 and tid.isalnum()):
-            return error_response(service_errors.NotFound(Text("no tournament {id}", id=repr(tid[:40]))), request)
-        loop = asyncio.get_running_loop()
-        wakeup, waker = asyncio.Event(), self._waker(loop)
-        address = request.client.host if request.client else None
-        try:
-            sub = await loop.run_in_executor(self.setup, self.hub.subscribe_tournament, tid, after, address,
-                                             lambda: waker.wake(wakeup.set), self.tournament_of)
-        except service_errors.ServiceError as exc:
-            return error_response(exc, request)
-        return EventStream(self._messages(sub, wakeup), headers=SSE_HEADERS, ping=KEEPALIVE_SECONDS,
-                           send_timeout=SEND_SECONDS, background=BackgroundTask(self.hub.unsubscribe, sub))
+            raise service_errors.NotFound(Text("no tournament {id}", id=repr(tid[:40])))
+        address = address_of_request(request)
+        return lambda wake: self.hub.subscribe_tournament(tid, after, address, wake, self.tournament_of)
+
+    async def _username(self, cookie: str) -> str | None:
+        """The account a session cookie is signed in as (a Redis read: on a setup thread)."""
+        return await asyncio.get_running_loop().run_in_executor(self.setup, self.username_of, cookie)
 
     async def _messages(self, sub: Subscription, wakeup: asyncio.Event):
         self._open.add(wakeup)
         if self.live is not None:
             self.live.inc()
         try:
-            yield b"retry: %d\n\n" % RETRY_MS
+            yield frame(retry=RETRY_MS)
             while not self.closing:
                 batch = sub.take()
                 if batch is None:
@@ -358,19 +347,14 @@ class Streams:
             self.hub.unsubscribe(sub)
 
 
-MAX_VERSION = 2**63 - 1  # stream IDs are 64-bit: a larger number is no version of any game
+def address_of_request(request: Request) -> str | None:
+    """The client's address as the guard decided it."""
+    return request.client.host if request.client else None
 
 
 def last_event_id(header: str | None, after: str | None) -> int:
     """The version a stream starts after: ``Last-Event-ID`` (a reconnect), else ``?after=``, else 0."""
-    raw = header or after or "0"
-    try:
-        version = int(raw)
-    except ValueError:
-        version = -1
-    if not 0 <= version <= MAX_VERSION:
-        raise service_errors.BadRequest(Text("Last-Event-ID: must be a version number"))
-    return version
+    return bounds.parse_int(header or after or "0", "Last-Event-ID")
 
 
 def error_response(exc: service_errors.ServiceError, request: Request | None = None) -> JSONResponse:
@@ -414,10 +398,10 @@ def create_front(flask_app: Flask, threads: int = 32) -> Starlette:
         return JSONResponse(document, status_code=status, headers={"Cache-Control": "no-store", **PLAIN_HEADERS})
 
     own = [Route("/api/health", health, methods=["GET"]),
-           Route("/api/games/{gid}/stream", streams.game, methods=["GET", "HEAD"]),
-           Route("/api/games/{gid}/notices", streams.notices, methods=["GET"]),
-           Route("/api/me/stream", streams.account, methods=["GET"]),
-           Route("/api/tournaments/{tid}/stream", streams.tournament, methods=["GET"])]
+           Route("/api/games/{gid}/stream", streams.route(streams.game), methods=["GET", "HEAD"]),
+           Route("/api/games/{gid}/notices", streams.route(streams.notices), methods=["GET"]),
+           Route("/api/me/stream", streams.route(streams.account), methods=["GET"]),
+           Route("/api/tournaments/{tid}/stream", streams.route(streams.tournament), methods=["GET"])]
     if runtime.settings.metrics and metrics is not None:
         own.append(web_metrics.metrics_route(runtime, error_response, PLAIN_HEADERS))
     routes = [*own, Mount("/", app=Counted(Bridge(flask_app, threads), hub))]

@@ -50,7 +50,7 @@ class TakeSeat(msgspec.Struct, forbid_unknown_fields=True):
 
 class Command(msgspec.Struct, forbid_unknown_fields=True):
     move: Annotated[str, msgspec.Meta(max_length=bounds.MAX_MOVE)]
-    expected_version: Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)] | None = None
+    expected_version: Annotated[int, msgspec.Meta(ge=0, le=bounds.MAX_VERSION)] | None = None
     command_id: Annotated[str, msgspec.Meta(max_length=bounds.MAX_COMMAND_ID)] | None = msgspec.field(default=None)
 
 

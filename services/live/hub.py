@@ -36,6 +36,7 @@ from typing import Any
 
 import msgspec
 import redis
+from sse_starlette import ServerSentEvent
 
 from services import errors
 from services.clients import client_id
@@ -60,20 +61,33 @@ NOTICES = "notices"  # the reader of the notifications log, beside one per parti
 ACCOUNT_BEAT_SECONDS = 10  # an account with a stream open here is marked seen this often (presence: 30 s)
 
 
-_encoder = msgspec.json.Encoder()
+# A type msgspec does not know (the feed's ``Text`` sentences) is written as its text (json's ``default=str``).
+_encoder = msgspec.json.Encoder(enc_hook=str)
 
 
 def _encode(value: Any) -> bytes:
-    """``value`` as compact JSON (a type msgspec does not know: the standard library's way)."""
+    """``value`` as compact JSON (an integer past 64 bits: the standard library's way)."""
     try:
         return _encoder.encode(value)
     except (TypeError, ValueError):
-        return json.dumps(value, separators=(",", ":"), default=str).encode()
+        return json.dumps(value, separators=(",", ":"), default=_plain).encode()
+
+
+def _plain(value: Any) -> Any:
+    return json.loads(bytes(value)) if isinstance(value, msgspec.Raw) else str(value)
+
+
+def frame(data: bytes | None = None, *, event: str | None = None, id: int | str | None = None,
+          retry: int | None = None) -> bytes:
+    """One Server-Sent Events message, made by sse-starlette (``ServerSentEvent``; lines ended by ``\n``): made
+    once per version (or notice) here and shared, as bytes, by every stream that carries it."""
+    return ServerSentEvent(None if data is None else data.decode(), event=event,
+                           id=None if id is None else str(id), retry=retry, sep="\n").encode()
 
 
 def sse(version: int, payload: dict, event: str = "version") -> bytes:
-    """One Server-Sent Events message: ``id`` = version, the event name, the payload as JSON (one line)."""
-    return b"id: %d\nevent: %b\ndata: %b\n\n" % (version, event.encode(), _encode(payload))
+    """One message of a game's stream: ``id`` = version, the event name, the payload as JSON (one line)."""
+    return frame(_encode(payload), event=event, id=version)
 
 
 class Subscription:
@@ -398,8 +412,7 @@ class Hub:
         if after + 1 >= watched.recent[0][0]:
             return [(v, message) for v, message in watched.recent if v > after]
         self.resets += 1
-        return [(version, b"id: %d\nevent: reset\ndata: {\"version\":%d,\"document\":%b}\n\n"
-                 % (version, version, watched.document))]
+        return [(version, sse(version, {"version": version, "document": msgspec.Raw(watched.document)}, "reset"))]
 
     # -- an account's stream: its notifications ------------------------------------------------------------
 
@@ -451,7 +464,7 @@ class Hub:
             self._bind_session(sub)
         except redis.RedisError as exc:
             self.unsubscribe(sub)
-            raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
+            raise errors.unreachable() from exc
         except BaseException:
             self.unsubscribe(sub)
             raise
@@ -474,7 +487,7 @@ class Hub:
                 raise errors.NotFound(f"no tournament {tid[:40]!r}")
         except redis.RedisError as exc:
             self.unsubscribe(sub)
-            raise errors.Unavailable("the event store is unreachable; try again in a moment") from exc
+            raise errors.unreachable() from exc
         except BaseException:
             self.unsubscribe(sub)
             raise
@@ -531,7 +544,7 @@ class Hub:
                     elif note:
                         offered = sub._offer_note(_note_id(note), _note(note, data), self.buffer_bytes)
                     else:
-                        offered = sub._offer_extra(b"event: notice\ndata: %b\n\n" % data, self.buffer_bytes)
+                        offered = sub._offer_extra(frame(data, event="notice"), self.buffer_bytes)
                     if not offered:
                         self.drops += 1
                     woken.add(sub)
@@ -690,20 +703,17 @@ def _note_id(text: str) -> tuple[int, int]:
 
 def _tournament_message(version: int, document: bytes | str) -> bytes:
     """A tournament stream's message: ``id`` the document's version, event ``tournament``."""
-    raw = document.encode() if isinstance(document, str) else document
-    return b"id: %d\nevent: tournament\ndata: %b\n\n" % (version, raw)
+    return frame(document.encode() if isinstance(document, str) else document, event="tournament", id=version)
 
 
 def _note(note_id: str, data: bytes | str) -> bytes:
     """The message of one notification of an account's stream: ``id`` its id, event ``notification``."""
-    raw = data.encode() if isinstance(data, str) else data
-    return b"id: %b\nevent: notification\ndata: %b\n\n" % (note_id.encode(), raw)
+    return frame(data.encode() if isinstance(data, str) else data, event="notification", id=note_id)
 
 
 def _message(version: int, shown: dict | None, doc: bytes) -> bytes:
     """The message of a version: its event as a spectator sees it, and the spectator's document (encoded)."""
-    payload = _encode(shown if shown is not None else {"version": version})
-    return b"id: %d\nevent: version\ndata: %b,\"document\":%b}\n\n" % (version, payload[:-1], doc)
+    return sse(version, {**(shown if shown is not None else {"version": version}), "document": msgspec.Raw(doc)})
 
 
 def _shown(game: Game, event, version: int, at: int) -> dict:
