@@ -30,7 +30,7 @@ class _Names(Sequence[str]):
         return iter(tuple(_GAMES))
 
     def __contains__(self, name: object) -> bool:
-        return name in _GAMES
+        return isinstance(name, str) and name in _GAMES  # (a list or an object from a request: no game)
 
     def __repr__(self) -> str:
         return repr(tuple(_GAMES))
