@@ -272,6 +272,42 @@ def _exported(runtime, gid: str, lines):
                         f"does not decode: {type(exc).__name__}); nothing was written", status=1) from None
 
 
+def cmd_backup(args) -> int:
+    """Every key of the store's groups, each group as of one moment, as JSON lines (services/store/backup.py)."""
+    from services.store.backup import backup_lines
+
+    runtime = _runtime(args, journal=False)
+    _require_real_redis(runtime, "backup")
+    count, path = 0, args.output
+    try:
+        with open(path + ".partial", "w", encoding="utf-8") as out:
+            for line in backup_lines(runtime.redis, runtime.store.keys):
+                out.write(line + "\n")
+                count += 1
+        os.replace(path + ".partial", path)  # a backup cut short never looks whole
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror}") from None
+    print(f"burrow: {count - 1} keys of {public_url(runtime.settings.redis_url)} backed up to {path}",
+          file=sys.stderr)
+    return 0
+
+
+def cmd_restore(args) -> int:
+    from services.store.backup import BackupError, restore_lines
+
+    runtime = _runtime(args, journal=False)
+    _require_real_redis(runtime, "restore")
+    try:
+        with open(args.file, encoding="utf-8") as lines:
+            count = restore_lines(runtime.redis, runtime.store.keys, lines, replace=args.replace)
+    except OSError as exc:
+        raise UserError(f"cannot read {args.file}: {exc.strerror}", status=1) from None
+    except BackupError as exc:
+        raise UserError(str(exc), status=1) from None
+    print(f"burrow: {count} keys restored into {public_url(runtime.settings.redis_url)}", file=sys.stderr)
+    return 0
+
+
 def cmd_import(args) -> int:
     from services import tokens
     from services.bounds import is_game_id
@@ -554,6 +590,13 @@ def parser() -> argparse.ArgumentParser:
     s = with_store(sub.add_parser("import", help="import a game exported as JSON lines"))
     s.add_argument("file")
     s.set_defaults(func=cmd_import)
+    s = with_store(sub.add_parser("backup", help="back up the store of a running deployment (real Redis)"))
+    s.add_argument("-o", "--output", metavar="FILE", required=True)
+    s.set_defaults(func=cmd_backup)
+    s = with_store(sub.add_parser("restore", help="restore a backup into an empty Redis"))
+    s.add_argument("file")
+    s.add_argument("--replace", action="store_true", help="overwrite keys that exist already")
+    s.set_defaults(func=cmd_restore)
     s = with_store(sub.add_parser("doctor", help="pending entries, dead letters, lag, dispatchers, workers; "
                                                  "exit 1 when something is wrong"))
     s.add_argument("--dead", type=int, nargs="?", const=20, default=0, metavar="N",

@@ -86,6 +86,11 @@ def new_game_id() -> str:
     return secrets.token_hex(6)[:-2] + format(secrets.randbelow(256), "02x")
 
 
+def _glob(text: str) -> str:
+    """``text`` matched literally in a Redis glob pattern."""
+    return "".join("\\" + c if c in "*?[]\\" else c for c in text)
+
+
 class Keys:
     """Key names for one prefix and partition count."""
 
@@ -98,6 +103,21 @@ class Keys:
 
     def _p(self, n: int) -> str:
         return f"{self.prefix}:{{p{n}}}"
+
+    def tagged(self) -> str:
+        """A SCAN pattern: every key of a hash-tag group (``<prefix>:{tag}…``: what a backup holds)."""
+        return f"{_glob(self.prefix)}:{{*"
+
+    def tag_of(self, key: str) -> str | None:
+        """The hash tag of one of our keys (``p0``, ``acct``…), or None for an untagged one."""
+        head = f"{self.prefix}:{{"
+        if not key.startswith(head) or "}" not in key[len(head):]:
+            return None
+        return key[len(head):key.index("}", len(head))]
+
+    def group(self, tag: str) -> tuple[str, str]:
+        """A hash-tag group: a key of its slot (where it lives) and the SCAN pattern of its keys."""
+        return f"{self.prefix}:{{{tag}}}", f"{_glob(self.prefix)}:{{{_glob(tag)}}}*"
 
     def game(self, gid: str) -> str:
         return f"{self._p(self.partition(gid))}:game:{gid}"
