@@ -110,10 +110,23 @@ def _away(settings: Settings, client, keys: Keys, store, games: States, jobs: RQ
         except (KeyError, ImportError, AttributeError):
             return name
 
+    accounts = accounts_of_store(store, settings.limits)
+
+    def running_games(account) -> list[tuple[str, list[str | None]]]:
+        """The account's games under way (its newest 200 seats): each id and its seats' accounts."""
+        rows, _ = accounts.seats.page(account.id, 200, tokens=False)
+        out = []
+        for gid, found in games.load_many(list(dict.fromkeys(r["id"] for r in rows))).items():
+            if not isinstance(found, Exception) and found[0].module.status(found[0].state) == "playing":
+                out.append((gid, list(found[0].accounts)))
+        return out
+
     # The embedded Redis forgets everything at a restart: its secrets are files beside its journal.
     kept = Secrets(client, keys, settings.data_dir if embedded else None)
-    return Away(settings, client, keys, accounts_of_store(store, settings.limits), people.presence, kept,
-                jobs.enqueue, lambda text, lang: i18n.say(text, lang), game_of, title)
+    away = Away(settings, client, keys, accounts, people.presence, kept, jobs.enqueue,
+                lambda text, lang: i18n.say(text, lang), game_of, title)
+    away.notifications, away.running_games = people.notifications, running_games
+    return away
 
 
 def from_env() -> Runtime:

@@ -319,7 +319,7 @@ def player(username: str):
     account = account_named(username)
     ratings, history = runtime().ratings.of_player(account.username)
     return jsonify({"username": account.username, "created": iso_time(account.created), "ratings": ratings,
-                    "history": history})
+                    "history": history, "vacation": account.vacation})
 
 
 @accounts_bp.get("/api/players/<username>/games")

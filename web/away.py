@@ -98,6 +98,17 @@ def set_vacation():
     return jsonify({"vacation": away().set_vacation(account, body.get("on"))})
 
 
+@away_bp.get("/api/me/waiting")
+def waiting():
+    """The games waiting for the account (one of its seats is to act): how many, and the longest-waiting ones."""
+    _, account = session.required()
+    people = current_app.config["RUNTIME"].people
+    if people is None or people.waiting is None:
+        raise errors.Unavailable(Text("meeting people is not set up in this process"))
+    count, games = people.waiting.of(account.username.lower())
+    return jsonify({"count": count, "games": games})
+
+
 # -- password reset --------------------------------------------------------------------------------------------
 
 @away_bp.post("/api/password/reset")

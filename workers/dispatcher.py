@@ -315,17 +315,22 @@ class Dispatcher:
         people = self.runtime.people
         if people is None or not by_game:
             return
-        told = []
+        told, waiting = [], []
         for gid, items in by_game.items():
             try:
                 game = self.runtime.games.load(gid)  # cached: loaded by the batch just now
                 entries = [(e.version, e.fields.get(b"type", b"").decode()) for e in items]
                 told += notices(game, entries, lambda v, gid=gid: self._seat_of(gid, v))
+                if any(game.accounts):
+                    waiting.append((gid, list(game.accounts), list(game.module.to_act(game.state)),
+                                    game.module.status(game.state) == "playing"))
             except UNREACHABLE:
                 raise
             except Exception as exc:  # noqa: BLE001 - a nudge lost, nothing else
                 log.warning("dispatcher: notifications of %s not worked out: %s", gid, _why(exc))
         try:
+            if people.waiting is not None:
+                people.waiting.update(waiting)  # "waiting for you" in the accounts' pages
             people.notifications.to_accounts(told)  # one batch: one job for what goes away from the site
         except UNREACHABLE:
             raise

@@ -110,6 +110,8 @@ class Away:
         self.say = say
         self.game_of = game_of
         self.title = title
+        self.notifications = None  # the people's notifications and the account's games under way, when wired
+        self.running_games: Callable[[Account], list[tuple[str, list[str | None]]]] | None = None
         self._links: Links | None = None
         self.smtp = Smtp.parse(settings.smtp_url) if settings.smtp_url else None
         self._rate = client.register_script(lua("sliding_rate"))
@@ -200,11 +202,25 @@ class Away:
         self._append(account, [ev.NotificationsSet(email=chosen["email"], push=chosen["push"])])
 
     def set_vacation(self, account: Account, on: object) -> bool:
+        """The account's player is away (``on``) or back. Nothing about clocks changes — a correspondence clock
+        keeps running — so nothing stops silently: the opponents of its games under way are told (their pages
+        and their notification streams), and the profile says so."""
         if not isinstance(on, bool):
             raise errors.Unprocessable(Text("on: must be true or false"), field="on")
         if account.vacation != on:
             self._append(account, [ev.VacationSet(on=on)], lambda a: a.vacation != on)
+            self.tell_opponents(account, on)
         return on
+
+    def tell_opponents(self, account: Account, on: bool) -> None:
+        if self.notifications is None or self.running_games is None:
+            return
+        told = []
+        for gid, accounts in self.running_games(account):
+            self.notifications.to_game(gid, "vacation", by=account.username, on=on)
+            others = dict.fromkeys(a.lower() for a in accounts if a and a.lower() != account.username.lower())
+            told += [(other, "vacation", {"game": gid, "by": account.username, "on": on}) for other in others]
+        self.notifications.to_accounts(told)
 
     # -- the mail address ----------------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from services.people.chat import Chat
 from services.people.notifications import Notifications
 from services.people.presence import Presence
 from services.people.seeks import Seeks, Start
+from services.people.waiting import Waiting
 from services.store.streams import Keys
 
 
@@ -26,11 +27,13 @@ class People:
     presence: Presence
     seeks: Seeks | None = None
     challenges: Challenges | None = None
+    waiting: Waiting | None = None
 
     @classmethod
     def on(cls, client: redis.Redis, keys: Keys) -> People:
         notifications = Notifications(client, keys)
-        return cls(notifications, Chat(client, keys, notifications), Presence(client, keys))
+        return cls(notifications, Chat(client, keys, notifications), Presence(client, keys),
+                   waiting=Waiting(client, keys))
 
     def with_games(self, start: Start, username_of: Callable[[str], str | None]) -> People:
         """Seeks and challenges, starting games with ``start`` and finding players with ``username_of``."""

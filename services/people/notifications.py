@@ -24,7 +24,7 @@ LOG_KEPT = 10_000  # entries kept in the notifications log (a few seconds of tra
 
 KINDS = ("game_started", "your_turn", "challenge", "challenge_declined", "challenge_accepted",
          "challenge_cancelled", "rematch_offered", "draw_offered", "draw_declined", "game_over", "seek_paired",
-         "tournament_game")
+         "tournament_game", "vacation")
 
 
 @dataclass(frozen=True)

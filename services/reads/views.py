@@ -74,15 +74,18 @@ def result(game: Game) -> dict | None:
 
 
 def clock(game: Game) -> dict | None:
-    """Each seat's remaining seconds as of the last event, whose clock runs (pages tick from ``as_of``), and by
-    when the seat to make its first move must make it (``first_move_by``, null once every seat has moved)."""
+    """Each seat's remaining seconds as of the last event, whose clock runs (pages tick from ``as_of``), by
+    when the seat to make its first move must make it (``first_move_by``, null once every seat has moved), and a
+    correspondence clock's seconds per move (``per_move``; None: a real-time clock)."""
     state = game.state
     shown = game.module.clock(state, state.at)
     if shown is None:
         return None
     first = shown["first_move_by"]
+    per_move = getattr(getattr(state, "clock", None), "per_move", None)
     return {"remaining": [ms / 1000 for ms in shown["remaining"]], "running": shown["running"],
-            "as_of": iso_time(state.at), "first_move_by": iso_time(first) if first is not None else None}
+            "as_of": iso_time(state.at), "first_move_by": iso_time(first) if first is not None else None,
+            "per_move": per_move / 1000 if per_move is not None else None}
 
 
 def all_documents(game: Game) -> dict[str, dict]:

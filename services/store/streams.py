@@ -263,6 +263,10 @@ class Keys:
         """Stream: an account's last notifications (trimmed), for its open streams to resume from."""
         return f"{self.prefix}:{{notify}}:account:{account}"
 
+    def waiting(self, account: str) -> str:
+        """Sorted set: the games where an account's seat is to act → since when (ms): "waiting for you"."""
+        return f"{self.prefix}:{{notify}}:waiting:{account}"
+
     def seeks(self) -> str:
         """Hash: open seek id → the seek (JSON): one slot of their own, so pairing is one script."""
         return f"{self.prefix}:{{seeks}}:open"

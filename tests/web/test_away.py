@@ -331,3 +331,41 @@ def test_a_challenge_is_pushed_and_mailed(app, rt, mailbox, receiver):
     assert got["type"] == "challenge" and got["url"] == "/"
     assert got["body"] == "Ann challenges you to a game of Murus Gallicus."
     assert [m["Subject"] for m in mailbox.messages][-1] == "Burrow: Ann challenges you"
+
+
+def test_the_games_waiting_for_an_account_are_counted(app, rt):
+    ann, ben = signed_in(app, rt, "Ann"), signed_in(app, rt, "Ben")
+    assert ben.get("/api/me/waiting").json == {"count": 0, "games": []}
+    gid, tokens = correspondence_game(rt, "Ann", "Ben")
+    other, _ = correspondence_game(rt, "Ann", "Ben")
+    run_jobs(rt)
+    both = ann.get("/api/me/waiting").json
+    assert both["count"] == 2 and sorted(both["games"]) == sorted([gid, other])
+    move(app, gid, tokens[0])
+    run_jobs(rt)
+    assert ann.get("/api/me/waiting").json == {"count": 1, "games": [other]}
+    assert ben.get("/api/me/waiting").json == {"count": 1, "games": [gid]}
+    resign = app.test_client().post(f"/api/games/{gid}/commands", headers={"Authorization": f"Bearer {tokens[1]}"},
+                                    json={"move": "resign"})
+    assert resign.status_code == 200, resign.json
+    run_jobs(rt)
+    assert ben.get("/api/me/waiting").json["count"] == 0
+    assert app.test_client().get("/api/me/waiting").status_code == 401
+
+
+def test_vacation_tells_the_opponents_and_changes_no_clock(app, rt):
+    ben = signed_in(app, rt, "Ben")
+    signed_in(app, rt, "Ann")
+    gid, tokens = correspondence_game(rt, "Ann", "Ben")
+    move(app, gid, tokens[0])
+    run_jobs(rt)
+    before = app.test_client().get(f"/api/games/{gid}").json
+    assert before["clock"]["per_move"] == 86400
+    newest = rt.people.notifications.newest_id("ann") or "0-0"
+    assert ben.put("/api/me/vacation", json={"on": True}).json == {"vacation": True}
+    assert ben.put("/api/me/vacation", json={"on": "yes"}).status_code == 422
+    told = [n.data for n in rt.people.notifications.since("ann", newest)]
+    assert told == [{"type": "vacation", "game": gid, "by": "Ben", "on": True}]
+    assert app.test_client().get("/api/players/Ben").json["vacation"] is True
+    after = app.test_client().get(f"/api/games/{gid}").json
+    assert after["version"] == before["version"] and after["clock"] == before["clock"]  # nothing appended

@@ -1,8 +1,10 @@
 /* The account page's "Away from the site" panel: the "notify me on this device" switch (a Web Push subscription of
    this browser, kept by the server under an id this device remembers), the mail address and its confirmation link,
-   and which kinds of notification reach the account by push and by mail. */
+   which kinds of notification reach the account by push and by mail, the vacation switch and this device's move
+   confirmation for correspondence games. */
 
 import {api} from "./api.js";
+import {CONFIRM, confirmMoves} from "./confirm-moves.js";
 import {t} from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -148,6 +150,30 @@ function bindPrefs(me) {
   }
 }
 
+function bindCorrespondence(me) {
+  const vacation = $("vacation");
+  vacation.checked = Boolean(me.vacation);
+  vacation.addEventListener("change", async () => {
+    $("vacation-error").textContent = "";
+    try {
+      await api("/api/me/vacation", {method: "PUT", body: {on: vacation.checked}});
+    } catch (err) {
+      $("vacation-error").textContent = err.message;
+      vacation.checked = !vacation.checked;
+    }
+  });
+  const confirm = $("confirm-moves");
+  confirm.checked = confirmMoves();
+  confirm.addEventListener("change", () => {
+    try {
+      if (confirm.checked) localStorage.setItem(CONFIRM, "yes");
+      else localStorage.removeItem(CONFIRM);
+    } catch (err) {
+      confirm.checked = false;  // no storage here: the option cannot be kept
+    }
+  });
+}
+
 async function start() {
   let me;
   try {
@@ -158,6 +184,7 @@ async function start() {
   showEmail(me);
   bindEmail();
   bindPrefs(me);
+  bindCorrespondence(me);
   await bindPush(me);
 }
 

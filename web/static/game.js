@@ -4,6 +4,7 @@
    <link rel="modulepreload" id="board-module">, imported when the page starts; without one (or if it cannot be
    loaded) the generic board. Seat tokens come and go through tokens (api.js), and only ever in an Authorization header. */
 import {api, tokens} from "./api.js";
+import {confirmed} from "./confirm-moves.js";
 import {refocus} from "./dom.js";
 import * as generic from "./boards/generic.js";
 import * as table from "./table.js";
@@ -191,6 +192,7 @@ async function send(move) {
   }
   if (page.pending) return false;
   const doc = page.docs.get(act.seat);
+  if (!confirmed(doc, text)) return false;  // a correspondence game, and this device asks first
   const focused = document.activeElement;
   page.focusKey = focused && $("board").contains(focused)
     ? (focused.closest("[data-key]") || focused).getAttribute("data-key") || "board" : null;

@@ -105,6 +105,10 @@ async function show(note) {
     case "game_over":
       if (!onThisGame(note.game)) card(t("A game of yours is over."), [open]);
       break;
+    case "vacation":  // an opponent's vacation switch: their clock runs as before (services/away/service.py)
+      card(note.on ? t("{name} is on vacation; their clock keeps running.", {name: note.by})
+        : t("{name} is back from vacation.", {name: note.by}), onThisGame(note.game) ? [] : [open]);
+      break;
     default:
       break;
   }
@@ -125,7 +129,9 @@ export function listen() {
   source = new EventSource("/api/me/stream");
   source.addEventListener("notification", (event) => {
     try {
-      show(JSON.parse(event.data));
+      const note = JSON.parse(event.data);
+      document.dispatchEvent(new CustomEvent("burrow:notice", {detail: note}));  // waiting.js counts again
+      show(note);
     } catch (err) {
       // a notification this page does not know
     }
