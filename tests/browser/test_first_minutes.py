@@ -109,6 +109,11 @@ def test_names_carry_ratings_and_a_finished_rated_game_shows_the_changes(new_pag
     ann, ben = new_page(), new_page(390, 844)
     sign_up(ann, ann_name)
     sign_up(ben, ben_name)
+    ann.click("#pairing-tiles button.tile[data-game='mouseguard']")  # a seek: its line carries Ann's rating
+    expect(ann.locator("#pairing-tiles button.waiting")).to_have_count(1)
+    expect(ben.locator("#open-seeks li.seek", has_text=ann_name)).to_contain_text(f"{ann_name} (1500?)",
+                                                                                   timeout=20_000)
+    ann.click("#pairing-tiles button.waiting")  # cancelled
     status, created = fetch_json(ann, "/api/games", "POST",
                                  {"game": "murus", "players": [{"me": True}, {"open": True}]})
     assert status == 201, created
@@ -143,6 +148,8 @@ def test_an_opponent_away_is_said_with_a_countdown_and_a_claim_asks_first(new_pa
                                                 "clock": {"initial": 300, "increment": 2}})
     watch.add_seats(created)
     gid, token = created["id"], created["seats"][1]["token"]
+    for seat, move in ((0, "a1-a3"), (1, "a7-a5")):  # both have moved: alice_ux is away on her turn
+        server.api("POST", f"/api/games/{gid}/commands", {"move": move}, token=created["seats"][seat]["token"])
     claim_at = (datetime.now(UTC) + timedelta(seconds=4)).isoformat().replace("+00:00", "Z")
 
     def away(route):
@@ -175,6 +182,9 @@ def test_an_opponent_away_is_said_with_a_countdown_and_a_claim_asks_first(new_pa
     assert server.api("GET", f"/api/games/{gid}")["status"] != "finished"  # dismissed: nothing sent
     fits(page)
     shot(page, "away-390")
+    server.api("POST", f"/api/games/{gid}/commands", {"move": "resign"}, token=created["seats"][0]["token"])
+    # The result names the player exactly as written: never "Alice_ux".
+    expect(page.locator("#result")).to_contain_text(re.compile(r"^alice_ux"))
 
 
 @pytest.mark.parametrize("width", [1280, 390])
@@ -290,6 +300,7 @@ def test_a_move_is_written_and_typed_in_the_readers_words(new_page, server, watc
     expect(page.locator("#moves")).to_contain_text(said)  # and written in French in the move list
     assert server.api("GET", f"/api/games/{gid}")["version"] > docs[seat]["version"]
     expect(page.locator("#status")).not_to_contain_text("À vous")
+    expect(page.locator("#typed-move")).to_have_value("")  # the move sent and done with: the box emptied
     page.fill("#typed-move", move)  # out of turn now, in the notation's words: the page says why
     page.click("#typed button[type=submit]")
     expect(page.locator("#message")).to_contain_text("pas votre tour")

@@ -4,7 +4,7 @@
    Decline), each stating its game, clock and side. A challenge's ``side`` is the challenger's seat (0, 1) or
    "random". */
 import {api} from "./api.js";
-import {button, html} from "./dom.js";
+import {button, html, noticeRegion} from "./dom.js";
 import {t} from "./i18n.js";
 import {load as loadCatalog} from "./catalog.js";
 
@@ -48,21 +48,10 @@ export async function describe(challenge, mine) {
 
 // ---------------------------------------------------------------- the corner: challenges open now
 
-function region() {
-  let box = document.getElementById("notices");
-  if (!box) {
-    box = html("div", "notices", null, document.body);
-    box.id = "notices";
-    box.setAttribute("role", "status");
-    box.setAttribute("aria-live", "polite");
-  }
-  return box;
-}
-
 function cardFor(id, cls) {
   const found = document.querySelector(`.notice[data-challenge="${CSS.escape(id)}"]`);
   if (found) return null;
-  const item = html("div", "notice " + cls, null, region());
+  const item = html("div", "notice " + cls, null, noticeRegion());
   item.dataset.challenge = id;
   return item;
 }

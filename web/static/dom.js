@@ -76,4 +76,16 @@ function refocus(container, key) {
   if (node) node.focus();
 }
 
-export {NS, el, svg, text, title, picture, activate, html, button, refocus};
+/** The corner of the page where notifications and open challenges are shown (made on first use). */
+function noticeRegion() {
+  let box = document.getElementById("notices");
+  if (!box) {
+    box = html("div", "notices", null, document.body);
+    box.id = "notices";
+    box.setAttribute("role", "status");
+    box.setAttribute("aria-live", "polite");
+  }
+  return box;
+}
+
+export {NS, el, svg, text, title, picture, activate, html, button, refocus, noticeRegion};

@@ -2,6 +2,8 @@
    this browser a guest session (a guest seek or an invite accepted: CONTRACT "The first ten minutes"), so that the
    pages ask for the guest's seats (GET /api/me/games) only where there may be some. */
 
+import {t} from "./i18n.js";
+
 const NAME = "burrow:name";
 const SESSION = "burrow:guest-session";
 
@@ -37,4 +39,17 @@ export function mayHaveGuestSession() {
   } catch (err) {
     return false;
   }
+}
+
+/** The name typed in ``input``, remembered for next time; or null, the player told (in ``status``) to type one
+    first and the input focused. */
+export function typedName(input, status) {
+  const name = input.value.trim();
+  if (!name) {
+    status.textContent = t("Type your name first: the other player sees it.");
+    input.focus();
+    return null;
+  }
+  rememberName(name);
+  return name;
 }

@@ -3,7 +3,7 @@
    and goes to the board, in the seat the invite left for them. */
 import {api} from "./api.js";
 import {signedIn} from "./accounts.js";
-import {guestName, markGuestSession, rememberName} from "./guest.js";
+import {guestName, markGuestSession, typedName} from "./guest.js";
 import {openGame} from "./notices.js";
 import {t} from "./i18n.js";
 import {describe} from "./challenges.js";
@@ -36,14 +36,8 @@ form.addEventListener("submit", async (event) => {
   error.textContent = "";
   const body = {};
   if (!signedIn()) {
-    const name = nameInput.value.trim();
-    if (!name) {
-      error.textContent = t("Type your name first: the other player sees it.");
-      nameInput.focus();
-      return;
-    }
-    rememberName(name);
-    body.name = name;
+    body.name = typedName(nameInput, error);
+    if (!body.name) return;
   }
   const accept = document.getElementById("invite-accept");
   accept.disabled = true;

@@ -5,7 +5,7 @@
    says so while the tab is hidden. A game's page is opened with its seat: the seat's token comes from
    GET /api/me/games/<gid>. */
 import {api, tokens} from "./api.js";
-import {button, html} from "./dom.js";
+import {button, html, noticeRegion} from "./dom.js";
 import {t} from "./i18n.js";
 import {signedIn} from "./accounts.js";
 import {dropCard, showPending, whenAccepted} from "./challenges.js";
@@ -14,17 +14,6 @@ import {mayHaveGuestSession} from "./guest.js";
 const baseTitle = document.title;
 const started = new Set();  // the games whose start this page was told of
 let unseen = 0;
-
-function region() {
-  let box = document.getElementById("notices");
-  if (!box) {
-    box = html("div", "notices", null, document.body);
-    box.id = "notices";
-    box.setAttribute("role", "status");
-    box.setAttribute("aria-live", "polite");
-  }
-  return box;
-}
 
 /** Open game ``gid`` as the account's seat (its token kept in this browser first). */
 export async function openGame(gid) {
@@ -43,7 +32,7 @@ function onThisGame(gid) {
 }
 
 function card(text, actions) {
-  const item = html("div", "notice", null, region());
+  const item = html("div", "notice", null, noticeRegion());
   html("p", "", text, item);
   const row = html("p", "notice-actions", null, item);
   for (const [label, handler] of actions) button(label, async () => { await handler(); item.remove(); }, "", row);

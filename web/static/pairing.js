@@ -10,7 +10,7 @@ import {ratingWords, signedIn} from "./accounts.js";
 import {listen, openGame} from "./notices.js";
 import {load as loadCatalog} from "./catalog.js";
 import {clockWords} from "./challenges.js";
-import {guestName, markGuestSession, rememberName} from "./guest.js";
+import {guestName, markGuestSession, typedName} from "./guest.js";
 
 const TILES = [
   {game: "murus", clock: {initial: 300, increment: 3}},
@@ -38,10 +38,8 @@ function label(tile) {
 /** The seek's request: a guest's name (unrated), or an account's choice of rated. */
 function who() {
   if (signedIn()) return $("seek-rated").checked ? {} : {rated: false};  // rated: the accounts' default
-  const name = $("guest-name").value.trim();
-  if (!name) return null;
-  rememberName(name);
-  return {name};
+  const name = typedName($("guest-name"), $("pairing-status"));
+  return name ? {name} : null;
 }
 
 async function guestGames() {
@@ -61,11 +59,7 @@ async function seek(index, tile, status) {
     return;
   }
   const player = who();
-  if (!player) {
-    status.textContent = t("Type your name first: the other player sees it.");
-    $("guest-name").focus();
-    return;
-  }
+  if (!player) return;
   try {
     const answer = await api("/api/seeks", {method: "POST",
       body: {game: tile.game, clock: tile.clock, ...(tile.seats ? {seats: tile.seats} : {}), ...player}});
@@ -113,6 +107,18 @@ function draw() {
   status.textContent = waiting.size ? t("You will be taken to the game as soon as a player is found.") : "";
 }
 
+const profiles = new Map();  // username → its profile's ratings (asked once a page)
+
+/** A seeker's rating as names carry it: "1500?" while provisional (the profile says which), else the number. */
+async function shownRating(username, game, rating) {
+  if (!profiles.has(username)) {
+    profiles.set(username, api("/api/players/" + encodeURIComponent(username)).then((p) => p.ratings)
+      .catch(() => ({})));
+  }
+  const mine = (await profiles.get(username))[game];
+  return {rating, provisional: mine ? mine.provisional : true};  // no rated game yet: provisional
+}
+
 async function listSeeks() {
   const list = $("open-seeks");
   let answer;
@@ -121,12 +127,15 @@ async function listSeeks() {
   } catch (err) {
     return;
   }
+  // The ratings first (a profile asked once), then the list drawn at once: two polls never interleave their rows.
+  const ratings = await Promise.all(answer.seeks.map((s) => (s.rating && !s.guest && s.username
+    ? shownRating(s.username, s.game, s.rating) : null)));
   list.replaceChildren();
   const me = signedIn();
-  for (const s of answer.seeks) {
+  answer.seeks.forEach((s, i) => {
     const item = html("li", "seek", null, list);
     const name = s.username || s.name || "";
-    const rating = s.rating ? ` (${ratingWords(s.rating)})` : "";
+    const rating = ratings[i] ? ` (${ratingWords(ratings[i])})` : "";
     const game = (titles.get(s.game) || {}).title || s.game;
     const kind = s.rated === false ? t("unrated") : t("rated");
     html("span", "", `${name}${rating} — ${game}, ${t("{n} players", {n: s.seats})}, ${clockWords(s.clock)}, ${kind}`,
@@ -134,11 +143,7 @@ async function listSeeks() {
     if (name && name !== me) {
       button(t("Play"), async () => {
         const player = who();
-        if (!player) {
-          $("pairing-status").textContent = t("Type your name first: the other player sees it.");
-          $("guest-name").focus();
-          return;
-        }
+        if (!player) return;
         if (signedIn()) delete player.rated;
         if (signedIn() && s.rated === false) player.rated = false;  // a guest's seek: an unrated game
         try {
@@ -151,7 +156,7 @@ async function listSeeks() {
         }
       }, "", item);
     }
-  }
+  });
   if (!answer.seeks.length) html("li", "note", t("Nobody is waiting right now."), list);
 }
 

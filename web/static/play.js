@@ -7,7 +7,7 @@
 import {api, tokens} from "./api.js";
 import {signedIn} from "./accounts.js";
 import {clockOf, showPending, sideOf} from "./challenges.js";
-import {guestName, markGuestSession, rememberName} from "./guest.js";
+import {guestName, markGuestSession, typedName} from "./guest.js";
 import {listen} from "./notices.js";
 import {t} from "./i18n.js";
 
@@ -77,14 +77,8 @@ async function invite() {
   const body = friendRequest();
   const guest = $("friend-guest-name");
   if (guest) {  // a guest invites under a name (the server gives this browser a guest session)
-    const name = guest.value.trim();
-    if (!name) {
-      status.textContent = t("Type your name first: the other player sees it.");
-      guest.focus();
-      return;
-    }
-    rememberName(name);
-    body.name = name;
+    body.name = typedName(guest, status);
+    if (!body.name) return;
   }
   try {
     const answer = await api("/api/challenges", {method: "POST", body});
