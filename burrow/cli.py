@@ -384,8 +384,9 @@ def cmd_doctor(args) -> int:
 
 def cmd_reports(args) -> int:
     """The chat messages players reported that no operator has read yet, oldest first, each with the messages
-    before it; then they count as read (``--count`` at a time: the rest wait for the next run)."""
-    runtime = _runtime(args, journal=False)
+    before it; then they count as read (``--count`` at a time: the rest wait for the next run). Embedded: from the
+    journal (``burrow-data/people/``)."""
+    runtime = _runtime(args)
     reports = runtime.people.chat.unread(args.count)
     for report in reports:
         message = report["message"]

@@ -76,6 +76,8 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
         return found.username if found else None
 
     people.with_games(start, username_of)
+    if isinstance(store, JournaledEventStore):  # chat, open challenges and reports survive a restart too
+        people.journaled(AccountJournal(store.directory, "people"))
     ratings = Ratings(games)
     service.rating_of = ratings.rating_of
     journal_of_tournaments = None

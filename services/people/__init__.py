@@ -35,6 +35,18 @@ class People:
         return cls(notifications, Chat(client, keys, notifications), Presence(client, keys),
                    waiting=Waiting(client, keys))
 
+    def journaled(self, journal) -> People:
+        """Keep chat, open challenges and reports in ``journal`` (the embedded mode's: ``AccountJournal`` of
+        ``<data>/people/``), after bringing back what it holds. (It is not compacted: another process of the
+        same data, a ``burrow`` command, may be appending to it.)"""
+        records = journal.records()
+        self.chat.restore(records)
+        if self.challenges is not None:
+            self.challenges.restore(records)
+            self.challenges.journal = journal
+        self.chat.journal = journal
+        return self
+
     def with_games(self, start: Start, username_of: Callable[[str], str | None]) -> People:
         """Seeks and challenges, starting games with ``start`` and finding players with ``username_of``."""
         client, keys = self.chat.redis, self.chat.keys

@@ -48,6 +48,7 @@ class Challenges:
         self.start = start
         self.username_of = username_of
         self._rate = client.register_script(lua("sliding_rate"))
+        self.journal = None  # the embedded mode's (``People.journaled``): every open and taken challenge
 
     def create(self, sender: Person, to: object, game: str, options: dict, clock: dict | None,
                side: object = "random") -> dict:
@@ -81,18 +82,38 @@ class Challenges:
                                       s=(int(wait) + 999) // 1000))
         challenge = {"id": secrets.token_hex(8), "from": sender.name, "sender": sender.dump(), "to": recipient,
                      "game": game, "options": options, "clock": clock, "side": side, "created": now}
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.set(self.keys.challenge_of(challenge["id"]), json.dumps(challenge), px=LAPSE_MS)
-        pipe.zadd(self.keys.challenges_from(sender.key), {challenge["id"]: now})
-        if recipient is not None:
-            pipe.zadd(self.keys.challenges_to(recipient.lower()), {challenge["id"]: now})
-        pipe.execute()
+        self._keep(challenge, LAPSE_MS)
+        if self.journal is not None:
+            self.journal.write({"op": "challenge", "challenge": challenge})
         if recipient is None:
             return {"id": challenge["id"], "url": f"/challenge/{challenge['id']}"}
         self.notifications.to_account(recipient.lower(), "challenge", id=challenge["id"], game=game,
                                       options=options, clock=clock, side=_their_side(side),
                                       **{"from": sender.name})
         return {"id": challenge["id"]}
+
+    def _keep(self, challenge: dict, lapse_ms: int) -> None:
+        """Write the open challenge and its indexes; it lapses in ``lapse_ms``."""
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.set(self.keys.challenge_of(challenge["id"]), json.dumps(challenge), px=lapse_ms)
+        pipe.zadd(self.keys.challenges_from(challenge["sender"]["key"]), {challenge["id"]: challenge["created"]})
+        if challenge["to"] is not None:
+            pipe.zadd(self.keys.challenges_to(challenge["to"].lower()), {challenge["id"]: challenge["created"]})
+        pipe.execute()
+
+    def restore(self, records: list[dict]) -> None:
+        """Bring back the journaled challenges still open (the embedded mode's start)."""
+        open_ones: dict[str, dict] = {}
+        for record in records:
+            if record.get("op") == "challenge":
+                open_ones[record["challenge"]["id"]] = record["challenge"]
+            elif record.get("op") == "challenge_taken":
+                open_ones.pop(record.get("id"), None)
+        now = _now()
+        for challenge in open_ones.values():
+            left = challenge["created"] + LAPSE_MS - now
+            if left > 0:
+                self._keep(challenge, left)
 
     def accept(self, person: Person, challenge_id: object) -> dict:
         """The recipient (anyone but its maker, for an invite) accepts: the game starts with the challenger at
@@ -175,6 +196,8 @@ class Challenges:
             raise self._missing(challenge_id)
         if not self.redis.delete(self.keys.challenge_of(challenge["id"])):
             raise self._missing(challenge_id)  # answered meanwhile
+        if self.journal is not None:
+            self.journal.write({"op": "challenge_taken", "id": challenge["id"]})
         pipe = self.redis.pipeline(transaction=False)
         pipe.zrem(self.keys.challenges_from(challenge["sender"]["key"]), challenge["id"])
         if challenge["to"] is not None:

@@ -1,10 +1,11 @@
 """Chat beside a game: the players' room (the game's seats) and the spectators' room (signed-in accounts).
 
 Stored apart from the game's events (a replay never shows it), in a stream per room trimmed to its last
-``KEPT`` messages, so it survives a restart as the store does. Each sender may post ``RATE`` messages in any
-``RATE_WINDOW_MS`` (429 beyond) of at most ``MAX_TEXT`` characters; names and texts are stored as sent and
-escaped by the page, never rendered as HTML. A message can be reported: it goes, with the messages before it, to
-the operators' reports (``burrow reports``). Who may read and write a room is the web layer's to check.
+``KEPT`` messages, so it survives a restart as the store does (the embedded mode journals it: ``restore``).
+Each sender may post ``RATE`` messages in any ``RATE_WINDOW_MS`` (429 beyond) of at most ``MAX_TEXT``
+characters; names and texts are stored as sent and escaped by the page, never rendered as HTML. A message can be
+reported: it goes, with the messages before it, to the operators' reports (``burrow reports``). Who may read and
+write a room is the web layer's to check.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ class Chat:
         self.keys = keys
         self.notifications = notifications
         self._rate = client.register_script(lua("sliding_rate"))
+        self.journal = None  # the embedded mode's (``People.journaled``): messages, reports, what was read
 
     def post(self, gid: str, room: str, sender: str, sender_key: str, text: object) -> dict:
         """Post ``text`` as ``sender`` (the name shown) in ``room``; ``sender_key`` names the sender for the rate
@@ -91,6 +93,9 @@ class Chat:
         found = self.redis.xadd(self.keys.chat(gid, room), {"from": sender, "text": text, "at": now},
                                 maxlen=KEPT, approximate=True)
         message = Message(_text(found), sender, text, now)
+        if self.journal is not None:
+            self.journal.write({"op": "chat", "gid": gid, "room": room, "id": message.id, "from": sender,
+                                "text": text, "at": now})
         self.notifications.to_game(gid, "chat", room=room, id=message.id)
         return message.to_client()
 
@@ -135,7 +140,10 @@ class Chat:
         before = list(reversed(self.redis.xrevrange(key, f"({message_id}", "-", count=CONTEXT)))
         record = {"gid": gid, "room": room, "reporter": reporter, "message": _message(*found[0]).to_client(),
                   "context": [_message(i, f).to_client() for i, f in before]}
-        self.redis.xadd(self.keys.reports(), {"report": json.dumps(record)})  # never trimmed while unread
+        found = self.redis.xadd(self.keys.reports(), {"report": json.dumps(record)})  # never trimmed while unread
+        if self.journal is not None:
+            self.journal.write({"op": "report", "id": _text(found), "record": record,
+                                "reported": [gid, room, message_id, reporter_key]})
         return True
 
     def reports(self, count: int = 50) -> list[dict]:
@@ -155,9 +163,35 @@ class Chat:
         """The reports up to id ``upto`` have been read: keep the newest ``REPORTS_KEPT`` of them, never an unread
         one."""
         self.redis.set(self.keys.reports_read(), upto)
+        if self.journal is not None:
+            self.journal.write({"op": "reports_read", "upto": upto})
         older = self.redis.xrevrange(self.keys.reports(), upto, "-", count=REPORTS_KEPT + 1)
         if len(older) > REPORTS_KEPT:
             self.redis.xtrim(self.keys.reports(), minid=_text(older[-2][0]), approximate=False)
+
+
+    def restore(self, records: list[dict]) -> None:
+        """Replay the journaled messages, reports and read mark (the embedded mode's start)."""
+        read = None
+        for record in records:
+            op = record.get("op")
+            try:
+                if op == "chat":
+                    key = self.keys.chat(record["gid"], record["room"])
+                    self.redis.xadd(key, {"from": record["from"], "text": record["text"], "at": record["at"]},
+                                    id=record["id"], maxlen=KEPT, approximate=True)
+                elif op == "report":
+                    self.redis.xadd(self.keys.reports(), {"report": json.dumps(record["record"])},
+                                    id=record["id"])
+                    gid, room, message_id, who = record["reported"]
+                    self.redis.sadd(self.keys.reported(gid, room, message_id), who)
+                    self.redis.pexpire(self.keys.reported(gid, room, message_id), LAPSE_REPORTED_MS)
+                elif op == "reports_read":
+                    read = record["upto"]
+            except (KeyError, TypeError, ValueError, redis.ResponseError):
+                continue  # a record cut short or out of order: the others still come back
+        if read is not None:
+            self.mark_read(read)  # (before ``People.journaled`` sets the journal: not written again)
 
 
 def _message(entry_id, fields: dict) -> Message:
