@@ -4,6 +4,8 @@ functions): each arrow between our packages points the allowed way, and only ser
 from __future__ import annotations
 
 import ast
+import graphlib
+import sys
 from pathlib import Path
 
 import pytest
@@ -135,3 +137,49 @@ def test_one_retry_loop_for_writes():
                     node.type):
                 found.append(f"{rel}:{node.lineno}: catches ConcurrencyError (retry through the write unit)")
     assert found == [], "\n".join(found)
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def module_imports(path: Path, known: set[str]) -> set[str]:
+    """The modules of ours ``path`` imports, anywhere in it (inside functions and ``TYPE_CHECKING`` too: an
+    import for a type is an arrow all the same); ``from package import module`` names the module."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join([*parts, base] if base else parts)
+            found.update(f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names)
+    return (found & known) - {name}
+
+
+def test_no_import_circle():
+    """No module of ours imports, through any chain, a module that imports it back (a circle makes the order of
+    imports matter and hides which module is the lower one): the modules form a graph without cycles."""
+    paths = {module_name(p): p for p in modules()}
+    graph = {name: module_imports(path, set(paths)) for name, path in paths.items()}
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as exc:
+        pytest.fail(f"an import circle: {' → '.join(exc.args[1])}")
+
+
+def test_the_circle_check_finds_a_circle_of_type_imports(tmp_path, monkeypatch):
+    for name, text in {"a.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from domain.b import B\n",
+                       "b.py": "from domain.a import A\n"}.items():
+        (tmp_path / "domain").mkdir(exist_ok=True)
+        (tmp_path / "domain" / name).write_text(text)
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    paths = {module_name(p): p for p in (tmp_path / "domain").glob("*.py")}
+    graph = {name: module_imports(path, set(paths)) for name, path in paths.items()}
+    with pytest.raises(graphlib.CycleError):
+        graphlib.TopologicalSorter(graph).prepare()

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from domain.base import IllegalMove
 from domain.commando import events as ev
 from domain.commando.constants import DIE_FACES, WEAPON_BONUS
-from domain.commando.state import Fight, State
+from domain.commando.state import Fight, Flow, State
 from domain.text import Text
-
-if TYPE_CHECKING:
-    from domain.commando.flow import Flow
 
 
 def must_commit(state: State) -> list[int]:

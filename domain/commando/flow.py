@@ -7,8 +7,6 @@ or by handing over to the next step.
 
 from __future__ import annotations
 
-import random
-
 from domain.base import MAX_PLIES, RULES
 from domain.commando import events as ev
 from domain.commando import fights
@@ -19,21 +17,8 @@ from domain.commando.constants import (
     TRAP_FEE,
     WALL_FEE,
 )
-from domain.commando.state import State, evolve
+from domain.commando.state import Flow, State
 from domain.text import Seat, Text
-
-
-class Flow:
-    """Events emitted so far by one command, and the state they lead to."""
-
-    def __init__(self, state: State, rng: random.Random):
-        self.state = state
-        self.rng = rng
-        self.events: list[ev.Event] = []
-
-    def emit(self, event: ev.Event) -> None:
-        self.events.append(event)
-        self.state = evolve(self.state, event)
 
 
 def occupant(state: State, square: int, seat: int) -> int | None:

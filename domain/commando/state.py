@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -286,3 +287,17 @@ def full_deck_minus(cards: tuple[str, ...] | list[str]) -> list[str]:
     for card in cards:
         rest.remove(card)
     return rest
+
+
+class Flow:
+    """Events emitted so far by one command, and the state they lead to (each folded in at once, so ``decide``
+    and a replay of its events always agree; ``flow.py`` and ``fights.py`` emit through it)."""
+
+    def __init__(self, state: State, rng: random.Random):
+        self.state = state
+        self.rng = rng
+        self.events: list[ev.Event] = []
+
+    def emit(self, event: ev.Event) -> None:
+        self.events.append(event)
+        self.state = evolve(self.state, event)

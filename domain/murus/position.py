@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from domain.base import BadSetup
 from domain.murus.board import COLS, GOAL_ROW, ROMANS, ROWS, Position, from_stacks, stacks, start_position
 from domain.murus.notation import CELL_INDEX, CELL_NAMES, PLAYER_NAMES, SIDE_NAMES
 from domain.text import Text
 
-if TYPE_CHECKING:
-    from domain.murus.state import State
+
+class Positioned(Protocol):
+    """What ``dump_position`` reads of a state (``state.State``, which reads this module: no import back)."""
+
+    pos: Position
 
 STONE_LETTERS = "RG"
 """Letter of a stone, by side."""
@@ -105,6 +108,6 @@ def board_text(pos: Position) -> str:
     return "\n".join(lines)
 
 
-def dump_position(state: State) -> dict[str, Any]:
+def dump_position(state: Positioned) -> dict[str, Any]:
     """The RULES.md position JSON of the current position (loading it back gives the same board and turn)."""
     return position_json(state.pos)

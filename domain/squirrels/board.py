@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import msgspec
-
-if TYPE_CHECKING:
-    from domain.squirrels.state import State
 
 SQUIRREL = "squirrel"
 COLUMNS = "abcde"
@@ -101,12 +98,22 @@ def empty_cells(grid: Grid) -> list[int]:
     return [i for i, c in enumerate(grid) if c is None]
 
 
-def can_dig(state: State, seat: int) -> bool:
+class Seated(Protocol):
+    """What the turn order reads of a game's state (``state.State``, which reads this module: no import back)."""
+
+    seats: int
+    left: Any
+    first: int | None
+    opened: bool
+    dug: Any
+
+
+def can_dig(state: Seated, seat: int) -> bool:
     """FS-7: ``seat`` still has its dig and may use it now (not the first player, not before its turn ended)."""
     return seat != state.first and state.opened and not state.dug[seat]
 
 
-def next_seat(state: State, seat: int) -> int:
+def next_seat(state: Seated, seat: int) -> int:
     """FS-3: play goes round in seat order (past seats that left the table)."""
     for step in range(1, state.seats + 1):
         following = (seat + step) % state.seats

@@ -9,15 +9,24 @@ and dealt afresh (then ``cards``, ``piles`` and ``set_aside`` must be omitted to
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from domain.base import BadSetup
-from domain.squirrels.board import CELL_INDEX, CELLS, SQUIRREL, Card
+from domain.squirrels.board import CELL_INDEX, CELLS, SQUIRREL, Card, Grid
 from domain.squirrels.cards import MAX_NUMBER, RARITIES, normalize_colors
 from domain.text import Text
 
-if TYPE_CHECKING:
-    from domain.squirrels.state import State
+
+class Dealt(Protocol):
+    """What ``dump_position`` reads of a state (``state.State``, which reads this module: no import back)."""
+
+    turn: int | None
+    grid: Grid
+    cards: dict[int, Card]
+    piles: Any
+    dug: Any
+    first: int | None
+    set_aside: Any
 
 FOOD = 24
 """Food cards in a game (FS-2): the grid's 25 cells hold them and the squirrel; any surplus of the packs is set
@@ -170,7 +179,7 @@ def load_position(position: Any, seats: int) -> dict[str, Any]:
     return fields
 
 
-def dump_position(state: State) -> dict[str, Any]:
+def dump_position(state: Dealt) -> dict[str, Any]:
     """The position JSON of ``state``."""
     return {
         "turn": state.turn,

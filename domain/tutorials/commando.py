@@ -5,7 +5,7 @@ wall (MC-2 to MC-13, MC-P1 to MC-P11). A position starts a turn, so what follows
 from __future__ import annotations
 
 from domain.text import Text
-from domain.tutorials import Step, Tutorial
+from domain.tutorials.lesson import Step, Tutorial
 
 
 def agents(me: dict, other: dict) -> dict:

@@ -5,7 +5,7 @@ player is Black (``tutorials.SEED`` gives seat 0 Black), moving up toward row 9.
 from __future__ import annotations
 
 from domain.text import Text
-from domain.tutorials import Step, Tutorial
+from domain.tutorials.lesson import Step, Tutorial
 
 WHITE = {"c7": "white", "d8": "white", "e7": "white", "f7": "white"}
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.text import Text
-from domain.tutorials import Step, Tutorial
+from domain.tutorials.lesson import Step, Tutorial
 
 GAULS = {"a7": "GG", "c7": "GG", "h7": "GG"}
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.text import Text
-from domain.tutorials import Step, Tutorial
+from domain.tutorials.lesson import Step, Tutorial
 
 NAMES = {  # real Modern Horizons 2 cards of each colour (data/mh2-cards.csv), cycled through
     "W": ["Abiding Grace", "Arcbound Javelineer", "Arcbound Mouser", "Barbed Spike"],

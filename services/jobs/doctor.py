@@ -14,15 +14,25 @@ from __future__ import annotations
 
 import datetime
 import time
-from typing import Any
+from typing import Any, Protocol
 
 import redis
 import rq
 
-from services.context import Runtime
 from services.jobs.failures import Failures
+from services.jobs.queues import RQJobs
 from services.store.log import LOG_GROUP as GROUP
-from services.store.streams import Keys
+from services.store.streams import EventStore, Keys
+
+
+class Runtime(Protocol):
+    """What the doctor reads of a process's ``services.context.Runtime`` (named here, not imported: the runtime's
+    metrics read the doctor)."""
+
+    redis: redis.Redis
+    rq_redis: redis.Redis
+    store: EventStore
+    jobs: RQJobs
 
 WORKER_ALIVE_MS = 30_000  # an RQ worker that has not beaten this long is dead
 ALIVE_MS = 15_000  # a dispatcher silent for longer is taken for dead
