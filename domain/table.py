@@ -641,10 +641,12 @@ def _span(seconds: float) -> Text:
     return Text("{n} s", n=seconds)
 
 
-class Rematched(Event, frozen=True, tag="rematched"):
-    """The finished game's rematch: the new game's id."""
+class Rematched(Event, frozen=True, tag="rematched", omit_defaults=True):
+    """The finished game's rematch: the new game's id, and the seat that asked for it (None: recorded before
+    seats were)."""
 
     gid: str
+    seat: int | None = None
 
 
 TABLE_EVENTS = (*TABLE_EVENTS, Rematched)

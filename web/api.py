@@ -20,6 +20,7 @@ from services.people.presence import now_ms
 from services.reads import analysis
 from services.reads.limits import ExpensiveReads
 from services.reads.views import document
+from services.store.codec import iso_time
 from services.store.connection import REDIS_DOWN
 from web import i18n, schemas, session
 from web.errors import flask_response
@@ -255,12 +256,18 @@ def with_presence(rt, doc: dict, seat: int | None) -> dict:
     gid = doc["id"]
     if seat is not None and people.presence.seat_seen(gid, seat):
         people.notifications.to_game(gid, "presence", seat=seat)
-    doc = {**doc, "online": people.presence.online(gid, [p.get("account") for p in doc["players"]])}
-    if seat is not None and doc["clock"] is not None and doc["status"] == "playing" and len(doc["players"]) == 2:
+    doc = {**doc, "online": people.presence.online(gid, [p.get("account") for p in doc["players"]]), "away": None}
+    if doc["clock"] is not None and doc["status"] == "playing" and len(doc["players"]) == 2:
         game = rt.games.load(gid)
-        claims = [c for c in game.module.table_commands(game.state, seat, rt.service.away(game, now_ms()))
-                  if c not in doc["table"]]
-        doc["table"] = [*doc["table"], *claims]
+        times = rt.service.claim_times(game)
+        offline = [s for s in times if not doc["online"][s]]
+        if len(times) == 1 and offline:  # one seat to act and its player away: pages count down to the claim
+            doc["away"] = {"seat": offline[0], "claim_at": iso_time(times[offline[0]])}
+        if seat is not None:
+            now = now_ms()
+            away = frozenset(s for s, at in times.items() if at <= now)
+            claims = [c for c in game.module.table_commands(game.state, seat, away) if c not in doc["table"]]
+            doc["table"] = [*doc["table"], *claims]
     return doc
 
 

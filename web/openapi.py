@@ -245,13 +245,21 @@ class SeekRequest(msgspec.Struct, forbid_unknown_fields=True):
     clock: dict[str, float] | None = None
     seats: int | None = None  # the game's fewest by default
     rating_range: list[float] | None = None  # [lowest, highest] of the opponents' ratings
+    rated: bool | None = None  # an account's seek is rated unless false; a guest's never
+    name: str | None = None  # a guest's name (a guest session is made for it)
 
 
 class ChallengeRequest(msgspec.Struct, forbid_unknown_fields=True):
-    to: str  # a username
     game: str
+    to: str | None = None  # a username; without it, an invite anyone may accept at its url
     options: dict[str, Any] | None = None
     clock: dict[str, float] | None = None
+    side: int | str | None = None  # the challenger's seat, 0 or 1, or "random" (the default)
+    name: str | None = None  # a guest's name, for a guest's invite
+
+
+class GuestName(msgspec.Struct, forbid_unknown_fields=True):
+    name: str | None = None  # a guest accepting an invite (an account sends no body)
 
 
 class Id(msgspec.Struct):
@@ -264,7 +272,8 @@ class NoBody(msgspec.Struct):
 
 ANSWERS = (Catalog, Error, Health, Created, TakenSeat, RematchRequest, Rematch, GameDocument, CommandResult,
            Events, Lobby, AnalysisRequest, AnalysisStatus, Analysis, Credentials, PasskeyOptionsRequest,
-           PasskeyCredential, NewPassword, ChatMessage, ChatReport, SeekRequest, ChallengeRequest, Id, NoBody,
+           PasskeyCredential, NewPassword, ChatMessage, ChatReport, SeekRequest, ChallengeRequest, GuestName, Id,
+           NoBody,
            TutorialProgress, DeckAnswer)
 REQUESTS = (schemas.CreateGame, schemas.Command, schemas.TakeSeat)
 
@@ -470,8 +479,11 @@ def _account_paths() -> dict:
                               signed=True, errors=(401,))},
         "/api/me/password": {"post": op("Set or change the password; other sessions end", "setPassword",
                                         "saved", "204", body=NewPassword, signed=True, errors=(400, 401, 422))},
-        "/api/me/games": {"get": op("The account's seats with their tokens, newest first", "myGames",
-                                    "{games, next}", signed=True, errors=(400, 401), params=page)},
+        "/api/me/games": {"get": op("The account's (or guest session's) seats with their tokens, newest first",
+                                    "myGames", "{games, next}", signed=True, errors=(400, 401), params=page)},
+        "/api/me/games/{gid}": {"get": op("The account's (or guest session's) seat in one game, with its token",
+                                          "myGame", "{id, game, seat, token, status}", signed=True,
+                                          errors=(401, 404), params=[GID])},
         "/api/me/sessions": {
             "get": op("The account's sessions", "mySessions", "{sessions}", signed=True, errors=(401,)),
             "delete": op("Sign out everywhere", "signOutEverywhere", "signed out", "204", signed=True,
@@ -541,7 +553,8 @@ def _people_paths(op) -> dict:
             content=sse)},
         "/api/me/stream": {"get": op(
             "Server-Sent Events for the signed-in account (every tab and device), after Last-Event-ID: "
-            "{type: game_started|your_turn|challenge|challenge_declined|draw_offered|draw_declined|game_over, …}",
+            "{type: game_started|your_turn|challenge|challenge_declined|challenge_accepted|challenge_cancelled|"
+            "rematch_offered|draw_offered|draw_declined|game_over, …}",
             "myStream", "the stream", signed=True, errors=(401, 429, 503), content=sse,
             params=[{"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "string"}}])},
         "/api/seeks": {
@@ -555,11 +568,19 @@ def _people_paths(op) -> dict:
         "/api/challenges": {
             "get": op("The signed-in player's open challenges", "challenges", "{incoming, outgoing}",
                       signed=True, errors=(401, 503)),
-            "post": op("Challenge a player: they are told", "challenge", "{id}", "201", body=ChallengeRequest,
-                       signed=True, errors=(400, 401, 404, 422, 429, 503))},
+            "post": op("Challenge a player (they are told), or without 'to' make an invite link", "challenge",
+                       "{id, url?}", "201", body=ChallengeRequest, signed=True,
+                       errors=(400, 401, 404, 422, 429, 503))},
+        "/api/challenges/{challenge_id}": {
+            "get": op("One open challenge: an invite to anyone, a challenge to its two players", "oneChallenge",
+                      "{id, from, to, game, options, clock, side, created}", errors=(404, 503),
+                      params=[challenge_id]),
+            "delete": op("The challenger cancels: the recipient is told", "cancelChallenge", "cancelled", "204",
+                         signed=True, errors=(401, 404, 503), params=[challenge_id])},
         "/api/challenges/{challenge_id}/accept": {"post": op(
-            "The recipient accepts: the game starts, the challenger is told", "acceptChallenge", "{game}", "201",
-            body=NoBody, signed=True, errors=(401, 404, 409, 503), params=[challenge_id])},
+            "The recipient (anyone, for an invite; a guest gives a name) accepts: the game starts, the challenger "
+            "is told", "acceptChallenge", "{game}", "201", body=GuestName, signed=True,
+            errors=(401, 404, 409, 422, 503), params=[challenge_id])},
         "/api/challenges/{challenge_id}/decline": {"post": op(
             "The recipient declines: the challenger is told", "declineChallenge", "declined", "204", body=NoBody,
             signed=True, errors=(401, 404, 409, 503), params=[challenge_id])},

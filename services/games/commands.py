@@ -250,13 +250,17 @@ class GameService:
     def away(self, game: Game, now: int) -> frozenset[int]:
         """The seats of a clocked two-seat game whose player has been away ``AWAY_MS`` on their turn: no page or
         stream of theirs seen for that long, and their turn that old (CONTRACT "Meeting people")."""
+        return frozenset(seat for seat, at in self.claim_times(game).items() if at <= now)
+
+    def claim_times(self, game: Game) -> dict[int, int]:
+        """For each seat to act in a clocked two-seat game, when (ms) the other seat may claim the game if its
+        player stays away: ``AWAY_MS`` after its turn began or its page or stream was last seen, the later."""
         state = game.state
         if self.presence is None or game.seats != 2 or getattr(state, "clock", None) is None \
-                or now - state.at < AWAY_MS:
-            return frozenset()
+                or game.module.status(state) != "playing":
+            return {}
         seen = self.presence.last_seen(game.gid, game.accounts)
-        to_act = game.module.to_act(state)
-        return frozenset(s for s in to_act if seen[s] is None or now - seen[s] >= AWAY_MS)
+        return {s: max(state.at, seen[s] or 0) + AWAY_MS for s in game.module.to_act(state)}
 
     def _answer(self, written: Written, seat: int) -> dict:
         """The answer to a command: its events as ``seat`` sees them (all of them once the game is finished)."""

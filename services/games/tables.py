@@ -140,7 +140,7 @@ class Tables:
         def record(game: Game, now: int) -> list:
             if game.state.rematch is not None:  # another's, made after this claim lapsed
                 raise errors.Conflict(Text("the game is too busy right now; try again"), version=game.version)
-            return [Rematched(gid=new["id"])]
+            return [Rematched(gid=new["id"], seat=seat)]
 
         self.round.change(gid, record)
         return new

@@ -1,6 +1,7 @@
 """What a game's new events tell its players' accounts (``GET /api/me/stream``): the game started, your turn, a
-draw offered or declined, the game over. Worked out by the dispatcher from the log entries it reads for the first
-time (``workers/dispatcher.py``): at most once each — a notification is a nudge, the game's document is the truth.
+draw offered or declined, the game over, a rematch offered. Worked out by the dispatcher from the log entries it
+reads for the first time (``workers/dispatcher.py``): at most once each — a notification is a nudge, the game's
+document is the truth.
 """
 
 from __future__ import annotations
@@ -32,12 +33,17 @@ def notices(game: Game, entries: list[tuple[int, str]],
         out += [(a, "draw_offered", {"game": game.gid, "by": offer}) for seat, a in enumerate(accounts)
                 if a and seat != offer]
     for version, kind in entries:
+        if kind == "rematched" and getattr(state, "rematch", None):
+            asker = seat_of_event(version)
+            out += [(a, "rematch_offered", {"game": game.gid, "rematch": state.rematch,
+                                            "by": game.names[asker] if asker is not None else None})
+                    for seat, a in enumerate(accounts) if a and seat != asker]
         if kind == "draw_declined":
             decliner = seat_of_event(version)
             out += [(a, "draw_declined", {"game": game.gid, "by": decliner}) for seat, a in enumerate(accounts)
                     if a and seat != decliner]
     if newest == game.version:
-        if status == "finished":
+        if status == "finished" and types - {"rematched"}:  # its end, not a rematch recorded after it
             out += [(a, "game_over", {"game": game.gid, "result": result(game)}) for a in accounts if a]
         elif status == "playing":
             out += [(a, "your_turn", {"game": game.gid, "version": game.version})

@@ -54,3 +54,15 @@ def test_the_dispatcher_tells_the_accounts_once(runtime, monkeypatch):
     dispatcher.run_once(block_ms=1)  # the same entries claimed and looked at again: not told twice
     told = [n.data for n in runtime.people.notifications.since("ben", "0-0")]
     assert [n["type"] for n in told].count("your_turn") == 1 and told[-1]["game"] == gid
+
+
+def test_a_rematch_request_is_told_to_the_other_seat_with_who_asked(runtime):
+    """CONTRACT "The first ten minutes": a rematch reaches the other seats' streams as ``rematch_offered``."""
+    from services.games.tables import Tables
+
+    gid = runtime.service.create("murus", PLAYERS)["id"]
+    runtime.service.command(gid, 0, "resign")
+    new = Tables(runtime.service).rematch(gid, 1)["id"]
+    game = with_accounts(runtime.games.load(gid))
+    told = notices(game, [(game.version, "rematched")], lambda v: 1)
+    assert told == [("ann", "rematch_offered", {"game": gid, "rematch": new, "by": "Ben"})]

@@ -132,3 +132,26 @@ def test_a_clock_stands_still_until_first_moves_and_a_missed_first_move_aborts_u
     assert "Ben did not make a first move in time" in result["reason"] and "rating_changes" not in result
     run_jobs(runtime)
     assert runtime.ratings.of_player("Ana")[0] == {}  # unrated
+
+
+def test_an_opponent_away_on_their_turn_is_said_with_the_time_of_the_claim(app, runtime):
+    from datetime import datetime
+
+    client = app.test_client()
+    g = client.post("/api/games", json={"game": "murus", "players": [{"name": "Ana"}, {"name": "Ben"}],
+                                        "clock": {"initial": 600, "increment": 0}}).json
+    ana, ben = ({"Authorization": f"Bearer {s['token']}"} for s in g["seats"])
+    for headers, move in ((ana, "a1-a3"), (ben, "a7-a5")):
+        r = client.post(f"/api/games/{g['id']}/commands", headers=headers, json={"move": move})
+        assert r.status_code == 200
+    legal = client.get(f"/api/games/{g['id']}?min_version=3", headers=ana).json["legal"][0]
+    moved = client.post(f"/api/games/{g['id']}/commands", headers=ana, json={"move": legal}).json
+    doc = client.get(f"/api/games/{g['id']}?min_version={moved['version']}", headers=ana).json
+    assert doc["away"]["seat"] == 1  # Ben's turn, and no page of his seen
+    turn_began = runtime.games.load(g["id"]).state.at
+    claim_at = datetime.fromisoformat(doc["away"]["claim_at"].replace("Z", "+00:00")).timestamp() * 1000
+    assert abs(claim_at - (turn_began + 60_000)) < 2
+    assert client.get(f"/api/games/{g['id']}", headers=ben).json["away"] is None  # Ben's page: he is here
+    assert client.get(f"/api/games/{g['id']}", headers=ana).json["away"] is None
+    plain = client.post("/api/games", json={"game": "murus", "players": [{"name": "Ana"}, {"name": "Ben"}]}).json
+    assert client.get(f"/api/games/{plain['id']}").json["away"] is None  # no clock: nothing to claim
