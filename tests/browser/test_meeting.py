@@ -56,5 +56,6 @@ def test_a_challenge_reaches_its_recipient_who_accepts_it(new_page, server):
     ben.click(".notice button:has-text('Accept')")
     ben.wait_for_url("**/games/*", timeout=20_000)
     ben.wait_for_selector("#board svg")
-    ann.wait_for_selector(".notice:has-text('Your game has started')", timeout=20_000)
+    ann.wait_for_url("**/games/*", timeout=20_000)  # the challenger is told, and taken to the board (#38)
+    ann.wait_for_selector("#players .player.mine")
     shot(ben, "challenge-accepted")
