@@ -3,12 +3,13 @@
 Both are ``Worker``, RQ's ``SimpleWorker`` (a job runs in the worker itself, no fork: our jobs are short, pure
 Python and idempotent, and a fork per job costs ten times the job, ``docs/benchmarks.md``). Nothing is scheduled
 for later: clock checks are the dispatchers' (``services/games/clocks.py``), so no RQ scheduler runs. A worker
-says it is alive every ``WORKER_TTL - 15`` seconds at most (RQ's heartbeat while it waits for a job), which is how
-``burrow doctor`` tells a dead one within 30 seconds.
+says it is alive every ``BEAT_SECONDS`` from a thread of its own (RQ's public ``heartbeat``), while it waits for a
+job and while one runs alike, which is how ``burrow doctor`` tells a dead one within 10 seconds.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
@@ -23,6 +24,7 @@ from services.metrics import Metrics
 log = logging.getLogger(__name__)
 RESTART_SECONDS = 1.0
 WORKER_TTL = 20  # RQ's worker TTL: it waits for jobs WORKER_TTL - 15 s at a time, then beats again
+BEAT_SECONDS = 2.0  # how often a worker says it is alive besides (``Worker.beating``; doctor: 8 s of silence)
 
 
 class Worker(rq.SimpleWorker):
@@ -45,6 +47,29 @@ class Worker(rq.SimpleWorker):
         self.metrics = runtime.metrics
         self.kinds = {queue.name: kind for kind, queue in runtime.jobs.queues.items()}
         return self
+
+    @contextlib.contextmanager
+    def beating(self, every: float = BEAT_SECONDS):
+        """Say this worker is alive every ``every`` seconds while in the block, from a thread of its own: a job
+        of several seconds (an analysis, a hard AI turn) then never looks like a dead worker to ``burrow doctor``,
+        and a SIGKILLed one stops beating at once."""
+        done = threading.Event()
+
+        def beat() -> None:
+            while not done.wait(every):
+                try:
+                    if self.connection.exists(self.key):  # registered, and not yet gone: never a key of its own
+                        self.heartbeat()
+                except Exception as exc:  # noqa: BLE001 - Redis away a moment: the next beat tries again
+                    log.debug("rq worker: a heartbeat failed (%s)", exc)
+
+        thread = threading.Thread(target=beat, name=f"beat {self.name}", daemon=True)
+        thread.start()
+        try:
+            yield
+        finally:
+            done.set()
+            thread.join(timeout=every + 1)
 
     def perform_job(self, job, queue, *args, **kwargs) -> bool:
         started, ok = time.perf_counter(), False
@@ -104,7 +129,8 @@ def start_thread_worker(runtime: Runtime, kind: str = "project", stop: threading
             try:
                 queues = [runtime.jobs.queue(kind)]
                 worker = ThreadWorker(queues, connection=runtime.worker_connection(), worker_ttl=WORKER_TTL)
-                worker.measured(runtime).run(stop)
+                with worker.beating():
+                    worker.measured(runtime).run(stop)
             except Exception as exc:  # noqa: BLE001 - logged, and the worker replaced
                 log.warning("rq worker thread: the worker stopped (%s); starting another", exc)
                 time.sleep(RESTART_SECONDS)
@@ -119,4 +145,5 @@ def run_worker(runtime: Runtime, burst: bool = False, kinds: tuple[str, ...] = K
     dies mid-job loses nothing: the dispatcher enqueues the job again (``workers/dispatcher.py``)."""
     worker = Worker([runtime.jobs.queue(k) for k in kinds], connection=runtime.worker_connection(),
                     worker_ttl=WORKER_TTL).measured(runtime)
-    worker.work(burst=burst, logging_level="INFO")
+    with worker.beating():
+        worker.work(burst=burst, logging_level="INFO")

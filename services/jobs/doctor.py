@@ -2,7 +2,8 @@
 workers and queues: the summary ``burrow doctor`` prints and ``GET /api/stats`` carries under ``"doctor"``.
 
 Dispatchers say they are alive in ``P:{ops}:dispatchers`` (consumer → last read, ms) every time they read the
-logs (about once a second); one seen within ``ALIVE_MS`` counts as alive. RQ workers keep their own registry.
+logs (about once a second); one seen within ``ALIVE_MS`` (8 s) counts as alive. RQ workers keep their own
+registry, and beat every 2 s (``workers/worker.py``): one silent ``WORKER_ALIVE_MS`` (8 s) is dead.
 
 Redis memory: each server's (each master's, on a cluster; the queues' server too when it is another) used memory
 against its ``maxmemory``. Above ``MEMORY_LIMIT`` (80%) it is a problem: with ``noeviction`` (production's
@@ -34,8 +35,8 @@ class Runtime(Protocol):
     store: EventStore
     jobs: RQJobs
 
-WORKER_ALIVE_MS = 30_000  # an RQ worker that has not beaten this long is dead
-ALIVE_MS = 15_000  # a dispatcher silent for longer is taken for dead
+WORKER_ALIVE_MS = 8_000  # an RQ worker silent this long is dead (it beats every 2 s: workers/worker.py)
+ALIVE_MS = 8_000  # a dispatcher silent for longer is taken for dead (it beats every second of its loop)
 LAG_LIMIT_MS = 60_000  # an entry whose effect is not visible after this long means something is stuck
 FORGET_MS = 24 * 3600 * 1000  # dispatchers silent for a day are dropped from the list
 MEMORY_LIMIT = 0.8  # a Redis using more of its maxmemory than this is a problem
@@ -112,9 +113,9 @@ def partition_summary(client: redis.Redis, keys: Keys, failures: Failures, parti
 
 
 def live_workers(connection, now: int) -> list[rq.Worker]:
-    """The RQ workers that said they were alive in the last ``WORKER_ALIVE_MS``: a worker beats at least every
-    few seconds while it waits for a job and at the start of each (``workers/worker.py``), and our jobs last
-    seconds, so a worker killed without a word (SIGKILL) drops out within that, long before RQ forgets its key."""
+    """The RQ workers that said they were alive in the last ``WORKER_ALIVE_MS``: a worker beats every 2 s from a
+    thread of its own, while it waits and while a job runs (``workers/worker.py``, ``Worker.beating``), so a
+    worker killed without a word (SIGKILL) drops out within 8 s, long before RQ forgets its key."""
     out = []
     for worker in rq.Worker.all(connection=connection):
         beat = worker.last_heartbeat

@@ -12,6 +12,7 @@ from burrow import cli
 from burrow.runtime import build
 from services.config import Settings
 from tests.conftest import run_jobs
+from tests.reliability.live import wait_until
 from workers.dispatcher import Dispatcher
 
 PLAYERS = [{"name": "Ana"}, {"name": "Bob"}]
@@ -129,3 +130,33 @@ def test_doctor_watches_redis_memory_against_maxmemory(env, capsys):
             assert "maxmemory, 2" in out and "WARNING" not in out and out.strip().endswith("OK")
     finally:
         env.redis.config_set("maxmemory", old)
+
+
+def test_doctor_notices_a_dead_dispatcher_and_a_dead_worker_within_10_s(env, capsys, monkeypatch):
+    """SIGKILLed, they say nothing more: 10 s after their last word doctor says so, and exits 1 (#44)."""
+    import services.jobs.doctor as doctor
+
+    real_now = doctor.now_ms
+    with workers_alive(env):
+        Dispatcher(env, consumer="d").run_once(block_ms=1)
+        assert cli.main(["doctor"]) == 0
+        capsys.readouterr()
+        monkeypatch.setattr(doctor, "now_ms", lambda: real_now() + 10_000)
+        assert cli.main(["doctor"]) == 1
+        out = capsys.readouterr().out
+        assert "no dispatcher has read the logs" in out and "no RQ worker serves the queue" in out
+
+
+def test_a_worker_beats_while_a_job_runs(env):
+    """Its own thread beats every ``BEAT_SECONDS`` whatever the worker does (here: nothing, as in a long job)."""
+    from workers.worker import Worker
+
+    worker = Worker(list(env.jobs.queues.values()), connection=env.rq_redis, name=f"{env.settings.prefix}-b")
+    worker.register_birth()
+    try:
+        first = rq.Worker.find_by_key(worker.key, connection=env.rq_redis).last_heartbeat
+        with worker.beating(every=0.05):
+            wait_until(lambda: rq.Worker.find_by_key(worker.key, connection=env.rq_redis).last_heartbeat != first,
+                       10, what="a heartbeat")
+    finally:
+        worker.register_death()
