@@ -5,7 +5,7 @@
 A private redis-server and ``burrow serve`` on it (web, dispatcher and AI workers, as a deployment runs
 them) with ``BURROW_AI_TIME`` set so that ``hard`` thinks ``--time`` seconds a move. This process is the other
 player: an outside client that knows nothing of the service but its HTTP API. It creates each game with ``hard`` in
-one seat, reads the position from the game's document (``state.position``, the RULES.md format), asks
+one seat, reads the position from the game's document (``state.position``, the docs/rules.md format), asks
 ``bench/murus_strong.py``'s engine for a move with ``--time`` seconds of this process's CPU time, and sends it with
 ``POST /api/games/<gid>/commands``. Seats alternate every game; games i and i+1 start from the same opening (two
 random plies, given as the game's ``position``), as in ``bench/murus_strong.py``. With ``--variant advanced`` the

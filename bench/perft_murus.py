@@ -4,7 +4,7 @@
 
 Both count every move sequence of exactly D plies from the opening (a finished game stops the line) and
 count the last ply without playing it. The table gives nodes, seconds and nodes/s of each, and the speed ratio.
-The naive generator is written from RULES.md alone, so matching counts cross-check the bitboards.
+The naive generator is written from docs/rules.md alone, so matching counts cross-check the bitboards.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The shape every game module shares (the functional "decider") and its errors.
 
-A game module (``domain/murus.py``, ``domain/mouseguard/``, ...) exposes, at module level:
+A game module (``domain/murus/``, ``domain/mouseguard/``, ...) exposes, at module level:
 
 ``NAME``                       the game's name in the API (``"murus"``)
 ``SEATS``                      ``(min, max)`` number of seats
@@ -19,8 +19,8 @@ A game module (``domain/murus.py``, ``domain/mouseguard/``, ...) exposes, at mod
 ``view(state, viewer)``        JSON-ready dict of what ``viewer`` may see (see ``Viewer``)
 ``redact(event, viewer)``      the event as ``viewer`` may see it (hidden fields set to ``None``)
 ``describe(event)``            one readable line for a move list ("Romans: a1-a3")
-``parse(text)`` / ``format(cmd)``  the notation of RULES.md, both ways; ``parse`` raises ``BadNotation``
-``dump_position(state)``       the position JSON of RULES.md
+``parse(text)`` / ``format(cmd)``  the notation of docs/rules.md, both ways; ``parse`` raises ``BadNotation``
+``dump_position(state)``       the position JSON of docs/rules.md
 ``render(state)``              a plain-text board for the terminal (``burrow replay``)
 
 ``initial`` validates ``setup`` (seat count, options, position) and raises ``BadSetup`` naming the field.
@@ -60,7 +60,7 @@ RULES: Literal["rules"] = "rules"
 MAX_PLIES: Literal["max_plies"] = "max_plies"
 """``result.termination`` of a game stopped by the ``max_plies`` option (a server limit, not a rule)."""
 TERMINATIONS = (RULES, MAX_PLIES, "resigned", "draw_agreed", "timeout", "aborted")
-"""Every kind of ``result.termination`` (CONTRACT.md, "Tables"): the deciders end games by ``rules`` or
+"""Every kind of ``result.termination`` (docs/api.md, "Tables"): the deciders end games by ``rules`` or
 ``max_plies``; the platform's table commands and clocks add the others on top of a game."""
 
 

@@ -7,7 +7,7 @@
 * Names: letters, marks, digits, spaces, punctuation and symbols; no control, format (bidirectional overrides,
   zero-width characters), separator other than the plain space, private-use or unassigned characters; no two
   spaces in a row; NFC-normalised; never ending like an AI's rating line (``" (hard AI)"``).
-* Game ids: exactly the form ``new_game_id()`` makes (``services/store.py``), wherever an id comes in.
+* Game ids: exactly the form ``new_game_id()`` makes (``services/store/streams.py``), wherever an id comes in.
 """
 
 from __future__ import annotations

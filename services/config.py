@@ -21,7 +21,7 @@ class Settings:
     data_dir: str = "burrow-data"  # the embedded mode's journal
     ai_time: float = 1.0  # default AI thinking budget, seconds
     analysis_time: float = 0.25  # post-game analysis: seconds of the hard engine per position
-    queue_name: str = "burrow"  # RQ queues <queue_name>:project, :ai, :analysis (services/jobs.py)
+    queue_name: str = "burrow"  # RQ queues <queue_name>:project, :ai, :analysis (services/jobs/queues.py)
     ai_per_client: int = 1  # AI turns of one client queued or running at once; the rest wait their turn
     analysis_jobs_per_client: int = 1  # analysis jobs of one client queued or running at once; the rest wait
     analyses_per_client: int = 5  # analyses one client asked for and not done yet (429 beyond); 0: no cap

@@ -1,4 +1,4 @@
-"""What a deployment measures, in the Prometheus format (``GET /metrics``; CONTRACT.md, "Operations").
+"""What a deployment measures, in the Prometheus format (``GET /metrics``; docs/api.md, "Operations").
 
 ``Metrics`` holds the metrics each process *observes* (commands, requests, jobs, projection lag, clock lateness,
 open live streams); the composition root builds one per process (``burrow/runtime.py``) and, when the process is

@@ -1,4 +1,4 @@
-"""Accounts and ratings over HTTP (CONTRACT.md, "Accounts and ratings"): sign-up, sessions, passkeys, one's own
+"""Accounts and ratings over HTTP (docs/api.md, "Accounts and ratings"): sign-up, sessions, passkeys, one's own
 games and sessions, profiles, leaderboards, and their pages. Thin: parse, call ``services/accounts`` and
 ``services/reads/ratings``, shape the answer."""
 
@@ -169,7 +169,7 @@ def me():
 
 
 def away_fields(account) -> dict:
-    """What ``GET /api/me`` says of the account away from the site (CONTRACT "Away from the site"): its mail
+    """What ``GET /api/me`` says of the account away from the site (docs/api.md "Away from the site"): its mail
     address, which notifications reach it how, its devices with pushes (never their endpoints), its vacation."""
     return {"email": {"address": account.email, "verified": account.email_verified} if account.email else None,
             "notifications": {channel: {kind: account.wants(channel, kind) for kind in kinds}
@@ -214,7 +214,8 @@ def my_games():
 
 @accounts_bp.get("/api/me/games/<gid>")
 def my_game(gid: str):
-    """The account's seat in game ``gid`` with its token (CONTRACT "The first ten minutes"): a page opened on any
+    """The account's seat in game ``gid`` with its token (docs/api.md "The first ten minutes"): a page opened
+    on any
     device, from any link, plays its player's game; 404 when the account holds no seat there."""
     owner, account, _ = session.owner()
     missing = errors.NotFound(Text("you hold no seat in game {gid}", gid=repr(gid[:40])))

@@ -1,4 +1,4 @@
-"""The JSON API of CONTRACT.md. Thin: parse the request, call the service layer, shape the answer."""
+"""The JSON API of docs/api.md. Thin: parse the request, call the service layer, shape the answer."""
 
 from __future__ import annotations
 

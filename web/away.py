@@ -1,4 +1,5 @@
-"""Away from the site over HTTP (CONTRACT "Away from the site"): Web Push subscriptions, the mail address and its
+"""Away from the site over HTTP (docs/api.md "Away from the site"): Web Push subscriptions, the mail address
+and its
 verification, notification preferences, password reset, one-click unsubscribe, the vacation switch, and the pages
 the mailed links open. Thin: parse, call ``services/away``, shape the answer."""
 

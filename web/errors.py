@@ -1,4 +1,4 @@
-"""Errors as clients see them: ``{"error": {"code", "message", ...}}`` (CONTRACT.md), built here and nowhere else.
+"""Errors as clients see them: ``{"error": {"code", "message", ...}}`` (docs/api.md), built here and nowhere else.
 
 ``body`` is the one builder; ``flask_response`` answers a Flask request with it, ``send`` answers on the ASGI
 front (before Flask is reached: a body too large or too slow, a foreign host, a stream refused). The ``message``

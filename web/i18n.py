@@ -1,6 +1,6 @@
 """Languages: which one a request reads, the translations, texts said in it, and the page's strings.
 
-The choice (CONTRACT.md "Languages"): ``?lang=en|fr|zh``, else the saved choice (the ``burrow_lang`` cookie, set
+The choice (docs/api.md "Languages"): ``?lang=en|fr|zh``, else the saved choice (the ``burrow_lang`` cookie, set
 when a page is asked for with ``?lang=``, i.e. by the language switch; then the signed-in account's, through
 ``account_language``), else ``Accept-Language``, else English. One source for every string: the gettext catalogs
 under ``web/translations/`` (``web/catalogs.py`` extracts, updates, compiles and checks them), read by Flask-Babel

@@ -1,4 +1,4 @@
-"""The installable site (CONTRACT "Away from the site"): the web app manifest, the service worker at the site's
+"""The installable site (docs/api.md "Away from the site"): the web app manifest, the service worker at the site's
 root (its scope is the whole site: pushes, the kept shell)
 and the page it shows when the network cannot be reached."""
 

@@ -45,7 +45,7 @@ def lobby():
 
 @pages.get("/challenge/<cid>")
 def challenge(cid: str):
-    """An invite link's page: whoever opens it accepts the invite (CONTRACT "The first ten minutes")."""
+    """An invite link's page: whoever opens it accepts the invite (docs/api.md "The first ten minutes")."""
     if not 1 <= len(cid) <= 40 or not cid.isalnum():
         return render_template("missing.html", gid=cid[:40]), 404
     return render_template("challenge.html", cid=cid)

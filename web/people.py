@@ -1,4 +1,4 @@
-"""The API of meeting people (CONTRACT "Meeting people"): presence, chat; seeks, challenges and an account's
+"""The API of meeting people (docs/api.md "Meeting people"): presence, chat; seeks, challenges and an account's
 notifications once signed in. Thin, like ``web/api.py``, on the same blueprint (its errors, its checks)."""
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def game_request(body: dict) -> tuple[str, dict, dict | None, int]:
 
 
 def someone():
-    """The request's account or guest (CONTRACT "The first ten minutes"); 401 for neither."""
+    """The request's account or guest (docs/api.md "The first ten minutes"); 401 for neither."""
     from web import session
 
     found = session.person()

@@ -19,7 +19,7 @@ def levels() -> list[str]:
 
 
 # A player is decoded as an object and nothing more: the service checks players once, against the game's catalog
-# entry (``services/games.py``). The schema below only documents them (OpenAPI), from that same catalog.
+# entry (``services/games/commands.py``). The schema below only documents them (OpenAPI), from that same catalog.
 Player = Annotated[dict[str, Any], msgspec.Meta(
     title="Player",
     description='A seat: {"name", "ai"?} (a person, or an AI of that level), or {"open": true} (a seat left open '

@@ -28,7 +28,7 @@ def signed_in():
 
 
 def guest_session():
-    """The request's guest session (CONTRACT "The first ten minutes"), or None (an account's, or none)."""
+    """The request's guest session (docs/api.md "The first ten minutes"), or None (an account's, or none)."""
     if "burrow_guest" not in g:
         cookie = request.cookies.get(COOKIE)
         found = accounts().sessions.find(cookie) if cookie and signed_in() is None else None

@@ -1,4 +1,4 @@
-"""The tournaments' API (CONTRACT "Tournaments"): create, join, withdraw, start (signed in), the lists and a
+"""The tournaments' API (docs/api.md "Tournaments"): create, join, withdraw, start (signed in), the lists and a
 tournament's document. Thin: ``services/tournaments/`` decides; the live stream is the front's
 (``web/front.py``)."""
 

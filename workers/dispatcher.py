@@ -311,7 +311,8 @@ class Dispatcher:
         return out
 
     def _notify(self, by_game: dict[str, list[LogEntry]]) -> None:
-        """Tell the accounts of the games' seats what their new entries mean for them (game_notices.py)."""
+        """Tell the accounts of the games' seats what their new entries mean for them
+        (``services/people/game_notices.py``)."""
         people = self.runtime.people
         if people is None or not by_game:
             return

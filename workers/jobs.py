@@ -121,7 +121,7 @@ def _outcome(outcome: str) -> str:
 
 
 def analysis_plan(gid: str, version: int) -> int:
-    """Split a finished game's analysis into chunks of moves and queue them (``services/analysis.py``)."""
+    """Split a finished game's analysis into chunks of moves and queue them (``services/reads/analysis.py``)."""
     return analysis.of(current()).plan(gid, version)
 
 

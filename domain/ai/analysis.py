@@ -1,7 +1,7 @@
 """Post-game analysis: each seat's winning chance in a position, by the hard engine at a budget, and its best move.
 
 Pure like the rest of ``domain/``: the state, the randomness and the clock come from the caller. Positions are
-analysed with everything revealed (finished games only: ``services/analysis.py`` checks):
+analysed with everything revealed (finished games only: ``services/reads/analysis.py`` checks):
 
 - **Murus Gallicus**: hard's alpha-beta (``domain.ai.murus_search.Search`` in the basic game,
   ``domain.ai.murus_advanced.Search`` in the advanced one) for the whole budget; its score for the side to move

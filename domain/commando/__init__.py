@@ -1,11 +1,11 @@
-"""Mission commando (RULES.md §4): a roll-and-move race to the enemy base, with fights and caution cards.
+"""Mission commando (docs/rules.md §4): a roll-and-move race to the enemy base, with fights and caution cards.
 
 The decider interface of ``domain/base.py``. The board is data (``default-board.json``, schema in
 ``docs/commando-board.md``); option ``board`` replaces it with a board object (the domain reads no file).
 The layout of every game package: ``events``, ``state`` (state and ``evolve``), ``rules`` (``initial``,
 ``decide``, ``legal``, ``to_act``, ``status``, ``result``), ``notation``, ``position``, ``view`` (``view``,
 ``redact``, ``describe``, ``render``); beside them ``board`` (the board data), ``constants`` (every value
-RULES.md fixes), ``flow`` (a turn, step by step) and ``fights``.
+docs/rules.md fixes), ``flow`` (a turn, step by step) and ``fights``.
 """
 
 from __future__ import annotations

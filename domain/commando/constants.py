@@ -1,4 +1,4 @@
-"""Every value RULES.md §4 fixes or proposes ([S] settled, [P] our completion), by name."""
+"""Every value docs/rules.md §4 fixes or proposes ([S] settled, [P] our completion), by name."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The command notation of RULES.md §4, both ways: ``roll``, ``map 4``, ``commit 1``, ``challenge 2``…"""
+"""The command notation of docs/rules.md §4, both ways: ``roll``, ``map 4``, ``commit 1``, ``challenge 2``…"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Setting a game up: seats, options, the board and the position JSON of RULES.md §4, both ways."""
+"""Setting a game up: seats, options, the board and the position JSON of docs/rules.md §4, both ways."""
 
 from __future__ import annotations
 
@@ -139,7 +139,7 @@ def initial_events(setup: Setup, options: dict[str, Any], rng: random.Random) ->
 
 
 def dump_position(state: State) -> dict[str, Any]:
-    """The position JSON of RULES.md §4 (agents, whose turn, the draw pile top first, the board)."""
+    """The position JSON of docs/rules.md §4 (agents, whose turn, the draw pile top first, the board)."""
     board = state.board
     return {
         "turn": state.turn,

@@ -1,4 +1,4 @@
-"""Mouse Guard: Swords & Strongholds (RULES.md §2, MG-1…MG-20) as a decider (see ``domain/base.py``).
+"""Mouse Guard: Swords & Strongholds (docs/rules.md §2, MG-1…MG-20) as a decider (see ``domain/base.py``).
 
 The layout of every game package: ``events``, ``state`` (state and ``evolve``), ``rules`` (``initial``,
 ``decide``, ``legal``, ``to_act``, ``status``, ``result``), ``notation``, ``position``, ``view`` (``view``,

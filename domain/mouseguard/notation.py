@@ -1,4 +1,4 @@
-"""Commands of Mouse Guard and their notation (RULES.md §2 "Notation"), both ways.
+"""Commands of Mouse Guard and their notation (docs/rules.md §2 "Notation"), both ways.
 
 ``place b2 c3 d2 e3`` · ``c3-c4`` · ``c3-c4 sword c5 d5`` · ``c3-c4 stronghold C4`` · ``c3-c4 diplomacy e6`` ·
 ``c3-c4 diplomacy D5 e6`` · ``exit D5 d6`` · ``rescue c2`` · ``pass sword``.

@@ -1,4 +1,4 @@
-"""The position JSON of RULES.md §2 "Position": validation on load, and dump.
+"""The position JSON of docs/rules.md §2 "Position": validation on load, and dump.
 
 ``{"turn": "black", "mice": {"c3": "black", "D5": "white"}, "hands": {"black": [...], "white": [...]},
 "deck": [... top first ...], "discard": [...], "captured": {"black": 0, "white": 1}}``

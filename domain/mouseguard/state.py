@@ -14,7 +14,7 @@ from domain.mouseguard.cards import CARDS, sort_hand, without
 
 
 class Options(msgspec.Struct, frozen=True):
-    """The options of RULES.md §2 (MG-1, MG-13, MG-16, MG-20)."""
+    """The options of docs/rules.md §2 (MG-1, MG-13, MG-16, MG-20)."""
 
     edge_points: bool = False
     exit_extra_step: bool = False

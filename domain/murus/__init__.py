@@ -1,4 +1,4 @@
-"""Murus Gallicus (RULES.md §1): the decider of the ``murus`` game.
+"""Murus Gallicus (docs/rules.md §1): the decider of the ``murus`` game.
 
 Seat 0 plays the Romans (home row 1, moving first), seat 1 the Gauls (home row 7). Options: ``variant``
 ("basic" | "advanced": catapults, delayed breakthrough) and ``max_plies`` (a draw after that many plies).

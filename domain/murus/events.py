@@ -8,7 +8,8 @@ from domain.base import Event
 
 
 class GameCreated(Event, frozen=True, tag="game_created"):
-    """A new game: its options (``variant``, ``max_plies``) and the start position (RULES.md position JSON)."""
+    """A new game: its options (``variant``, ``max_plies``) and the start position (docs/rules.md position
+    JSON)."""
 
     seats: int
     options: dict[str, Any]

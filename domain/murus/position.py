@@ -32,7 +32,7 @@ def cells_json(pos: Position) -> dict[str, str]:
 
 
 def position_json(pos: Position) -> dict[str, Any]:
-    """The RULES.md position JSON of ``pos``."""
+    """The docs/rules.md position JSON of ``pos``."""
     return {"turn": SIDE_NAMES[pos[6]], "cells": cells_json(pos)}
 
 
@@ -109,5 +109,5 @@ def board_text(pos: Position) -> str:
 
 
 def dump_position(state: Positioned) -> dict[str, Any]:
-    """The RULES.md position JSON of the current position (loading it back gives the same board and turn)."""
+    """The docs/rules.md position JSON of the current position (loading it back gives the same board and turn)."""
     return position_json(state.pos)

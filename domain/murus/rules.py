@@ -1,4 +1,4 @@
-"""The Murus decider: ``initial``, ``decide``, ``legal``, ``to_act``, ``status``, ``result`` (RULES.md §1)."""
+"""The Murus decider: ``initial``, ``decide``, ``legal``, ``to_act``, ``status``, ``result`` (docs/rules.md §1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The state of a Murus game and ``evolve``, which folds one event into it (RULES.md §1)."""
+"""The state of a Murus game and ``evolve``, which folds one event into it (docs/rules.md §1)."""
 
 from __future__ import annotations
 

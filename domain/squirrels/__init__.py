@@ -1,4 +1,4 @@
-"""Foraging Squirrels (RULES.md §3): the MH2 minigame of a squirrel foraging a 5 × 5 grid of Magic cards.
+"""Foraging Squirrels (docs/rules.md §3): the MH2 minigame of a squirrel foraging a 5 × 5 grid of Magic cards.
 
 The decider interface of ``domain/base.py``. Everything is face up: the grid, every pile, the scores and the cards
 set aside (packs are opened at the table), so ``view`` is the same for every viewer and ``redact`` is the

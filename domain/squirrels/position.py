@@ -1,4 +1,4 @@
-"""The position JSON of RULES.md §3, both ways, with a check that names the first problem found.
+"""The position JSON of docs/rules.md §3, both ways, with a check that names the first problem found.
 
 ``{"turn": 0, "grid": {"a1": 17, "c3": "squirrel", …}, "cards": {"17": {"name", "rarity", "colors", "foil",
 "squirrel"}, …}, "piles": [[ids…], …], "dug": [false, …], "first": 0}``; cards may also give ``land`` and

@@ -2,7 +2,7 @@
 was made and last seen, and a summary of the browser, for 30 days after it was last seen (sliding). Signing out
 deletes it on the server; every sign-in makes a new id.
 
-A guest has a session too (CONTRACT "The first ten minutes"): made by the first request that needs one (a guest
+A guest has a session too (docs/api.md "The first ten minutes"): made by the first request that needs one (a guest
 seek, a guest taking a seat by invite), its "account" a guest id (``guest:`` and random hex, never an account's id)
 and its ``name`` the name the guest gave; its seats and notifications are kept under that id, in that browser."""
 

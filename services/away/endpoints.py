@@ -1,5 +1,5 @@
 """Which Web Push endpoints the service may send to: https URLs of a public host, checked before any connection
-(CONTRACT "Away from the site"). A push is a request the server makes to a URL a client gave it; without this
+(docs/api.md "Away from the site"). A push is a request the server makes to a URL a client gave it; without this
 check a client could point it at the service's own network (Redis on loopback, a metadata address, an intranet).
 
 Refused: a scheme other than https, a user or password in the URL, a host that is an address of loopback, a

@@ -1,4 +1,5 @@
-"""Signed, expiring links (CONTRACT "Away from the site"): the address verification link, the password reset link
+"""Signed, expiring links (docs/api.md "Away from the site"): the address verification link, the password reset
+link
 and the one-click unsubscribe link carry a token signed with the kept link key (``secrets.py``) for one purpose
 each; a token of one purpose is worth nothing for another, and none is worth anything after its age.
 

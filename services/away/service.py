@@ -1,4 +1,4 @@
-"""Away from the site's use cases (CONTRACT "Away from the site"): push subscriptions, the mail address and its
+"""Away from the site's use cases (docs/api.md "Away from the site"): push subscriptions, the mail address and its
 verification, notification preferences, password reset, unsubscribing, the vacation switch — and, in the
 ``push`` and ``mail`` RQ workers, what an account's notifications become away from the site.
 

@@ -1,6 +1,6 @@
 """Clock deadlines: the games whose clock runs, by the time their next timeout falls due.
 
-A seat whose time runs out loses within about a second of its deadline with no client connected (CONTRACT.md,
+A seat whose time runs out loses within about a second of its deadline with no client connected (docs/api.md,
 "Tables"). The dispatchers keep one sorted set per partition (``Keys.deadlines``): each game they read in the
 log gets its current deadline there (or leaves the set when no clock runs), and their loop, which wakes for the
 log anyway, wakes for the earliest deadline too and ends the games whose time is up (``Tables.flag``: an append

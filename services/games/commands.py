@@ -71,7 +71,7 @@ class GameService:
 
         ``client`` (the caller's address) may hold at most ``limits["open_games_per_client"]`` open games.
         Players ``{"open": true}`` leave their seat open for anyone (``claim``); ``reserved`` (rematches) maps
-        seats left open for the player of another game, ``{seat: "<that game's id>"}``. ``clock``: CONTRACT.md.
+        seats left open for the player of another game, ``{seat: "<that game's id>"}``. ``clock``: docs/api.md.
         ``account``: the signed-in caller's username, for a player ``{"me": true}``; ``accounts`` (rematches):
         seats held by accounts, ``{seat: username}``. An account's seat token is also kept for the account
         (``GET /api/me/games``). ``tournament``: the id of the tournament the game is a table of (its
@@ -249,7 +249,7 @@ class GameService:
 
     def away(self, game: Game, now: int) -> frozenset[int]:
         """The seats of a clocked two-seat game whose player has been away ``AWAY_MS`` on their turn: no page or
-        stream of theirs seen for that long, and their turn that old (CONTRACT "Meeting people")."""
+        stream of theirs seen for that long, and their turn that old (docs/api.md "Meeting people")."""
         return frozenset(seat for seat, at in self.claim_times(game).items() if at <= now)
 
     def claim_times(self, game: Game) -> dict[int, int]:

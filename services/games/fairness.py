@@ -1,4 +1,4 @@
-"""Fairness of hidden information (CONTRACT.md): a game whose randomness or hidden parts the creator chose says so.
+"""Fairness of hidden information (docs/api.md): a game whose randomness or hidden parts the creator chose says so.
 
 A client-chosen ``seed`` fixes every deal, shuffle and die roll (the creator can play a shadow game with it and
 know the opponent's cards); a ``position`` can fix hands, deck order and placements, and any position, even of a

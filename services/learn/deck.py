@@ -217,7 +217,7 @@ class Deck:
         return json.loads(text), text
 
     def due(self, account_id: str) -> dict:
-        """CONTRACT.md's ``GET /api/me/deck``: how many cards are due, how many in all, the due ones oldest
+        """docs/api.md's ``GET /api/me/deck``: how many cards are due, how many in all, the due ones oldest
         first (at most ``DUE_PAGE``)."""
         now = int(self.clock() * 1000)
         key = self.keys.deck_due(account_id)

@@ -1,6 +1,6 @@
 """The tutorials as the API serves them, and each account's progress through them (README "Learn").
 
-The scripts are ``domain/tutorials/``; here each step becomes CONTRACT.md's ``{"position", "text", "moves"}`` with
+The scripts are ``domain/tutorials/``; here each step becomes docs/api.md's ``{"position", "text", "moves"}`` with
 what the page needs to draw it on the game's own board: ``seat`` (the player's), ``board`` (the document a seat's
 page gets: ``state`` as that seat sees it, ``legal``, ``to_act``, ``status``, ``players``), ``why`` (said after a
 wrong move) and ``then`` (the same turn's next moves, each with its text and board). Progress is kept per account

@@ -12,7 +12,7 @@ reconnects with ``Last-Event-ID``.
 ``catch_up`` versions behind gets those versions from the game's recent messages, kept in memory (those older than
 the process's first look at the game carry their event only; every later one also the spectator's document); one
 further behind gets a single ``reset`` message — the current version and the spectator's document — instead of
-every version in between (CONTRACT.md, "Live updates"), and its page fetches what it needs. No subscriber reads the
+every version in between (docs/api.md, "Live updates"), and its page fetches what it needs. No subscriber reads the
 store: a game is loaded once per process while somebody watches it (its state and its last ``catch_up`` events),
 before any lock is taken, and each new version is read, folded and encoded by the reader outside the lock that
 subscribers take, which only guards the list of subscribers and the recent messages.

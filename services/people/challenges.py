@@ -1,4 +1,4 @@
-"""Challenges (CONTRACT "Meeting people", "The first ten minutes"): a player asks another, by name, for a game
+"""Challenges (docs/api.md "Meeting people", "The first ten minutes"): a player asks another, by name, for a game
 (game, options, clock, the challenger's side) or makes an **invite** that anyone opening its link may accept (an
 account, or a guest under a name); the other accepts (the game starts, both told), declines, or the challenger
 cancels (the other told).

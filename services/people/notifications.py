@@ -3,7 +3,7 @@ open pages are told beside its versions (``GET /api/games/<gid>/notices``: a cha
 
 An account's notifications are kept in a stream of its own, trimmed to its last ``KEPT`` (its streams resume from
 there with ``Last-Event-ID``), and announced on one notifications log that every web process's hub follows
-(``services/live/notices.py``), with its id in the account's stream. A game's notices go to the log only: they
+(``services/live/hub.py``), with its id in the account's stream. A game's notices go to the log only: they
 carry no content a page must not see (a chat notice names the room and the message's id; the page fetches what it
 may read).
 """

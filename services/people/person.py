@@ -1,4 +1,4 @@
-"""Who is at a seek or a challenge: an account or a guest with a session (CONTRACT "The first ten minutes")."""
+"""Who is at a seek or a challenge: an account or a guest with a session (docs/api.md "The first ten minutes")."""
 
 from __future__ import annotations
 

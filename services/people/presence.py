@@ -1,4 +1,4 @@
-"""Presence: whether each seat's player has the game's page or their account's stream open (CONTRACT "Meeting
+"""Presence: whether each seat's player has the game's page or their account's stream open (docs/api.md "Meeting
 people": ``online`` per seat, within 30 s).
 
 A seat's page says so every ``BEAT_MS`` (``POST /api/games/<gid>/presence`` with its token); a signed-in account

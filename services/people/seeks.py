@@ -1,4 +1,4 @@
-"""Quick pairing (CONTRACT "Meeting people", seeks): a player — an account, or a guest under a name — asks for a
+"""Quick pairing (docs/api.md "Meeting people", seeks): a player — an account, or a guest under a name — asks for a
 game — game, options, clock, seats, a rating range, rated or not — and is paired at once with compatible players
 waiting, or waits for them.
 

@@ -1,4 +1,5 @@
-"""The games waiting for each account: those where one of its seats is to act (CONTRACT "Away from the site": the
+"""The games waiting for each account: those where one of its seats is to act (docs/api.md "Away from the
+site": the
 "waiting for you" count in every page's header and tab title).
 
 A sorted set per account, gid → since when it waits (ms), kept by the dispatcher from each game it reads in the

@@ -16,7 +16,7 @@ chunk holds a lease (``Keys.analysis_lease``, with a TTL refreshed at every ply)
 whose lease has lapsed and whose plies are not all stored is queued again by the next request or read (``status``
 does it), and redoes only its missing plies.
 
-The answer (``read``) is CONTRACT.md's: ``{"status", "version", "plies": [{"version", "seat", "move", "win",
+The answer (``read``) is docs/api.md's: ``{"status", "version", "plies": [{"version", "seat", "move", "win",
 "best", "blunder"}]}`` with the plies analysed so far, in order; ``blunder`` is judged against the next ply's
 chances (or the result, for the last move) once both are known.
 """
@@ -288,7 +288,7 @@ class Analyses:
         return meta["status"]
 
     def read(self, gid: str) -> dict:
-        """CONTRACT.md's answer: status, analysed version and the plies analysed so far (404 if never asked)."""
+        """docs/api.md's answer: status, analysed version and the plies analysed so far (404 if never asked)."""
         status = self.status(gid)
         meta = self._meta(gid)
         version = meta["version"]

@@ -3,7 +3,7 @@
 * Statistics (``/api/stats``): every finished game of every kind (guests, AI, accounts) counted once per game —
   how games end, wins by seat, draws, length. The script records the game's id with the counts, so a job run twice
   changes nothing.
-* Ratings: one per account and game, from the **rated** games only (CONTRACT.md): every seat an account (no AI, no
+* Ratings: one per account and game, from the **rated** games only (docs/api.md): every seat an account (no AI, no
   guest), no seed or position chosen by a client (``services/games/fairness.py``), every seat moved, not aborted;
   and, against farming, not when two of its accounts have already played ``PAIR_CAP`` rated games of it together
   in the 24 hours before. Two seats: Glicko-2; three or more: OpenSkill's Plackett–Luce on the same scale
@@ -201,7 +201,7 @@ class Ratings:
         if game.module.status(game.state) != "finished" or result is None:
             return False
         if result.get("termination") == "aborted":
-            return False  # an aborted game counts for nothing (CONTRACT.md, Tables)
+            return False  # an aborted game counts for nothing (docs/api.md, Tables)
         if self.redis.sismember(self.keys[0], gid):
             return False
         users = candidate(game)

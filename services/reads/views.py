@@ -12,7 +12,7 @@ SPECTATOR = "spectator"
 
 
 def document(game: Game, seat: int | None, reveal: bool = False) -> dict:
-    """The game document for ``seat`` (None: a spectator), as in CONTRACT.md.
+    """The game document for ``seat`` (None: a spectator), as in docs/api.md.
 
     ``reveal`` shows everything (a past version of a game that has finished since)."""
     module, state = game.module, game.state

@@ -205,7 +205,7 @@ class Keys:
 
     def client_streams(self, client: str) -> str:
         """Sorted set: the open live streams of one client (a hashed address) in every web process, each with
-        its lease's expiry (ms), for the per-client cap (``services/live.py``)."""
+        its lease's expiry (ms), for the per-client cap (``services/live/hub.py``)."""
         return f"{self.prefix}:streams:{client}"
 
     def log_of(self, gid: str) -> str:
@@ -215,7 +215,7 @@ class Keys:
         return self.lobby(self.partition(gid))
 
     def analysis(self, gid: str) -> str:
-        """Hash: the game's analysis — status, analysed version, budget, its plies (services/analysis.py)."""
+        """Hash: the game's analysis — status, analysed version, budget, its plies (services/reads/analysis.py)."""
         return f"{self._p(self.partition(gid))}:analysis:{gid}"
 
     def analysis_plies(self, gid: str, version: int) -> str:
@@ -474,7 +474,7 @@ class Keys:
 
 class QueueKeys:
     """Key names beside the RQ queues (on the queues' Redis, ``RQ_URL``), under the queue prefix
-    (``Settings.queue_name``; ``services/jobs.py`` uses them)."""
+    (``Settings.queue_name``; ``services/jobs/queues.py`` uses them)."""
 
     def __init__(self, prefix: str = "burrow"):
         self.prefix = prefix

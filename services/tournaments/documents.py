@@ -16,7 +16,7 @@ def _number(x: float) -> float | int:
 
 
 def document(state: Tournament) -> dict:
-    """CONTRACT "Tournaments": the settings, the standings with their tie-breaks, every round's tables."""
+    """docs/api.md "Tournaments": the settings, the standings with their tie-breaks, every round's tables."""
     c = state.created
     standings = [{"rank": s.rank, "username": s.username, "score": _number(s.score),
                   "tiebreaks": {"buchholz": _number(s.buchholz), "sonneborn_berger": _number(s.sonneborn_berger)},

@@ -153,7 +153,7 @@ def test_an_opponent_away_is_said_with_a_countdown_and_a_claim_asks_first(new_pa
     claim_at = (datetime.now(UTC) + timedelta(seconds=4)).isoformat().replace("+00:00", "Z")
 
     def away(route):
-        """The server's document as it is once alice_ux has been away on her turn (CONTRACT: ``away``)."""
+        """The server's document as it is once alice_ux has been away on her turn (docs/api.md: ``away``)."""
         response = route.fetch()
         doc = response.json()
         if doc.get("status") == "playing" or doc.get("status") == "setup":

@@ -1,4 +1,4 @@
-"""Mission commando: one or more scenarios per rule ID of RULES.md §4 (MC-1…MC-13, MC-P1…MC-P12)."""
+"""Mission commando: one or more scenarios per rule ID of docs/rules.md §4 (MC-1…MC-13, MC-P1…MC-P12)."""
 
 from __future__ import annotations
 

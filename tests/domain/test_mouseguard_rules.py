@@ -1,4 +1,4 @@
-"""Scenario tests of the Mouse Guard turn rules, one or more per rule ID (RULES.md §2, MG-5…MG-20)."""
+"""Scenario tests of the Mouse Guard turn rules, one or more per rule ID (docs/rules.md §2, MG-5…MG-20)."""
 
 from __future__ import annotations
 

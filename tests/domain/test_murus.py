@@ -1,4 +1,4 @@
-"""Murus Gallicus: one or more scenarios per rule of RULES.md §1 (MS-1…MS-8, MS-A1…MS-A4)."""
+"""Murus Gallicus: one or more scenarios per rule of docs/rules.md §1 (MS-1…MS-8, MS-A1…MS-A4)."""
 
 from __future__ import annotations
 

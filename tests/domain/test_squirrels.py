@@ -1,4 +1,5 @@
-"""Foraging Squirrels: one scenario per rule of RULES.md §3 (FS-1 … FS-10), its edge cases, notation, positions."""
+"""Foraging Squirrels: one scenario per rule of docs/rules.md §3 (FS-1 … FS-10), its edge cases, notation,
+positions."""
 
 from __future__ import annotations
 

@@ -285,7 +285,7 @@ def played_first_moves(game: Game) -> None:
 
 
 def test_no_clock_runs_before_each_seats_first_move():
-    """CONTRACT "The first ten minutes": a clock stands still until its seat has moved once."""
+    """docs/api.md "The first ten minutes": a clock stands still until its seat has moved once."""
     game = Game("murus", clock={"initial": 60, "increment": 0}, now=0)
     game.now = 20_000
     game.send(0, "a1-a3")  # 20 s of thought before a first move cost nothing

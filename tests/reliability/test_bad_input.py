@@ -21,7 +21,7 @@ from domain.registry import GAME_NAMES
 from services.clients import client_id
 from web import openapi, schemas
 
-CONTRACT_PATHS = {  # CONTRACT.md
+CONTRACT_PATHS = {  # docs/api.md
     ("get", "/api/health"), ("post", "/api/games"), ("get", "/api/games"), ("get", "/api/games/{gid}"),
     ("post", "/api/games/{gid}/commands"), ("get", "/api/games/{gid}/events"), ("get", "/api/games/{gid}/stream"),
 }

@@ -1,4 +1,4 @@
-"""``GET /metrics`` of a deployment of several processes (CONTRACT.md, "Operations"): two web processes sharing a
+"""``GET /metrics`` of a deployment of several processes (docs/api.md, "Operations"): two web processes sharing a
 port (``burrow serve --web-only --processes 2``) and a worker process of its own, all on one metrics directory.
 Whichever web process answers the scrape, it counts every process's commands, exactly, and the worker's jobs."""
 

@@ -16,7 +16,7 @@ import pytest
 from domain.base import commands
 
 VOLATILE = {"at", "updated", "created"}  # wall-clock times: not hidden information
-DISCLOSED = "setup"  # the client's seed and position, shown to every seat on purpose (CONTRACT.md, fairness)
+DISCLOSED = "setup"  # the client's seed and position, shown to every seat on purpose (docs/api.md, fairness)
 
 
 def auth(token):

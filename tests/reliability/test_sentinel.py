@@ -1,4 +1,4 @@
-"""The queue Redis behind Redis Sentinel (CONTRACT.md, "Operations"; docs/operations.md): its master is SIGKILLed
+"""The queue Redis behind Redis Sentinel (docs/api.md, "Operations"; docs/operations.md): its master is SIGKILLed
 while people play against AI seats, and the AI turns resume after the failover, none lost, none played twice.
 
 A master and a replica (AOF) carry RQ's queues; three Sentinels (quorum 2) watch them; ``burrow serve`` (web,

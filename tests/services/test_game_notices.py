@@ -57,7 +57,7 @@ def test_the_dispatcher_tells_the_accounts_once(runtime, monkeypatch):
 
 
 def test_a_rematch_request_is_told_to_the_other_seat_with_who_asked(runtime):
-    """CONTRACT "The first ten minutes": a rematch reaches the other seats' streams as ``rematch_offered``."""
+    """docs/api.md "The first ten minutes": a rematch reaches the other seats' streams as ``rematch_offered``."""
     from services.games.tables import Tables
 
     gid = runtime.service.create("murus", PLAYERS)["id"]

@@ -114,7 +114,7 @@ def test_a_stalled_subscriber_is_dropped_without_holding_back_another_and_its_re
 
 
 def test_a_stream_further_behind_than_the_recent_messages_starts_with_one_reset_message(runtime):
-    """CONTRACT.md "Live updates": the current version and the spectator's document once, instead of every version
+    """docs/api.md "Live updates": the current version and the spectator's document once, instead of every version
     in between; nothing is read from the store for it."""
     hub = live.Hub(runtime.games, runtime.store.keys, runtime.redis, catch_up=3, per_client=None)
     try:

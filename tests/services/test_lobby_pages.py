@@ -1,4 +1,4 @@
-"""The paged lobby (CONTRACT.md): newest first, cursor pages, per status; a page costs the same with more games."""
+"""The paged lobby (docs/api.md): newest first, cursor pages, per status; a page costs the same with more games."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``redis+sentinel://`` URLs (CONTRACT.md, "Operations"): parsed into Sentinels, service, database and password,
+"""``redis+sentinel://`` URLs (docs/api.md, "Operations"): parsed into Sentinels, service, database and password,
 refused with a sentence when malformed, shown without their password. The failover itself:
 ``tests/reliability/test_sentinel.py``."""
 

@@ -1,4 +1,4 @@
-"""Accounts through the API (CONTRACT.md, "Accounts and ratings"): sign-up, sessions, sign-in's equal answers and
+"""Accounts through the API (docs/api.md, "Accounts and ratings"): sign-up, sessions, sign-in's equal answers and
 its limits, one's games on any device, seats as accounts, profiles and leaderboards."""
 
 from __future__ import annotations

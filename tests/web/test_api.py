@@ -1,4 +1,4 @@
-"""The HTTP API of CONTRACT.md, end to end through Flask, on fakeredis and a real Redis."""
+"""The HTTP API of docs/api.md, end to end through Flask, on fakeredis and a real Redis."""
 
 from __future__ import annotations
 

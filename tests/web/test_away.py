@@ -1,4 +1,4 @@
-"""Away from the site (CONTRACT "Away from the site"), end to end with a push service and an SMTP server of the
+"""Away from the site (docs/api.md "Away from the site"), end to end with a push service and an SMTP server of the
 test's own (``away_helpers.py``): an account subscribes with its own keys, the opponent moves in a correspondence
 game with no page of the account open, an encrypted push arrives that the device's keys decrypt and whose VAPID
 signature verifies with the server's public key, then a digest mail; password reset works once and not twice; an

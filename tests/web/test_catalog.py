@@ -1,4 +1,4 @@
-"""The catalog (domain/catalog.py): GET /api/catalog as CONTRACT.md says, every game fact derived from it (the
+"""The catalog (domain/catalog.py): GET /api/catalog as docs/api.md says, every game fact derived from it (the
 options check, the players check, the page titles, the OpenAPI document, the README's games table)."""
 
 from __future__ import annotations

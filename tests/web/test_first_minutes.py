@@ -1,4 +1,5 @@
-"""The first ten minutes through the API (CONTRACT "The first ten minutes"): a signed-in player's seat in any game,
+"""The first ten minutes through the API (docs/api.md "The first ten minutes"): a signed-in player's seat in
+any game,
 challenges both ways and invites, guests' sessions and seeks, ratings in documents and results, the leaderboard's
 provisional players, clocks that start with the play, and the away line. fakeredis and a real Redis."""
 

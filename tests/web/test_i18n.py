@@ -1,4 +1,4 @@
-"""Three languages (CONTRACT.md "Languages"): the choice of a request's language, the switch and its cookie,
+"""Three languages (docs/api.md "Languages"): the choice of a request's language, the switch and its cookie,
 ``<html lang>``, the page's strings as JSON, and error messages in the reader's language with the same code."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The tutorials over HTTP (CONTRACT.md "Learn"): the list, a tutorial's steps in the reader's language, progress
+"""The tutorials over HTTP (docs/api.md "Learn"): the list, a tutorial's steps in the reader's language, progress
 per account (a guest's stays in the browser), hostile bodies refused."""
 
 from __future__ import annotations

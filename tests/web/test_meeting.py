@@ -1,4 +1,4 @@
-"""Meeting people through the API, signed in (CONTRACT "Meeting people"): quick pairing, challenges, the
+"""Meeting people through the API, signed in (docs/api.md "Meeting people"): quick pairing, challenges, the
 spectators' chat room, and an account's notification stream through the front. fakeredis and a real Redis."""
 
 from __future__ import annotations

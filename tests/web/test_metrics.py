@@ -1,4 +1,4 @@
-"""``GET /metrics`` (CONTRACT.md, "Operations"), scraped through the whole front and read with Prometheus's own
+"""``GET /metrics`` (docs/api.md, "Operations"), scraped through the whole front and read with Prometheus's own
 parser: a burst of commands moves the counters and histograms by exactly that burst."""
 
 from __future__ import annotations

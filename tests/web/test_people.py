@@ -1,4 +1,5 @@
-"""Meeting people through the API (CONTRACT "Meeting people"): presence (``online``), the players' chat room, and
+"""Meeting people through the API (docs/api.md "Meeting people"): presence (``online``), the players' chat
+room, and
 claiming a clocked game of an opponent away on their turn. fakeredis and a real redis-server."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tables through the API (CONTRACT.md "Tables"): open seats, resign/draw/abort, clocks, rematch, on fakeredis
+"""Tables through the API (docs/api.md "Tables"): open seats, resign/draw/abort, clocks, rematch, on fakeredis
 and a real Redis. Races run real threads against the store; bad input gets a clear 4xx and appends nothing."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The tournaments' API at its edges (CONTRACT "Tournaments"): who may do what, bounds with clear errors that
+"""The tournaments' API at its edges (docs/api.md "Tournaments"): who may do what, bounds with clear errors that
 append nothing, a withdrawal, a start at ``starts_at`` by the dispatcher's timer, the live stream through the
 front, the embedded journal. fakeredis and a real Redis."""
 

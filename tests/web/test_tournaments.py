@@ -1,4 +1,4 @@
-"""Tournaments through the HTTP API (CONTRACT "Tournaments"), every game played with random legal moves by its
+"""Tournaments through the HTTP API (docs/api.md "Tournaments"), every game played with random legal moves by its
 accounts: a 3-round Swiss of Murus for seven, a round robin of four, a 7-player Squirrels Swiss at tables of 4 and
 3, an arena re-pairing finished players at once; standings checked by a computation of the test's own and again
 after a rebuild. fakeredis and a real Redis."""
