@@ -136,6 +136,8 @@ def test_names_carry_ratings_and_a_finished_rated_game_shows_the_changes(new_pag
         mine = page.locator("#players .player.mine .rating-change")
         expect(mine).to_have_text(re.compile("^" + re.escape(sign) + r"\d+$"))
     shot(ben, "rated-game-over-390")
+    ann.locator("button.rematch").click()  # Ann asks for a rematch: Ben's page says who asks
+    expect(ben.locator("#table-tools")).to_contain_text(f"{ann_name} wants a rematch", timeout=20_000)
     ann.goto("/leaderboard/murus")  # both are provisional still: listed, marked, under their own heading
     rows = ann.locator("#board-rows")
     expect(rows.locator("tr.provisional-head")).to_have_count(1)
