@@ -34,7 +34,8 @@ class CredentialTaken(errors.Conflict):
 
 def taken(username: str) -> UsernameTaken:
     """The error for a name that is an account's already."""
-    return UsernameTaken(f"username: {username!r} is taken (names are unique ignoring case)", field="username")
+    return UsernameTaken(Text("username: {name} is taken (names are unique ignoring case)", name=repr(username)),
+                         field="username")
 
 
 @dataclass(frozen=True)

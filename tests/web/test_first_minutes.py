@@ -156,3 +156,11 @@ def test_an_opponent_away_on_their_turn_is_said_with_the_time_of_the_claim(app, 
     assert client.get(f"/api/games/{g['id']}", headers=ana).json["away"] is None
     plain = client.post("/api/games", json={"game": "murus", "players": [{"name": "Ana"}, {"name": "Ben"}]}).json
     assert client.get(f"/api/games/{plain['id']}").json["away"] is None  # no clock: nothing to claim
+
+
+def test_the_taken_username_error_is_in_the_readers_language(app):
+    client = app.test_client()
+    assert client.post("/api/accounts", json={"username": "Ana", "password": "correct horse"}).status_code == 201
+    r = app.test_client().post("/api/accounts?lang=fr", json={"username": "ana", "password": "correct horse"})
+    assert r.status_code == 409 and r.json["error"]["code"] == "username_taken"
+    assert "est déjà pris" in r.json["error"]["message"] and r.json["error"]["field"] == "username"
