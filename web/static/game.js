@@ -677,6 +677,7 @@ async function start() {
   }
   listen();
   notices();
+  document.addEventListener("burrow:refresh", () => refresh(0));  // table.js: a claim just became possible
   chat.start({gid, panel: $("chat"), seats: () => page.held, signedIn: Boolean(signedIn())});
   beat();
 }

@@ -24,6 +24,7 @@ const LABELS = {"resign": t("Resign"), "offer draw": t("Offer a draw"), "accept 
 const LOW_TIME = 10;  // seconds: a clock under this turns red
 let shown = {doc: null, held: [], replay: false};
 let lastKey = "";
+let asked = null;  // the claim time whose document the page asked for when it came
 let rematchBy = null;  // who asked for the rematch (their stream's "rematch_offered"), said on the page
 const NARROW = window.matchMedia("(max-width: 820px)");  // the page's one-column layout (app.css)
 
@@ -172,6 +173,11 @@ function countdowns(doc) {
     if (!away.hidden) {
       const left = secondsTo(gone.claim_at);
       const who = name(doc, gone.seat);
+      if (left === 0 && shown.held.length && asked !== gone.claim_at) {
+        // The claim is open now: the page asks for its document at once (its buttons), not at its next beat.
+        asked = gone.claim_at;
+        document.dispatchEvent(new CustomEvent("burrow:refresh"));
+      }
       away.textContent = !shown.held.length ? t("{player} has left the game.", {player: who})
         : left === null || left > 0 ? t("{player} has left the game: you may claim the victory in {s} s.",
                                          {player: who, s: left === null ? "…" : left})
