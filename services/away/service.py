@@ -53,6 +53,7 @@ MAX_SUBSCRIPTIONS = 10  # push subscriptions per account; a new one beyond drops
 MAX_ADDRESS = 254  # characters of a mail address
 MAILS_PER_HOUR = 20  # mails to one account, and to one address, in any hour
 LINK_MAILS_PER_HOUR = 5  # verification and reset mails to one account, and to one address, in any hour
+CHANGES_PER_HOUR = 30  # subscriptions, preferences and vacation changed by one account in any hour (events kept)
 PUSH_KINDS = ("your_turn", "challenge", "game_over")
 MAIL_KINDS = ("your_turn", "challenge")
 AWAY_KINDS = frozenset(PUSH_KINDS)  # the notifications worth a look away from the site
@@ -73,6 +74,10 @@ class BadToken(errors.BadRequest):
 
 class TooManyMails(errors.TooMany):
     code = "too_many_mails"
+
+
+class TooManyChanges(errors.TooMany):
+    code = "too_many_changes"
 
 
 def _b64(value: object, field: str, length: int) -> str:
@@ -153,6 +158,7 @@ class Away:
             drop = [s.id for s in same]
             kept = sorted((s for s in account.push.values() if s.id not in drop), key=lambda s: s.added)
             drop += [s.id for s in kept[:max(0, len(kept) - MAX_SUBSCRIPTIONS + 1)]]
+            self._spend_change(account)
             sid = secrets.token_hex(8)
             events = [ev.PushUnsubscribed(id=d) for d in drop]
             events.append(ev.PushSubscribed(id=sid, endpoint=endpoint, p256dh=p256dh, auth=auth,
@@ -167,6 +173,7 @@ class Away:
     def unsubscribe(self, account: Account, sid: str) -> None:
         if sid not in account.push:
             raise errors.NotFound(Text("no push subscription {id} of yours", id=repr(sid[:20])))
+        self._spend_change(account)
         self._append(account, [ev.PushUnsubscribed(id=sid)], lambda a: sid in a.push)
 
     def _append(self, account: Account, events: list, still: Callable[[Account], bool] = lambda a: True) -> None:
@@ -199,6 +206,9 @@ class Away:
                     raise errors.Unprocessable(Text("{field}: must be true or false, for one of: {known}",
                                                     field=field, known=", ".join(known[channel])), field=field)
                 chosen[channel][kind] = on
+        if all(account.wants(channel, kind) == on for channel in chosen for kind, on in chosen[channel].items()):
+            return  # nothing changes: nothing appended
+        self._spend_change(account)
         self._append(account, [ev.NotificationsSet(email=chosen["email"], push=chosen["push"])])
 
     def set_vacation(self, account: Account, on: object) -> bool:
@@ -208,6 +218,7 @@ class Away:
         if not isinstance(on, bool):
             raise errors.Unprocessable(Text("on: must be true or false"), field="on")
         if account.vacation != on:
+            self._spend_change(account)
             self._append(account, [ev.VacationSet(on=on)], lambda a: a.vacation != on)
             self.tell_opponents(account, on)
         return on
@@ -298,6 +309,15 @@ class Away:
         wait = self._rate(keys=[self.keys.mail_rate(who)], args=[int(time.time() * 1000), 3_600_000, limit,
                                                                   secrets.token_hex(6)])
         return not wait
+
+    def _spend_change(self, account: Account) -> None:
+        """Count one change of the account's subscriptions, preferences or vacation; 429 past the hourly bound
+        (each is an event of a stream never trimmed, and a vacation switch tells every opponent)."""
+        wait = self._rate(keys=[self.keys.away_changes(account.id)],
+                          args=[int(time.time() * 1000), 3_600_000, CHANGES_PER_HOUR, secrets.token_hex(6)])
+        if wait:
+            raise TooManyChanges(Text("at most {n} changes an hour; wait {s} s", n=CHANGES_PER_HOUR,
+                                      s=(int(wait) + 999) // 1000))
 
     def _spend_link_mail(self, account_id: str, address: str) -> None:
         if not (self._spend(f"link:a:{account_id}", LINK_MAILS_PER_HOUR)

@@ -419,6 +419,11 @@ class Keys:
         (ms)."""
         return f"{self.prefix}:{{away}}:mailrate:{who}"
 
+    def away_changes(self, account_id: str) -> str:
+        """Sorted set with an expiry: an account's recent changes of push subscriptions, preferences and vacation
+        (each an event of its never-trimmed stream: bounded per hour)."""
+        return f"{self.prefix}:{{away}}:changes:{account_id}"
+
     def digest(self, account: str, gid: str) -> str:
         """String with an expiry (``BURROW_DIGEST_SECONDS``): a *your turn* mail went for this game lately."""
         return f"{self.prefix}:{{away}}:digest:{account}:{gid}"

@@ -369,3 +369,26 @@ def test_vacation_tells_the_opponents_and_changes_no_clock(app, rt):
     assert app.test_client().get("/api/players/Ben").json["vacation"] is True
     after = app.test_client().get(f"/api/games/{gid}").json
     assert after["version"] == before["version"] and after["clock"] == before["clock"]  # nothing appended
+
+
+def test_changes_are_bounded_per_account_and_a_no_change_appends_nothing(app, rt, receiver, monkeypatch):
+    from services.away import service
+
+    monkeypatch.setattr(service, "CHANGES_PER_HOUR", 3)
+    ben = signed_in(app, rt, "Ben")
+    version = accounts.of(rt).store.by_username("Ben").version
+    assert ben.put("/api/me/notifications", json={"push": {"challenge": True}}).status_code == 204  # already on
+    assert accounts.of(rt).store.by_username("Ben").version == version
+    codes = [ben.post("/api/me/push", json=Device(receiver.url(f"/push/{i}")).subscription()).status_code
+             for i in range(3)] + [ben.put("/api/me/vacation", json={"on": True}).status_code]
+    assert codes == [201, 201, 201, 429]
+    assert ben.put("/api/me/vacation", json={"on": True}).json["error"]["code"] == "too_many_changes"
+
+
+def test_a_bad_smtp_url_is_one_line_at_start(capsys, monkeypatch, tmp_path):
+    from burrow import cli
+
+    monkeypatch.setenv("BURROW_SMTP_URL", "http://mail.example.org")
+    assert cli.main(["replay", "nosuchgame", "--data", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "burrow: bad setting: BURROW_SMTP_URL: the scheme must be smtp:// or smtps://"
