@@ -83,3 +83,35 @@ def test_the_graph_shows_each_seat_and_a_click_jumps_the_replay(server, new_page
     assert label["height"] >= 9, label
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "analysis-graph-phone")
+
+
+@pytest.mark.slow
+def test_mission_commando_moves_are_drawn_between_the_squares_they_join(server, new_page, watch):
+    """Commando's moves name no cell: a map is drawn from the mover's square to the one it lands on, the
+    engine's roll as a ring on the mover's square (#39)."""
+    created = server.api("POST", "/api/games", {"game": "commando", "players": [{"name": "Ana"}, {"name": "Bo"}],
+                                                "position": {"turn": 0, "agents": [{"square": 53},
+                                                                                   {"square": 10}]}})
+    watch.add_seats(created)
+    gid, tokens = created["id"], [s["token"] for s in created["seats"]]
+    server.api("POST", f"/api/games/{gid}/commands", {"move": "map 2"}, token=tokens[0])
+    for _ in range(30):  # then each plays its map, else the first command offered, to the end
+        doc = server.api("GET", f"/api/games/{gid}")
+        if doc["status"] == "finished":
+            break
+        seat = doc["to_act"][0]
+        legal = server.api("GET", f"/api/games/{gid}", token=tokens[seat])["legal"]
+        move = next((m for m in legal if m.startswith("map")), legal[0].split("..")[0])
+        server.api("POST", f"/api/games/{gid}/commands", {"move": move}, token=tokens[seat])
+    page = new_page()
+    page.goto(f"/games/{gid}")
+    expect(page.locator("#analysis .analysis-graph")).to_be_visible(timeout=60_000)
+    page.locator("#replay-first").click()
+    expect(page.locator("#analysis-move")).to_contain_text("Played: map 2")
+    played = page.locator("#board .analysis-overlay .analysis-arrow.played")
+    expect(played).to_have_count(1)
+    start = page.locator("#board [data-square='53']").bounding_box()
+    end = page.locator("#board [data-square='55']").bounding_box()
+    line = played.bounding_box()
+    low, high = min(start["x"], end["x"]) - 5, max(start["x"], end["x"]) + end["width"]
+    assert low <= line["x"] <= high, (line, start, end)

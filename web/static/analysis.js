@@ -5,7 +5,8 @@
    the engine's move drawn on the board (an arrow between the cells it names, rings on the others) beside the move
    played; "Learn from your mistakes", which steps through one's own mistakes asking for a better move; and
    progress while the queued jobs run. game.js calls rendered(ctx) after each render, with ctx: {finished, steps,
-   version, latest, replaying, label(seat), dot(seat) → CSS class | null, held: [seat], replayTo(version)}. */
+   version, latest, replaying, label(seat), dot(seat) → CSS class | null, held: [seat], shown (the document
+   drawn), replayTo(version)}. */
 import {api} from "./api.js";
 import {el, html, button, title} from "./dom.js";
 import {t, tn} from "./i18n.js";
@@ -362,14 +363,43 @@ function spot(board, word) {
   return {x: box.x + box.width / 2, y: box.y + box.height / 2, r: Math.min(box.width, box.height) / 2};
 }
 
+/** Mission commando's moves name no cell: the squares they go between, from the position shown — a map from the
+    mover's square to the one it lands on (along the main track), a challenge from the mover to the agent
+    challenged; any other command rings the mover's square. */
+function commandoPlaces(board, move, seat) {
+  const view = state.ctx.shown && state.ctx.shown.state;
+  const agents = view && view.agents ? view.agents : [];
+  const me = agents.find((a) => a.seat === seat) || agents[seat];
+  if (!me) return [];
+  const at = (square) => {
+    const node = board.querySelector(`[data-square="${CSS.escape(String(square))}"]`);
+    if (!node || !node.getBBox) return null;
+    const box = node.getBBox();
+    return {x: box.x + box.width / 2, y: box.y + box.height / 2, r: Math.min(box.width, box.height) / 2};
+  };
+  const map = /^map (\d+)$/.exec(move.trim());
+  const challenge = /^challenge (\d+)$/.exec(move.trim());
+  let to = null;
+  if (map && me.path === "main") to = Math.min(me.square + Number(map[1]), me.square + me.to_base);
+  if (challenge) {
+    const other = agents.find((a) => a.seat === Number(challenge[1]));
+    to = other ? other.square : null;
+  }
+  return [{at: at(me.square)}, ...(to === null ? [] : [{at: at(to)}])].filter((p) => p.at);
+}
+
 /** A move drawn on the board: an arrow from the first place it names to the second when it moves something
-    (a1-a3, a1xb2, c3-c4 …), rings on the other places it names (cards' targets, digs). */
-function drawMove(layer, board, move, kind) {
+    (a1-a3, a1xb2, c3-c4 …, Mission commando's map and challenge), rings on the other places it names (cards'
+    targets, digs). */
+function drawMove(layer, board, move, kind, seat) {
   const words = move.match(/[a-hA-H][1-9]/g) || [];
-  const places = words.map((w) => ({word: w, at: spot(board, w)})).filter((p) => p.at);
+  const commando = board.querySelector("[data-square]") !== null;
+  const places = commando ? commandoPlaces(board, move, seat)
+    : words.map((w) => ({word: w, at: spot(board, w)})).filter((p) => p.at);
   if (!places.length) return false;
   let rest = places;
-  if (/^[a-hA-H][1-9](-|xx|x|\*)[a-hA-H][1-9]/.test(move.trim()) && places.length >= 2) {
+  const moving = commando || /^[a-hA-H][1-9](-|xx|x|\*)[a-hA-H][1-9]/.test(move.trim());
+  if (moving && places.length >= 2) {
     const [a, b] = places;
     const dx = b.at.x - a.at.x, dy = b.at.y - a.at.y, length = Math.hypot(dx, dy) || 1;
     const cut = Math.min(a.at.r * 0.6, length / 3);
@@ -412,8 +442,8 @@ function overlay() {
                                  markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse"}, defs);
       el("path", {d: "M 0 0 L 10 5 L 0 10 z", class: `analysis-head ${kind}`}, head);
     }
-    if (ply.move !== ply.best) drawMove(layer, picture, ply.move, "played");
-    if (!hidden) drawMove(layer, picture, ply.best, "best");
+    if (ply.move !== ply.best) drawMove(layer, picture, ply.move, "played", ply.seat);
+    if (!hidden) drawMove(layer, picture, ply.best, "best", ply.seat);
   }
   caption.hidden = false;
   const kind = ply.class ? ` ${MARKS[ply.class]}` : "";

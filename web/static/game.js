@@ -392,7 +392,8 @@ function render() {
   // the analysis under a finished game's board (analysis.js)
   analysis.rendered({finished: liveDocs().some((d) => d.status === "finished"), doc: liveDocs()[0],
                      steps: page.steps, version, latest: page.latest, replaying, label, replayTo: startReplay,
-                     dot: b.seatDot ? (seat) => b.seatDot(doc, seat) : null, held: page.held.map((h) => h.seat)});
+                     dot: b.seatDot ? (seat) => b.seatDot(doc, seat) : null, held: page.held.map((h) => h.seat),
+                     shown: doc});
   const live = liveDocs()[0];
   let other = "";
   if (page.offline) other = t("Connection lost");
