@@ -24,7 +24,8 @@ const LABELS = {"resign": t("Resign"), "offer draw": t("Offer a draw"), "accept 
 const LOW_TIME = 10;  // seconds: a clock under this turns red
 let shown = {doc: null, held: [], replay: false};
 let lastKey = "";
-let asked = null;  // the claim time whose document the page asked for when it came
+let asked = 0;  // when the page last asked for its document because a claim came due (ms)
+const ASK_AGAIN_MS = 2000;
 let rematchBy = null;  // who asked for the rematch (their stream's "rematch_offered"), said on the page
 const NARROW = window.matchMedia("(max-width: 820px)");  // the page's one-column layout (app.css)
 
@@ -173,9 +174,14 @@ function countdowns(doc) {
     if (!away.hidden) {
       const left = secondsTo(gone.claim_at);
       const who = name(doc, gone.seat);
-      if (left === 0 && shown.held.length && asked !== gone.claim_at) {
-        // The claim is open now: the page asks for its document at once (its buttons), not at its next beat.
-        asked = gone.claim_at;
+      const claimable = shown.held.some((h) => {
+        const mine = (shown.docs && shown.docs.get(h.seat)) || doc;
+        return (mine.table || []).includes("claim victory");
+      });
+      if (left === 0 && shown.held.length && !claimable && Date.now() - asked > ASK_AGAIN_MS) {
+        // The claim is open now: the page asks for its document (its buttons) at once and every 2 s until they
+        // come, not at its next beat.
+        asked = Date.now();
         document.dispatchEvent(new CustomEvent("burrow:refresh"));
       }
       away.textContent = !shown.held.length ? t("{player} has left the game.", {player: who})
