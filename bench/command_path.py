@@ -10,6 +10,10 @@
 * **http** — ``POST /api/games/<gid>/commands`` to the web front as docker-compose runs it (``burrow serve
   --web-only --processes 2``: Hypercorn, Starlette, Flask on threads), over keep-alive connections, each game from
   a loopback address of its own (a client each, for the per-client limit on open games).
+* **http floor** — the same request to the floor of that stack (``bench/command_floor.py``: a one-route Flask app
+  doing the same Lua append, behind the same guard and bridge, on the same Hypercorn, two processes): what any
+  command through Flask on this server costs; "vs floor" is the HTTP command's median over the floor's (target:
+  at most 1.3×).
 
 The game is Murus from a position where both sides shuffle two towers forever (``harness.MURUS_LOOP``), so one
 game takes any number of commands. Latency: one game of ``--commands`` commands per path, the paths taking turns
@@ -23,6 +27,7 @@ per game, for ``--seconds`` each.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
@@ -129,6 +134,60 @@ class HttpGame:
         self.version, self.ply = answer["version"], self.ply + 1
 
 
+class FloorPath:
+    """The floor of the HTTP path (``bench/command_floor.py``), one keep-alive connection per game."""
+
+    name = "http floor"
+
+    def __init__(self, port: int):
+        self.port = port
+
+    def new_game(self) -> FloorGame:
+        return FloorGame(self.port)
+
+
+class FloorGame:
+    def __init__(self, port: int):
+        from services.store.streams import new_game_id
+
+        self.client = harness.JsonClient(port)
+        self.gid, self.version = new_game_id(), 0
+
+    def play(self) -> None:
+        body = {"move": "b1-d1", "expected_version": self.version, "command_id": uuid.uuid4().hex}
+        self.version = self.client.post(f"/api/games/{self.gid}/commands", body, None, 200)["version"]
+
+
+def start_floor(server: RedisServer) -> tuple[subprocess.Popen, int]:
+    """The floor server (two processes), on a free port of its own, once it answers."""
+    port = harness.free_port()
+    argv = [sys.executable, str(harness.ROOT / "bench" / "command_floor.py"), "--port", str(port), "--redis",
+            server.url(0), "--processes", "2"]
+    proc = subprocess.Popen(argv, cwd=harness.ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        harness.wait_http(port, path="/", seconds=120)
+    except RuntimeError:
+        proc.kill()
+        raise RuntimeError("the floor did not start: " + proc.communicate(timeout=10)[1].decode()[-2000:]) \
+            from None
+    return proc, port
+
+
+def stop_floor(proc: subprocess.Popen) -> None:
+    """End the floor's processes (the server and the one it forked: its session)."""
+    import os
+    import signal
+
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
 def start_web(server: RedisServer) -> tuple[subprocess.Popen, int]:
     """The web front as docker-compose runs it (two processes), on a free port."""
     return harness.serve(server, "--web-only", "--processes", "2")
@@ -219,15 +278,18 @@ def main(argv: list[str] | None = None) -> int:
     with RedisServer() as server:
         rt = harness.runtime_for(server)
         paths = [RawPath(rt), ServicePath(rt, jobs=True), ServicePath(rt, jobs=False)]
-        web = None
+        web = floor = None
         if not args.no_http:
             web, port = start_web(server)
-            paths += [HttpPath(port), HttpPath(port, minimal=True, first_client=10_000)]
+            floor, floor_port = start_floor(server)
+            paths += [HttpPath(port), HttpPath(port, minimal=True, first_client=10_000), FloorPath(floor_port)]
         try:
             times = latency(paths, args.commands)
             raw = median(times["raw append"])
-            table(["path", "commands", "median ms", "p99 ms", "median vs raw"],
-                  [[name, len(xs), median(xs) * 1e3, percentile(xs, 99) * 1e3, ratio(median(xs), raw)]
+            floor_median = median(times["http floor"]) if "http floor" in times else None
+            table(["path", "commands", "median ms", "p99 ms", "median vs raw", "vs http floor"],
+                  [[name, len(xs), median(xs) * 1e3, percentile(xs, 99) * 1e3, ratio(median(xs), raw),
+                    ratio(median(xs), floor_median) if floor_median and name.startswith("http") else "-"]
                    for name, xs in times.items()],
                   title=f"Latency: one game of {args.commands} commands per path, one client, the paths taking "
                         "turns in blocks")
@@ -255,6 +317,8 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             if web is not None:
                 harness.stop_process(web)
+            if floor is not None:
+                stop_floor(floor)
     return 0
 
 
