@@ -20,6 +20,31 @@ import sys
 import threading
 from typing import Any
 
+BODY = "burrow.body"
+"""The scope's key of the request body the guard has read (``web/front.py``): the bridge reads no other."""
+
+
+class TooLarge(Exception):
+    """The body passed its limit (nothing after the limit is read)."""
+
+
+async def receive_body(receive, limit: int | None = None) -> bytes | None:
+    """The request's whole body from ASGI ``receive`` (None: the client went away); ``TooLarge`` once it passes
+    ``limit`` bytes. The one reader of request bodies: the guard's, or the bridge's when no guard stands before
+    it."""
+    chunks, size = [], 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if limit is not None and size > limit:
+            raise TooLarge
+        chunks.append(chunk)
+        if not message.get("more_body"):
+            return b"".join(chunks)
+
 
 def environ_of(scope: dict, body: bytes) -> dict[str, Any]:
     """The WSGI environ (PEP 3333) of an ASGI HTTP request whose body is ``body``."""
@@ -84,15 +109,10 @@ class Bridge:
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "lifespan":
             return
-        chunks = []
-        while True:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            chunks.append(message.get("body", b""))
-            if not message.get("more_body"):
-                break
-        environ = environ_of(scope, b"".join(chunks))
+        body = scope.get(BODY) if BODY in scope else await receive_body(receive)  # the guard's, read once
+        if body is None:
+            return
+        environ = environ_of(scope, body)
         if not self._started:
             self._start()
         loop = asyncio.get_running_loop()

@@ -49,7 +49,7 @@ from services.live.hub import RETRY_MS, Hub, Subscription, frame, new_hub
 from web import errors, i18n
 from web import metrics as web_metrics
 from web.api import health_answer
-from web.bridge import Bridge
+from web.bridge import BODY, Bridge, TooLarge, receive_body
 
 KEEPALIVE_SECONDS = 15  # a comment line on an idle stream, so proxies and clients see it alive
 SEND_SECONDS = 10  # a stream whose client takes longer to accept one message is ended (it reconnects)
@@ -118,14 +118,14 @@ class Guard:
             return
         if scope["method"].encode() in BODY_METHODS or b"content-length" in headers \
                 or b"transfer-encoding" in headers:
-            receive = await self._read_body(headers, receive, send, scope)
-            if receive is None:
+            scope = await self._read_body(headers, receive, send, scope)
+            if scope is None:
                 return
         await self.app(scope, receive, send)
 
     async def _read_body(self, headers: dict, receive, send, scope: dict):
-        """The request's ``receive`` with its body read already, or None once answered (413, 408, 400; their
-        messages in the request's language, worked out only then)."""
+        """The request's scope with its body read (``bridge.BODY``: the bridge reads it there, not again), or None
+        once answered (413, 408, 400; their messages in the request's language, worked out only then)."""
 
         async def refuse(status: int, code: str, message: Text) -> None:
             await errors.send(send, status, code, message, close=True, lang=i18n.scope_language(scope))
@@ -142,36 +142,19 @@ class Guard:
             if declared > limit:
                 await refuse(413, "too_large", too_large)
                 return None
-        chunks, size = [], 0
         try:
             async with asyncio.timeout(self.settings.body_seconds):  # one deadline for the whole body
-                while size <= limit:
-                    message = await receive()
-                    if message["type"] == "http.disconnect":
-                        return None
-                    chunk = message.get("body", b"")
-                    size += len(chunk)
-                    chunks.append(chunk)
-                    if not message.get("more_body"):
-                        break
+                body = await receive_body(receive, limit)
         except TimeoutError:
             await refuse(408, "timeout", Text("the request body did not arrive within {s} s",
                                               s=float(self.settings.body_seconds)))
             return None
-        if size > limit:
+        except TooLarge:
             await refuse(413, "too_large", too_large)
             return None
-        body = b"".join(chunks)
-        given = False
-
-        async def replay():
-            nonlocal given
-            if not given:
-                given = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        return replay
+        if body is None:
+            return None
+        return {**scope, BODY: body}
 
 
 def host_name(host: str) -> str:
