@@ -64,6 +64,7 @@ class GameRules:
         self.gen = Generator(options["edge_points"], options["diplomacy_metric"], options["exit_extra_step"])
         self.metric = options["diplomacy_metric"]
         self.extra_step = options["exit_extra_step"]
+        self.rescues_alone = not options.get("rescue_after_move", False)  # (after a move: this AI never rescues)
         self.max_plies = options["max_plies"]
         # MG-19 targets: for each colour, (square, its playable corners).
         self.targets = tuple(tuple((sq, [c for c in CORNERS[sq - N_POINTS] if self.geo.playable[c]])
@@ -268,7 +269,7 @@ class Node:
             self.moves = board_moves(game, sim.board, sim.turn)
             if ordered:
                 self.moves.sort(key=lambda move: prior(game, move, sim.turn), reverse=True)
-            self.rescue_spots = turns.rescue_points(game.geo, sim.board, sim.turn)
+            self.rescue_spots = turns.rescue_points(game.geo, sim.board, sim.turn) if game.rescues_alone else []
 
 
 def _determinise(root: Sim, me: int, opponent_count: int | None, unseen: list[int], rng: random.Random) -> Sim:

@@ -15,6 +15,9 @@ CATALOG = GameInfo(
                      "captured.")),
         Option("exit_extra_step", "bool", False, words("Leaving a stronghold takes one more step"),
                words("A mouse that leaves its stronghold then also steps once to an open point.")),
+        Option("rescue_after_move", "bool", False, words("A rescue follows the turn's move"),
+               words("By default a rescue is the whole turn. With this, the turn's mouse steps first and the "
+                     "rescue takes the place of its card (MG-18).")),
         Option("diplomacy_metric", "choice", "squares", words("Diplomacy distance"),
                words("How Diplomacy finds the nearest enemy mouse: by the squares the mice occupy, or by "
                      "Chebyshev distance."),
@@ -38,7 +41,7 @@ CATALOG = GameInfo(
         Notation("c3-c4 diplomacy e6"),
         Notation("c3-c4 diplomacy D5 e6"),
         Notation("exit D5 d6", "(`exit D5 d6 e6` with the extra step)"),
-        Notation("rescue c2"),
+        Notation("rescue c2", "(`c3-c4 rescue c2` with a rescue after the move)"),
         Notation("pass sword"),
     ),
 )

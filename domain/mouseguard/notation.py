@@ -60,6 +60,7 @@ class Pass(msgspec.Struct, frozen=True):
 
 
 Command = Place | Turn | Exit | Rescue | Pass
+RESCUE_AFTER_MOVE = "rescue"  # a Turn's "card" when a rescue takes its place (option rescue_after_move)
 
 
 def _point(token: str, what: str = "point") -> str:
@@ -105,6 +106,16 @@ def _parse_card(card: str, args: list[str]) -> tuple[str, ...]:
     raise BadNotation(Text("diplomacy names the enemy mouse: 'c3-c4 diplomacy e6' or 'c3-c4 diplomacy D5 e6'"))
 
 
+def _rescue_after(frm: str, to: str, rest: list[str]) -> Turn | None:
+    """MG-18 with option rescue_after_move: ``c3-c4 rescue c2``, the rescue in place of the card; None for a
+    turn of another kind."""
+    if rest[0] != RESCUE_AFTER_MOVE:
+        return None
+    if len(rest) != 2:
+        raise BadNotation(Text("a rescue after the step names its point: 'c3-c4 rescue c2'"))
+    return Turn(frm, to, RESCUE_AFTER_MOVE, (_point(rest[1]),))
+
+
 def parse(text: str) -> Command:
     """The command written in ``text``; ``BadNotation`` if it is not Mouse Guard notation."""
     words = text.split()
@@ -132,6 +143,9 @@ def parse(text: str) -> Command:
                                strip=repr(text.strip())))
     if len(words) == 1:
         return Turn(step[1], step[2])
+    rescue = _rescue_after(step[1], step[2], words[1:])
+    if rescue is not None:
+        return rescue
     card = _card(words[1])
     return Turn(step[1], step[2], card, _parse_card(card, words[2:]))
 

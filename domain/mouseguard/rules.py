@@ -158,9 +158,16 @@ def _action(state: State, seat: int, colour: int, cmd: Command) -> tuple[list[Ev
     geo, hand = geometry(state.options.edge_points), state.hands[colour]
     match cmd:
         case Turn():
+            if cmd.card == "rescue" and not state.options.rescue_after_move:
+                raise IllegalMove(Text("a rescue is the whole turn: 'rescue {at}' (option rescue_after_move is "
+                                       "off)", at=cmd.args[0]))
             effects, board = turns.resolve_step(geo, state.board, colour, LOCATIONS[cmd.frm], LOCATIONS[cmd.to])
             if cmd.card is None:
                 return effects, board
+            if cmd.card == "rescue":  # MG-18 after the step (option rescue_after_move)
+                _check_rescue(state, hand, colour)
+                board = turns.resolve_rescue(geo, board, colour, LOCATIONS[cmd.args[0]])
+                return effects + [Rescued(seat=seat, colour=COLOURS[colour], at=cmd.args[0])], board
             if cmd.card not in hand:
                 raise IllegalMove(Text("you hold no {card}", card=cmd.card))
             card_effects, board = _play_card(state, board, colour, cmd)
@@ -171,11 +178,10 @@ def _action(state: State, seat: int, colour: int, cmd: Command) -> tuple[list[Ev
                                       None if cmd.step is None else LOCATIONS[cmd.step],
                                       state.options.exit_extra_step)
         case Rescue():
-            if not is_rescue_hand(hand):
-                raise IllegalMove(Text("a rescue needs exactly one sword, one stronghold and one diplomacy in "
-                                       "your hand"))
-            if state.captured[colour] == 0:
-                raise IllegalMove(Text("none of your mice is captured"))
+            if state.options.rescue_after_move:
+                raise IllegalMove(Text("with option rescue_after_move a rescue follows the turn's step: "
+                                       "'c3-c4 rescue {at}'", at=cmd.at))
+            _check_rescue(state, hand, colour)
             board = turns.resolve_rescue(geo, state.board, colour, LOCATIONS[cmd.at])
             return [Rescued(seat=seat, colour=COLOURS[colour], at=cmd.at)], board
         case Pass():
@@ -184,12 +190,21 @@ def _action(state: State, seat: int, colour: int, cmd: Command) -> tuple[list[Ev
             if options:
                 raise IllegalMove(Text("you cannot pass while you can play (e.g. {cmd})",
                                        cmd=format(options[0].cmd)))
-            if _can_rescue(state, colour):
+            if not state.options.rescue_after_move and _can_rescue(state, colour):  # (after a step: none here)
                 raise IllegalMove(Text("you cannot pass while you can rescue a mouse"))
             if cmd.card not in hand:
                 raise IllegalMove(Text("you hold no {card}", card=cmd.card))
             return [TurnPassed(seat=seat, colour=COLOURS[colour], card=cmd.card)], state.board
     raise IllegalMove(Text("the setup is over: a turn is a move, an exit, a rescue or a pass"))
+
+
+def _check_rescue(state: State, hand, colour: int) -> None:
+    """MG-18's conditions on the hand and the captured mice."""
+    if not is_rescue_hand(hand):
+        raise IllegalMove(Text("a rescue needs exactly one sword, one stronghold and one diplomacy in "
+                               "your hand"))
+    if state.captured[colour] == 0:
+        raise IllegalMove(Text("none of your mice is captured"))
 
 
 def _can_rescue(state: State, colour: int) -> bool:
@@ -239,8 +254,17 @@ def legal(state: State, seat: int) -> list[str]:
     options = turns.turn_options(geo, state.board, colour, state.options.diplomacy_metric,
                                  state.options.exit_extra_step)
     moves = [format(o.cmd) for o in options if o.card is None or o.card in hand]
-    rescues = [f"rescue {name(p)}" for p in turns.rescue_points(geo, state.board, colour)] \
-        if is_rescue_hand(hand) and state.captured[colour] > 0 else []
+    rescues = []
+    if is_rescue_hand(hand) and state.captured[colour] > 0:
+        if not state.options.rescue_after_move:
+            rescues = [f"rescue {name(p)}" for p in turns.rescue_points(geo, state.board, colour)]
+        else:  # MG-18 after each plain step, onto the points open once it is made
+            for o in options:
+                if isinstance(o.cmd, Turn) and o.card is None:
+                    _, after = turns.resolve_step(geo, state.board, colour, LOCATIONS[o.cmd.frm],
+                                                  LOCATIONS[o.cmd.to])
+                    rescues += [f"{o.cmd.frm}-{o.cmd.to} rescue {name(p)}"
+                                for p in turns.rescue_points(geo, after, colour)]
     if moves or rescues:
         return moves + rescues
     return [format(Pass(card)) for card in dict.fromkeys(hand)]

@@ -14,10 +14,11 @@ from domain.mouseguard.cards import CARDS, sort_hand, without
 
 
 class Options(msgspec.Struct, frozen=True):
-    """The options of docs/rules.md §2 (MG-1, MG-13, MG-16, MG-20)."""
+    """The options of docs/rules.md §2 (MG-1, MG-13, MG-16, MG-18, MG-20)."""
 
     edge_points: bool = False
     exit_extra_step: bool = False
+    rescue_after_move: bool = False  # MG-18: the rescue follows the turn's step (002's "every turn moves a mouse")
     diplomacy_metric: str = "squares"
     max_plies: int | None = None
 

@@ -76,6 +76,7 @@ def mouseguard_candidates(state, seat: int, rng: random.Random) -> set[str]:
                 continue
             step = f"{NAMES[frm]}-{NAMES[to]}"
             texts.add(step)
+            texts |= {f"{step} rescue {NAMES[p]}" for p in rng.sample(range(N_POINTS), 4)}  # MG-18's option
             for a in NEIGHBOURS[to]:
                 texts |= {f"{step} sword {NAMES[a]} {NAMES[b]}" for b in NEIGHBOURS[a] if a >= 0 and b >= 0}
             texts |= {f"{step} stronghold {NAMES[s]}" for s in SQUARES_AROUND[to] + SQUARES_AROUND[frm]}

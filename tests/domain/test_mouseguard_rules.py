@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from msgspec.structs import replace
 
 from domain import mouseguard as mg
+from domain.ai import mouseguard as ai
 from domain.base import BadEvent, BadNotation
 from domain.mouseguard.board import LOCATIONS, distances
 from domain.mouseguard.events import CardDrawn, CardPlayed, GameEnded, Moved
+from tests.domain.step_clock import StepClock
 from tests.domain.test_mouseguard_helpers import legal, mice, play, position, refused, seat, start, types
 
 ONE_OF_EACH = ["sword", "stronghold", "diplomacy"]
@@ -423,6 +427,32 @@ def test_MG_18_rescue_refusals():
     refused(white, "rescue c2", "your setup rows (7–8)")
 
 
+def test_MG_18_rescue_after_a_move_with_option_rescue_after_move():
+    """The reading of 002's "every turn moves a mouse" (docs/rules.md MG-18 [D]): the step, then the rescue in
+    place of the card."""
+    state = start(position({"c4": "black", "f8": "white"}), rescue_after_move=True)
+    after = [text for text in legal(state) if " rescue " in text]
+    assert "c4-c3 rescue c2" in after and "c4-c5 rescue c3" in after
+    assert "c4-c3 rescue c3" not in after  # the step took c3
+    assert not [text for text in legal(state) if text.startswith("rescue")]
+    refused(state, "rescue c2", "with option rescue_after_move a rescue follows the turn's step")
+    state, events = play(state, "c4-c5 rescue c2")
+    assert types(events)[:2] == ["moved", "rescued"]
+    assert mice(state) == {"c2": "black", "c5": "black", "f8": "white"}
+    assert state.captured == (2, 3) and state.discard == ("sword", "stronghold", "diplomacy")
+
+
+def test_MG_18_rescue_after_a_move_is_refused_without_the_option():
+    state = start(position({"c4": "black", "f8": "white"}))
+    refused(state, "c4-c5 rescue c2", "a rescue is the whole turn: 'rescue c2'")
+    three_alike = {"black": ["sword", "sword", "stronghold"], "white": ["diplomacy"] * 3}
+    alike = start(position({"c4": "black", "f8": "white"}, hands=three_alike), rescue_after_move=True)
+    refused(alike, "c4-c5 rescue c2", "a rescue needs exactly one sword, one stronghold and one diplomacy")
+    assert mg.format(mg.parse("c4-c5 rescue c2")) == "c4-c5 rescue c2"
+    with pytest.raises(BadNotation):
+        mg.parse("c4-c5 rescue")
+
+
 # MG-19: victory
 
 
@@ -489,3 +519,12 @@ def test_MG_20_no_limit_by_default():
     state = start(position({"c4": "black", "f8": "white"}))
     state, _ = play(state, "c4-c5", "f8-f7", "c5-c4", "f7-f8")
     assert mg.status(state) == "playing" and state.plies == 4
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_MG_18_the_ai_plays_legal_turns_with_option_rescue_after_move(level):
+    """The AI does not rescue after a move (it never offers one), but never sends a whole-turn rescue either."""
+    state = start(position({"c4": "black", "f8": "white"}), rescue_after_move=True)
+    me = mg.to_act(state)[0]
+    text = ai.choose(mg.view(state, me), me, level, random.Random(0), 0.02, StepClock())
+    assert text in legal(state)
