@@ -32,11 +32,21 @@ def said(value: Any, lang: str) -> Any:
     return value
 
 
-def _done() -> dict[str, int]:
+def _learner() -> str | None:
+    """Whose progress this request's is: its account's id, its guest session's (docs/api.md "The first ten
+    minutes"), or None (a guest without a session: its page keeps its progress in the browser)."""
     found = session.signed_in()
-    if found is None:
-        return dict.fromkeys(tutorials.names(), 0)  # a guest's page keeps its progress in the browser
-    return tutorials.progress_of(runtime()).done(found[1].id)
+    if found is not None:
+        return found[1].id
+    guest = session.guest_session()
+    return guest.account if guest is not None else None
+
+
+def _done() -> dict[str, int]:
+    learner = _learner()
+    if learner is None:
+        return dict.fromkeys(tutorials.names(), 0)
+    return tutorials.progress_of(runtime()).done(learner)
 
 
 @api.get("/learn")
@@ -58,15 +68,16 @@ def tutorial_steps(game: str):
 
 @api.post("/learn/<game>/progress")
 def tutorial_progress(game: str):
-    """``{"step"}``: that step is done (kept for a signed-in account; a guest's page keeps its own)."""
+    """``{"step"}``: that step is done (kept for an account or a guest session; without either, the page keeps
+    its own)."""
     tutorial = tutorials.tutorial(game)
     body = body_object(("step",))
-    found = session.signed_in()
+    learner = _learner()
     progress = tutorials.progress_of(runtime())
-    if found is None:
+    if learner is None:
         progress.check(tutorial.game, body.get("step"))
     else:
-        progress.record(found[1].id, tutorial.game, body.get("step"))
+        progress.record(learner, tutorial.game, body.get("step"))
     return "", 204
 
 

@@ -63,6 +63,18 @@ def test_progress_is_kept_per_account(app, runtime):
     assert all(t["done"] == 0 for t in bo.get("/api/learn").get_json()["tutorials"])
 
 
+def test_a_guest_session_progress_is_kept_for_that_session(app, runtime):
+    from services import accounts
+    from web.session import COOKIE
+
+    session_id, _ = accounts.of(runtime).sessions.open_guest("Guest Ana", "pytest")
+    guest = app.test_client()
+    guest.set_cookie(COOKIE, session_id)
+    assert guest.post("/api/learn/squirrels/progress", json={"step": 3}).status_code == 204
+    assert {t["game"]: t["done"] for t in guest.get("/api/learn").get_json()["tutorials"]}["squirrels"] == 1
+    assert all(t["done"] == 0 for t in app.test_client().get("/api/learn").get_json()["tutorials"])
+
+
 def test_a_guest_progress_is_checked_but_not_kept(client):
     assert client.post("/api/learn/murus/progress", json={"step": 1}).status_code == 204
     assert all(t["done"] == 0 for t in client.get("/api/learn").get_json()["tutorials"])
