@@ -17,8 +17,12 @@ whose lease has lapsed and whose plies are not all stored is queued again by the
 does it), and redoes only its missing plies.
 
 The answer (``read``) is docs/api.md's: ``{"status", "version", "plies": [{"version", "seat", "move", "win",
-"best", "blunder"}]}`` with the plies analysed so far, in order; ``blunder`` is judged against the next ply's
-chances (or the result, for the last move) once both are known.
+"best", "blunder", "class"}], "players": [...]}`` with the plies analysed so far, in order; ``blunder`` and
+``class`` are judged against the next ply's chances (or the result, for the last move) once both are known, and
+``players`` (each seat's accuracy and counts, ``domain/ai/accuracy.py``) over the plies known in order.
+
+When an analysis of a game with an account's seat is done, the job that turns its mistakes into cards of the
+accounts' decks (``services/learn/deck.py``) is queued on the same queue, under the same fairness.
 """
 
 from __future__ import annotations
