@@ -112,9 +112,10 @@ class Guard:
             scope["scheme"] = headers[b"x-forwarded-proto"].decode()
         host = host_name(headers.get(b"host", b"").decode("latin-1"))
         if self.hosts is not None and host not in self.hosts:
-            await errors.send(send, 400, "bad_host",
-                              Text("this site is not served as {host}", host=repr(host[:100])),
-                              close=True, lang=i18n.scope_language(scope))
+            refused = errors.asgi_response(400, "bad_host", Text("this site is not served as {host}",
+                                                                 host=repr(host[:100])),
+                                           i18n.scope_language(scope), close=True)
+            await refused(scope, receive, send)
             return
         if scope["method"].encode() in BODY_METHODS or b"content-length" in headers \
                 or b"transfer-encoding" in headers:
@@ -128,7 +129,8 @@ class Guard:
         once answered (413, 408, 400; their messages in the request's language, worked out only then)."""
 
         async def refuse(status: int, code: str, message: Text) -> None:
-            await errors.send(send, status, code, message, close=True, lang=i18n.scope_language(scope))
+            await errors.asgi_response(status, code, message, i18n.scope_language(scope), close=True)(
+                scope, receive, send)
 
         limit = self.body_bytes
         too_large = Text("the body is over {limit} bytes", limit=limit)
@@ -343,8 +345,8 @@ def last_event_id(header: str | None, after: str | None) -> int:
 def error_response(exc: service_errors.ServiceError, request: Request | None = None) -> JSONResponse:
     """A service error as the front's JSON answer, its message in the ``request``'s language (its ``code`` never
     changes)."""
-    status, document = errors.of(exc, i18n.scope_language(request.scope) if request is not None else i18n.DEFAULT)
-    return JSONResponse(document, status_code=status, headers=errors.extra_headers(status))
+    lang = i18n.scope_language(request.scope) if request is not None else i18n.DEFAULT
+    return errors.asgi_response(exc.status, exc.code, exc.text, lang, **exc.details)
 
 
 def create_front(flask_app: Flask, threads: int = 32) -> Starlette:
