@@ -49,8 +49,10 @@ from domain.tournaments.state import (
 )
 from services import bounds, errors
 from services.scripts import lua
+from services.store import codec
+from services.store.optimistic import retry
 from services.tournaments.documents import document, line
-from services.tournaments.store import Stale, TournamentStore, new_tournament_id
+from services.tournaments.store import TournamentStore, new_tournament_id
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +66,7 @@ LIMITS = {
     "title": 80,  # characters
 }
 DEFAULT_PLAYERS = 64
-RETRIES = 16
+STEPS = 16  # what one look of the job does at most: a start, a round paired, its games, an end
 RECHECK_MS = 60_000  # a running tournament is looked at again this often whatever happens (a job lost)
 LOCK_MS = 60_000
 STATUSES = ("upcoming", "running", "finished")
@@ -202,20 +204,17 @@ class Tournaments:
     def start(self, tid: str, username: str) -> None:
         self._request(tid, lambda state: decide_start(state, username, self.clock()))
 
-    def _request(self, tid: str, decide: Callable[[Tournament], list]) -> Tournament:
-        for _ in range(RETRIES):
+    def _request(self, tid: str, decide: Callable[[Tournament], list]) -> None:
+        def attempt() -> None:
             state = self.load(tid)
             try:
                 events = decide(state)
             except Refused as exc:
                 raise _error(exc) from None
-            try:
-                self.store.append(tid, state.created.creator, state.version, events, at=self.clock())
-            except Stale:
-                continue
-            self.changed(tid)
-            return state
-        raise errors.Conflict(Text("the tournament is changing too fast; try again"))
+            self.store.append(tid, state.created.creator, state.version, events, at=self.clock())
+
+        retry(attempt, _too_busy)
+        self.changed(tid)
 
     def load(self, tid: str) -> Tournament:
         state = self.store.load(tid) if _is_id(tid) else None
@@ -238,21 +237,31 @@ class Tournaments:
         result = game.module.result(game.state)
         if not tid or result is None or game.module.status(game.state) != "finished":
             return False
-        played = result.get("termination") != "aborted"
-        for _ in range(RETRIES):
+        winners, played = list(result.get("winners") or []), True
+        if result.get("termination") == "aborted":
+            absent = self._absent(game)
+            winners = [s for s in range(game.seats) if s != absent]
+            played = absent is not None
+
+        def attempt() -> bool:
             state = self.store.load(tid)
-            if state is None:
-                return False
-            events = decide_game_over(state, game.gid, list(result.get("winners") or []), played)
-            if not events:
-                return False
-            try:
+            events = decide_game_over(state, game.gid, winners, played) if state is not None else []
+            if events:
                 self.store.append(tid, state.created.creator, state.version, events, at=self.clock())
-            except Stale:
-                continue
+            return bool(events)
+
+        recorded = retry(attempt, _too_busy)
+        if recorded:
             self.changed(tid)
-            return True
-        raise errors.Conflict(Text("the tournament is changing too fast; try again"))
+        return recorded
+
+    def _absent(self, game) -> int | None:
+        """The seat that ended an aborted game, by aborting it or by missing its first move (None if neither is
+        its last event): in a tournament it loses the game, and its opponents win it."""
+        last = list(self.games.store.read(game.gid, after=game.version - 1, to=game.version))
+        if not last or last[-1].type not in ("aborted", "first_move_missed"):
+            return None
+        return codec.decode(game.module, last[-1].data).seat
 
     # -- the job ---------------------------------------------------------------------------------------------
 
@@ -273,17 +282,19 @@ class Tournaments:
 
     def _advance(self, tid: str) -> int:
         done = 0
-        for _ in range(RETRIES):
-            state = self.store.load(tid)
+        for _ in range(STEPS):
+            def attempt() -> tuple[Tournament | None, int]:
+                state = self.store.load(tid)
+                events = next_events(state, self.clock(), seed=tid) if state is not None else []
+                if events:
+                    self.store.append(tid, state.created.creator, state.version, events, at=self.clock())
+                return state, len(events)
+
+            state, appended = retry(attempt, _too_busy)
             if state is None:
                 return done
-            events = next_events(state, self.clock(), seed=tid)
-            if events:
-                try:
-                    self.store.append(tid, state.created.creator, state.version, events, at=self.clock())
-                except Stale:
-                    continue
-                done += len(events)
+            if appended:
+                done += appended
                 self.project(tid)
                 continue
             started = self._start_games(state)
@@ -295,28 +306,28 @@ class Tournaments:
 
     def _start_games(self, state: Tournament) -> int:
         """Make the game of every table paired and not started; tell its players. The games started."""
-        c = state.created
+        c, tid = state.created, state.id
         count = 0
         for number, table, players in tables_to_start(state):
             made = self.games.create(c.game, [{"name": p} for p in players], dict(c.options), clock=dict(c.clock),
-                                     accounts=dict(enumerate(players)), tournament=state.id)
+                                     accounts=dict(enumerate(players)), tournament=tid)
             gid = made["id"]
-            for _ in range(RETRIES):
-                try:
-                    self.store.append(state.id, c.creator, state.version, [ev.GameStarted(number, table, gid)],
-                                      at=self.clock())
-                    break
-                except Stale:
-                    state = self.store.load(state.id)  # a result or a withdrawal came meanwhile: the job's lock
-                    continue  # keeps every other pairing out, so the table is still ours to start
-            state = self.store.load(state.id)
+
+            def attempt(number=number, table=table, gid=gid) -> None:
+                # A result or a withdrawal may have come meanwhile: the job's lock keeps every other pairing out,
+                # so the table is still this job's to start, on the tournament as it is now.
+                now = self.store.load(tid)
+                self.store.append(tid, c.creator, now.version, [ev.GameStarted(number, table, gid)],
+                                  at=self.clock())
+
+            retry(attempt, _too_busy)
             count += 1
             if self.notifications is not None:
                 for seat, name in enumerate(players):
-                    self.notifications.to_account(name.lower(), "tournament_game", tournament=state.id, game=gid,
+                    self.notifications.to_account(name.lower(), "tournament_game", tournament=tid, game=gid,
                                                   seat=seat)
         if count:
-            self.project(state.id)
+            self.project(tid)
         return count
 
     def _timer(self, state: Tournament) -> None:
@@ -404,6 +415,10 @@ class Tournaments:
                 progress(i, len(ids))
         self._switch(keys=[*(k + REBUILDING for k in shared), *shared])
         return len(ids)
+
+
+def _too_busy() -> errors.ServiceError:
+    return errors.Conflict(Text("the tournament is changing too fast; try again"))
 
 
 def _is_id(tid: Any) -> bool:

@@ -15,13 +15,10 @@ from domain.tournaments import events as ev
 from domain.tournaments.state import Tournament, evolve
 from services import errors
 from services.scripts import lua
+from services.store.optimistic import Again
 from services.store.streams import Keys
 
 APPEND = lua("append_tournament")
-
-
-class Stale(errors.Conflict):
-    """The tournament changed since it was read: read it again and decide again."""
 
 
 def new_tournament_id() -> str:
@@ -42,7 +39,8 @@ class TournamentStore:
 
     def append(self, tid: str, creator: str, version: int, events: list[ev.TournamentEvent],
                at: int | None = None) -> int:
-        """``events`` after version ``version`` of ``tid``; the new version. ``Stale`` if it has moved on,
+        """``events`` after version ``version`` of ``tid``; the new version. ``Again`` if it has moved on (read it
+        again and decide again: ``services.store.optimistic.retry``),
         ``TooMany`` (a creation) when too many tournaments are open."""
         at = at if at is not None else int(time.time() * 1000)
         encoded = [ev.encode(e) for e in events]
@@ -55,7 +53,7 @@ class TournamentStore:
             raise errors.TooMany(Text("you have {n} tournaments open already; at most {n} at once",
                                       n=self.max_open_per_creator))
         if status != "ok":
-            raise Stale(Text("the tournament changed meanwhile; try again"))
+            raise Again(f"tournament {tid} moved on from version {version}")
         if self.journal is not None:
             self.journal.write({"op": "append", "id": tid, "creator": creator, "version": version, "at": at,
                                 "ends": ends, "events": [[t, base64.b64encode(d).decode()] for t, d in encoded]})

@@ -169,3 +169,25 @@ def test_the_embedded_journal_keeps_tournaments(tmp_path, prefix):
     again = build(settings, journal=True)  # a new process: a fresh in-process Redis, the journal read
     assert again.tournaments.load(tid).players == ("Ann",)
     assert again.tournaments.document(tid)["players"] == ["Ann"]
+
+
+def test_a_player_absent_at_the_start_of_their_game_loses_it(app, runtime):
+    """Nobody moves in the first game: the first seat's 30 s for a first move run out, the game is aborted (not
+    rated) and the tournament scores it as lost by the absent seat, won by the other."""
+    from services.games.tables import Tables
+
+    ann, ben = signed_in(app, runtime, "Ann"), signed_in(app, runtime, "Ben")
+    tid = ann.post("/api/tournaments", json={**SWISS, "rounds": 1}).json["id"]
+    for client in (ann, ben):
+        client.post(f"/api/tournaments/{tid}/join")
+    ann.post(f"/api/tournaments/{tid}/start")
+    run_jobs(runtime)
+    table = ann.get(f"/api/tournaments/{tid}").json["pairings"][0]["tables"][0]
+    later = runtime.tournaments.clock() + 31_000
+    assert Tables(runtime.service).flag(table["game"], now=later) == "timeout"
+    game = ann.get(f"/api/games/{table['game']}").json
+    assert game["result"]["winners"] == []  # aborted: the game itself names no winner
+    run_jobs(runtime)
+    doc = ann.get(f"/api/tournaments/{tid}").json
+    assert doc["pairings"][0]["tables"][0]["result"]["points"] == [0, 1]
+    assert doc["status"] == "finished" and [s["username"] for s in doc["standings"]][0] == table["players"][1]
