@@ -47,9 +47,11 @@ MURUS_SCALE = 50.0
 MURUS_OFFSET = -10.0
 """Centi-stones per unit of log-odds in Murus' basic game, and centi-stones added to the side to move's score
 (``bench/calibrate.py`` fits both; see ``docs/ai.md``)."""
-MURUS_ADVANCED_SCALE = 100.0
+MURUS_ADVANCED_SCALE = 50.0
 MURUS_ADVANCED_OFFSET = -10.0
-"""The same for the advanced game, whose search and evaluation are its own (``domain/ai/murus_advanced.py``)."""
+"""The same for the advanced game, whose search and evaluation are its own (``domain/ai/murus_advanced.py``):
+``bench/calibrate.py --games murus:advanced --positions 200 --clock cpu --seed 5`` fitted 50 and -10 over 152
+unproven positions (Brier 0.130 with the first guess of 100, 0.125 with 50; docs/ai.md)."""
 
 SLOPES = {"mouseguard": 1.6, "commando": 0.75}
 """Per game, the slope ``a`` by which a search's chance ``p`` is stretched: ``sigmoid(a * logit(p))`` (fitted by
