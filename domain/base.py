@@ -59,7 +59,7 @@ RULES: Literal["rules"] = "rules"
 """``result.termination`` of a game that ended by its own rules (a win, a loss, a draw the rules declare)."""
 MAX_PLIES: Literal["max_plies"] = "max_plies"
 """``result.termination`` of a game stopped by the ``max_plies`` option (a server limit, not a rule)."""
-TERMINATIONS = (RULES, MAX_PLIES, "resigned", "draw_agreed", "timeout", "aborted")
+TERMINATIONS = (RULES, MAX_PLIES, "resigned", "draw_agreed", "timeout", "aborted", "abandoned")
 """Every kind of ``result.termination`` (docs/api.md, "Tables"): the deciders end games by ``rules`` or
 ``max_plies``; the platform's table commands and clocks add the others on top of a game."""
 

@@ -46,7 +46,6 @@ OFFER_WAIT = 2
 """After a draw offer, its seat may offer again once the other seat has moved this many times (lichess: not within
 20 plies of one's last offer; our games' turns differ too much in length for a count of plies, the other seat's
 moves are the same in every game)."""
-TERMINATIONS = ("rules", "resigned", "draw_agreed", "timeout", "aborted", "max_plies", "abandoned")
 FIRST_MOVE_MS = 30_000
 """A real-time game's time for each seat's first move, its clock standing still meanwhile."""
 
@@ -111,8 +110,16 @@ class AbandonmentClaimed(Event, frozen=True, tag="abandonment_claimed"):
     draw: bool = False
 
 
+class Rematched(Event, frozen=True, tag="rematched", omit_defaults=True):
+    """The finished game's rematch: the new game's id, and the seat that asked for it (None: recorded before
+    seats were)."""
+
+    gid: str
+    seat: int | None = None
+
+
 TABLE_EVENTS = (TableSet, SeatTaken, Resigned, DrawOffered, DrawDeclined, DrawAgreed, Aborted, TimedOut,
-                FirstMoveMissed, AbandonmentClaimed, GameTooLong)
+                FirstMoveMissed, AbandonmentClaimed, GameTooLong, Rematched)
 
 
 def is_table_command(text: str) -> bool:
@@ -641,15 +648,6 @@ def _span(seconds: float) -> Text:
     return Text("{n} s", n=seconds)
 
 
-class Rematched(Event, frozen=True, tag="rematched", omit_defaults=True):
-    """The finished game's rematch: the new game's id, and the seat that asked for it (None: recorded before
-    seats were)."""
-
-    gid: str
-    seat: int | None = None
-
-
-TABLE_EVENTS = (*TABLE_EVENTS, Rematched)
 
 
 @functools.cache

@@ -14,7 +14,6 @@ from domain.commando.board import DEFAULT_BOARD, Board, load_board
 from domain.commando.catalog import CATALOG
 from domain.commando.constants import DIE_FACES, FULL_DECK
 
-PHASES = ("turn", "wall", "commit", "challenge", "choice", "fine", "caution", "shop", "finished")
 """Who must decide what: roll or map; pay or stay at the wall; commit weapons; challenge or not; the fight
 winner's swap or stay; the loser's pay or retreat; use an accessory or accept a card; buy or done."""
 

@@ -50,11 +50,6 @@ def _cells_with_target(dc: int, dr: int, distance: int) -> int:
     return mask
 
 
-def back(bits: int, offset: int) -> int:
-    """Bit i of the result is bit ``i + offset`` of ``bits`` (a cell sees its neighbour ``offset`` away)."""
-    return bits >> offset if offset > 0 else bits << -offset
-
-
 # Per direction: (offset, cells with a neighbour that way, cells with a second cell that way).
 STEPS = tuple((COLS * dr + dc, _cells_with_target(dc, dr, 1), _cells_with_target(dc, dr, 2))
               for dc, dr in KING_STEPS)
@@ -93,11 +88,11 @@ def _bits(mask: int) -> Iterator[int]:
 
 
 _LIFT = 2 * (COLS + 1)
-"""Planes are shifted up by this many bits so that ``back`` is one right shift for every step (``_GEN_STEPS``)."""
+"""Planes are shifted up by this many bits so that a look back along a step is one right shift (``_GEN_STEPS``)."""
 _GEN_STEPS = tuple((offset, 2 * offset, _LIFT + offset, _LIFT + 2 * offset, has1, has2)
                    for offset, has1, has2 in STEPS)
 """``STEPS`` for the generator: (offset, 2 × offset, right shifts of a lifted plane seen 1 and 2 steps away, has1,
-has2): ``back(bits, k * offset) == (bits << _LIFT) >> (_LIFT + k * offset)``."""
+has2): bit i of ``(bits << _LIFT) >> (_LIFT + k * offset)`` is bit ``i + k * offset`` of ``bits``."""
 _FIRE_LIFT = 3 * (COLS + 1)
 _GEN_FIRE_STEPS = tuple(tuple((offset, _FIRE_LIFT + offset, has) for offset, has in steps) for steps in FIRE_STEPS)
 """``FIRE_STEPS`` with the right shift of a plane lifted by ``_FIRE_LIFT`` bits."""

@@ -13,7 +13,6 @@ from domain.murus.rules import reason_text, result, status
 from domain.murus.state import State
 from domain.text import Seat, Text
 
-STACK_NAMES = {1: "wall", 2: "tower", 3: "catapult"}
 _LOST = {1: Text("{player} loses the wall on {cell}"), 2: Text("{player} loses the tower on {cell}"),
          3: Text("{player} loses the catapult on {cell}")}
 _SHRUNK = {(2, 1): Text("{player}'s tower on {cell} becomes a wall"),

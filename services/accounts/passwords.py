@@ -69,11 +69,6 @@ def verify(hashed: str | None, password: str) -> bool:
         return False
 
 
-def warm() -> None:
-    """Make the dummy hash now (the first unknown name would otherwise pay for it)."""
-    _dummy()
-
-
 class Attempts:
     """Sign-in attempts in sliding windows, per username (any name, known or not) and per client address:
     failures over ``WINDOW_MS`` (``PER_USERNAME``, ``PER_CLIENT``) and every password check, right or wrong, over

@@ -33,7 +33,6 @@ from services.store.streams import Keys
 
 MAX_OPEN = 3
 SEEN_MS = ONLINE_MS
-RATING_BOUND = 10_000  # a rating range is within ±this
 
 # start(game, options, clock, people) → the new game's id; each seat its person's (an account's or a guest's, whose
 # token is kept under its session), in that order.
