@@ -58,6 +58,8 @@ PUSH_KINDS = ("your_turn", "challenge", "game_over")
 MAIL_KINDS = ("your_turn", "challenge")
 AWAY_KINDS = frozenset(PUSH_KINDS)  # the notifications worth a look away from the site
 RETRIES = (2.0, 8.0, 30.0)  # seconds between the tries of a push or a mail that failed (then it is given up)
+RETRY_BUDGET = 120.0  # seconds one deliver job may spend waiting to try again, over all its pushes
+JOB_SECONDS = 600  # RQ's timeout of a deliver or mail job (well above the waits)
 ADDRESS = re.compile(r"[^@\s\"<>(),;:\\\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?"
                      r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+\Z")
 
@@ -247,7 +249,7 @@ class Away:
             raise errors.Unprocessable(Text("email: not a mail address"), field="email")
         self._spend_link_mail(account.id, address)
         self._append(account, [ev.EmailSet(address=address)])
-        self.enqueue("mail", "workers.jobs.mail", "verify", account.id, address, {})
+        self.enqueue("mail", "workers.jobs.mail", "verify", account.id, address, {}, job_timeout=JOB_SECONDS)
 
     def verify_email(self, token: object) -> None:
         found = self.links.read_verify(token)
@@ -278,7 +280,7 @@ class Away:
         except TooManyMails:
             log.info("password reset: too many mails for one account lately; none sent")
             return
-        self.enqueue("mail", "workers.jobs.mail", "reset", account.id, account.email, {})
+        self.enqueue("mail", "workers.jobs.mail", "reset", account.id, account.email, {}, job_timeout=JOB_SECONDS)
 
     def confirm_reset(self, token: object, password: object) -> None:
         """The new password of a valid reset link's account; every session of the account ends."""
@@ -334,7 +336,7 @@ class Away:
         """Hand the notifications worth a look away from the site to the ``push`` workers (one job)."""
         wanted = [[account, kind, data] for account, kind, data in notices if kind in AWAY_KINDS]
         if wanted:
-            self.enqueue("push", "workers.jobs.deliver", wanted)
+            self.enqueue("push", "workers.jobs.deliver", wanted, job_timeout=JOB_SECONDS)
 
     def online(self, username_lower: str) -> bool:
         seen = self.presence.account_seen_at(username_lower)
@@ -342,21 +344,27 @@ class Away:
 
     def deliver(self, notices: list) -> dict[str, int]:
         """What each notification becomes away from the site (the module's rules): pushes sent now, mails
-        queued. Counts by outcome."""
+        queued. Counts by outcome. Waits to try a failed push again take at most ``RETRY_BUDGET`` in all: past
+        it, each push is tried once."""
         counts = {"pushed": 0, "gone": 0, "failed": 0, "mails": 0}
+        until = time.monotonic() + RETRY_BUDGET
         for name, kind, data in notices:
             account = self.accounts.store.by_username(name)
             if account is None:
                 continue
             gid = data.get("game") if kind != "challenge" else None
-            found = self.game_of(gid) if gid else None
+            try:
+                found = self.game_of(gid) if gid else None
+            except Exception as exc:  # noqa: BLE001 - a game that cannot be read: pushed as a real-time one
+                log.warning("deliver: game %s not read (%s)", gid, type(exc).__name__)
+                found = None
             game, correspondence = found if found else (str(data.get("game", "")), False)
             lang = account.language or "en"
             title = self.title(game, lang)
             online = self.online(name)
             if account.push and account.wants("push", kind) and (kind == "challenge" or correspondence
                                                                   or not online):
-                for outcome in self._push_all(account, kind, gid, title, data):
+                for outcome in self._push_all(account, kind, gid, title, data, until):
                     counts[outcome] = counts.get(outcome, 0) + 1
             if account.email and account.email_verified and kind in MAIL_KINDS and account.wants("email", kind) \
                     and self.smtp is not None and not online:
@@ -366,7 +374,8 @@ class Away:
                     log.info("mail: too many mails for one account lately; a %s mail dropped", kind)
                     continue
                 extra = {"game": title, "gid": gid or "", "name": str(data.get("from", ""))[:40]}
-                self.enqueue("mail", "workers.jobs.mail", kind, account.id, account.email, extra)
+                self.enqueue("mail", "workers.jobs.mail", kind, account.id, account.email, extra,
+                             job_timeout=JOB_SECONDS)
                 counts["mails"] += 1
         return counts
 
@@ -382,7 +391,8 @@ class Away:
         return {"type": kind, **({"game": gid} if gid else {}), "url": url, "title": self.say(head, lang),
                 "body": self.say(body, lang)}
 
-    def _push_all(self, account: Account, kind: str, gid: str | None, title: str, data: dict) -> list[str]:
+    def _push_all(self, account: Account, kind: str, gid: str | None, title: str, data: dict,
+                  until: float) -> list[str]:
         payload = self.push_payload(account, kind, gid, title, data)
         vapid = self.secrets.vapid()
         # The VAPID ``sub``: how a push service's operator reaches the sender (the mail sender's address).
@@ -392,6 +402,8 @@ class Away:
             info = {"endpoint": sub.endpoint, "keys": {"p256dh": sub.p256dh, "auth": sub.auth}}
             outcome = push.FAILED
             for wait in (0.0, *RETRIES):
+                if wait and time.monotonic() + wait > until:
+                    break  # this job's waiting budget is spent: the other pushes go first
                 time.sleep(wait)
                 outcome, status = push.send(info, payload, vapid, subject, self.settings.push_allow_hosts)
                 if outcome != push.FAILED:

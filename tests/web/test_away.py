@@ -392,3 +392,17 @@ def test_a_bad_smtp_url_is_one_line_at_start(capsys, monkeypatch, tmp_path):
     assert cli.main(["replay", "nosuchgame", "--data", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.strip() == "burrow: bad setting: BURROW_SMTP_URL: the scheme must be smtp:// or smtps://"
+
+
+def test_past_its_waiting_budget_a_deliver_job_tries_each_push_once(app, rt, receiver, monkeypatch):
+    from services.away import service
+
+    monkeypatch.setattr(service, "RETRIES", (0.01, 0.01, 0.01))
+    monkeypatch.setattr(service, "RETRY_BUDGET", 0.0)
+    ben = signed_in(app, rt, "Ben")
+    assert ben.post("/api/me/push", json=Device(receiver.url("/flaky/b")).subscription()).status_code == 201
+    gid, tokens = correspondence_game(rt, "Ann", "Ben")
+    move(app, gid, tokens[0])
+    run_jobs(rt)
+    assert [r["path"] for r in receiver.received] == ["/flaky/b"]  # the 500, not tried again
+    assert len(ben.get("/api/me").json["push"]) == 1  # a failure is not a gone subscription
