@@ -23,7 +23,7 @@ pytestmark = pytest.mark.slow
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 SCRIPTS = ["command_path.py", "replay.py", "projection_lag.py", "engines.py", "storage.py", "watchers.py",
            "fair_queues.py", "lobby_scale.py", "cluster.py", "clock_precision.py", "old_versions.py",
-           "fair_analysis.py", "http_servers.py"]
+           "fair_analysis.py", "http_servers.py", "away_check.py"]
 
 
 @pytest.fixture(scope="module", autouse=True)
