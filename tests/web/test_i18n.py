@@ -33,9 +33,9 @@ def html_lang(page: str) -> str:
 def test_a_page_follows_accept_language_and_says_so_in_html_lang(client):
     assert html_lang(client.get("/").get_data(as_text=True)) == "en"
     french = client.get("/", headers={"Accept-Language": "fr-FR,fr;q=0.9"}).get_data(as_text=True)
-    assert html_lang(french) == "fr" and "Nouvelle partie" in french and "New game" not in french
+    assert html_lang(french) == "fr" and "Partie sur mesure" in french and "Custom game" not in french
     chinese = client.get("/", headers={"Accept-Language": "zh-CN"}).get_data(as_text=True)
-    assert html_lang(chinese) == "zh-Hans" and "新对局" in chinese
+    assert html_lang(chinese) == "zh-Hans" and "自定义对局" in chinese
 
 
 def test_the_switch_is_on_every_page_and_its_choice_is_remembered(client):
