@@ -43,7 +43,8 @@ def fill(rt, n: int) -> None:
                                    args=[gid, 3, json.dumps(line), start + i, status, 0], client=pipe)
             rating = 1500 + (i * 7919) % 400
             pipe.zadd(ratings.ranking("murus"), {f"p{i}": rating})
-            pipe.hset(ratings.key("ratings", "murus"), f"p{i}", Standing(f"P{i}", rating, 80.0, games=20).dump())
+            pipe.hset(ratings.key(ratings.store_keys.ratings, "murus"), f"p{i}",
+                      Standing(f"P{i}", rating, 80.0, games=20).dump())
         pipe.execute()
     redis.hset(ratings.keys[1], mapping={"murus:finished": n, "murus:rated": n, "murus:events": 40 * n,
                                          "murus:wins_by_seat:0": n // 2})

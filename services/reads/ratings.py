@@ -188,8 +188,9 @@ class Ratings:
         self._write = self.redis.register_script(WRITE_RATINGS)
         self.failures: list[tuple[str, str]] = []
 
-    def key(self, name: str, *parts: str) -> str:
-        return getattr(self.store_keys, name)(*parts) + self.suffix
+    def key(self, made: Callable[..., str], *parts: str) -> str:
+        """The key ``made`` (one of ``Keys``' methods) names, in this counting's keys (``suffix``)."""
+        return made(*parts) + self.suffix
 
     # -- counting ------------------------------------------------------------------------------------------
 
@@ -219,8 +220,8 @@ class Ratings:
         of ``name`` are still at the version read (``_write_fold``), else read and folded again
         (``services/store/optimistic.py``)."""
         def attempt() -> bool:
-            version = self.redis.get(self.key("ratings_version", name)) or b"0"
-            known = self.redis.hget(self.key("rated_results", name), result.gid)
+            version = self.redis.get(self.key(self.store_keys.ratings_version, name)) or b"0"
+            known = self.redis.hget(self.key(self.store_keys.rated_results, name), result.gid)
             if known is not None:
                 return bool(Result.load(result.gid, known).rated)
             later = self._results(name, result.at, "+inf", after=result.key)
@@ -251,17 +252,17 @@ class Ratings:
                                                    f"{result.gid} was rated"))
 
     def _results(self, name: str, low: float | str, high: float | str, after=None, before=None) -> list[Result]:
-        found = self.redis.zrangebyscore(self.key("rated_order", name), low, high, withscores=True)
+        found = self.redis.zrangebyscore(self.key(self.store_keys.rated_order, name), low, high, withscores=True)
         pairs = [(int(score), member.decode()) for member, score in found]
         pairs = [p for p in pairs if (after is None or p > after) and (before is None or p < before)]
         if not pairs:
             return []
-        raw = self.redis.hmget(self.key("rated_results", name), [gid for _, gid in pairs])
+        raw = self.redis.hmget(self.key(self.store_keys.rated_results, name), [gid for _, gid in pairs])
         return [Result.load(gid, data) for (_, gid), data in zip(pairs, raw) if data is not None]
 
     def _before(self, name: str, user: str, drop: int) -> Standing | None:
         """The user's standing before the last ``drop`` entries of its history (None: no rated game before)."""
-        tail = self.redis.lrange(self.key("rating_history", name, user), -(drop + 1), -1)
+        tail = self.redis.lrange(self.key(self.store_keys.rating_history, name, user), -(drop + 1), -1)
         return Standing.load(tail[0]) if len(tail) > drop else None
 
     @staticmethod
@@ -276,14 +277,15 @@ class Ratings:
         return False
 
     def _write_fold(self, name, version, sequence, users, drop, standings, entries) -> bool:
-        keys = [self.key("ratings_version", name), self.key("rated_order", name), self.key("rated_results", name),
-                self.key("ratings", name), self.ranking(name)]
+        k = self.store_keys
+        keys = [self.key(k.ratings_version, name), self.key(k.rated_order, name), self.key(k.rated_results, name),
+                self.key(k.ratings, name), self.ranking(name)]
         args: list = [version, len(sequence)]
         for r in sequence:
             args += [r.gid, r.at, r.dump()]
         args.append(len(users))
         for user in users:
-            keys.append(self.key("rating_history", name, user))
+            keys.append(self.key(self.store_keys.rating_history, name, user))
             current = standings[user]
             # The ranking holds every rated player: the settled by their rating, the provisional below them all.
             score = "" if current is None else current.rating - PROVISIONAL_BELOW * current.provisional
@@ -326,8 +328,8 @@ class Ratings:
         user = username.lower()
         pipe = self.redis.pipeline(transaction=False)
         for game in GAME_NAMES:
-            pipe.hget(self.key("ratings", game), user)
-            pipe.lrange(self.key("rating_history", game, user), -HISTORY_SHOWN, -1)
+            pipe.hget(self.key(self.store_keys.ratings, game), user)
+            pipe.lrange(self.key(self.store_keys.rating_history, game, user), -HISTORY_SHOWN, -1)
         replies = pipe.execute()
         ratings, history = {}, {}
         for i, game in enumerate(GAME_NAMES):
@@ -341,7 +343,7 @@ class Ratings:
     def rating_of(self, game: str, username: str) -> dict:
         """An account's rating of ``game`` as a game shows it by its name: ``{"rating", "rd", "provisional"}`` (the
         start of the scale, provisional, before its first rated game)."""
-        raw = self.redis.hget(self.key("ratings", game), username.lower())
+        raw = self.redis.hget(self.key(self.store_keys.ratings, game), username.lower())
         shown = Standing.load(raw).shown() if raw is not None else Standing(username).shown()
         return {k: shown[k] for k in ("rating", "rd", "provisional")}
 
@@ -352,7 +354,7 @@ class Ratings:
         best = self.redis.zrevrange(self.ranking(game), 0, top - 1)
         if not best:
             return []
-        raw = self.redis.hmget(self.key("ratings", game), best)
+        raw = self.redis.hmget(self.key(self.store_keys.ratings, game), best)
         rows = [Standing.load(r) for r in raw if r is not None]
         rows.sort(key=lambda s: (s.provisional, -s.rating, s.username.lower()))
         settled = [s for s in rows if not s.provisional]
@@ -364,7 +366,7 @@ class Ratings:
     def changes(self, game: str, gid: str) -> list[int] | None:
         """Each seat's rating change in the finished game ``gid`` of ``game`` (+12 / -12), or None if it was not
         rated (or not yet: the ratings follow the game's end by a job)."""
-        raw = self.redis.hget(self.key("rated_results", game), gid)
+        raw = self.redis.hget(self.key(self.store_keys.rated_results, game), gid)
         return Result.load(gid, raw).changes if raw is not None else None
 
     # -- rebuilding ----------------------------------------------------------------------------------------
