@@ -5,12 +5,13 @@ on ``BURROW_WEB_THREADS`` (default 32) threads."""
 
 import os
 
-from burrow import observed
+from burrow import logs, observed
 from burrow.runtime import build, install
 from services.config import Settings
 from web.app import create_app
 from web.front import create_front
 
+logs.setup()  # JSON lines, as every process burrow starts
 observed.prepare()  # the directory ``burrow serve`` made (PROMETHEUS_MULTIPROC_DIR): every process's metrics
 _settings = Settings.from_env()
 if _settings.redis_url is None:

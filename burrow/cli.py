@@ -8,13 +8,12 @@ from __future__ import annotations
 import argparse
 import errno
 import json
-import logging
 import os
 import socket
 import sys
 import time
 
-from burrow import observed
+from burrow import logs, observed
 from services.config import Settings, public_url
 from services.jobs.queues import KINDS
 from services.reads.projections import PROJECTIONS
@@ -631,7 +630,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logs.setup()  # one JSON object per line (burrow/logs.py)
     try:
         args = parser().parse_args(argv)
     except SystemExit as exc:  # --help, or an argument error already printed as one line

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Flask, request
+from flask import Flask, g, request
 
+from services import trace
 from services.context import Runtime
 from services.health import Health
 from web.errors import flask_response
@@ -56,6 +57,17 @@ def create_app(runtime: Runtime) -> Flask:
         if request.path.startswith("/api/"):
             return flask_response(500, "internal", "internal error")
         return exc
+
+    @app.before_request
+    def request_id():
+        """The request's id, as the front gave it (``X-Request-ID``), for this thread while Flask answers: the
+        event store writes it with the events a command appends (``services/trace.py``)."""
+        g.trace = trace.begin(request.headers.get("X-Request-ID"))
+
+    @app.teardown_request
+    def request_done(exc):
+        if "trace" in g:
+            trace.end(g.pop("trace"))
 
     @app.after_request
     def security_headers(response):

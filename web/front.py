@@ -392,7 +392,7 @@ def create_front(flask_app: Flask, threads: int = 32) -> Starlette:
     routes = [*own, Mount("/", app=Counted(Bridge(flask_app, threads), hub))]
     front = Starlette(routes=routes, lifespan=lifespan)
     front.add_middleware(Guard, settings=runtime.settings)
-    if metrics is not None:  # outermost: the guard's refusals are counted too
-        front.add_middleware(web_metrics.HttpMetrics, metrics=metrics, routes=web_metrics.Routes(own, flask_app))
+    # Outermost: the guard's refusals are counted and logged too; every request gets its id here.
+    front.add_middleware(web_metrics.HttpMetrics, metrics=metrics, routes=web_metrics.Routes(own, flask_app))
     front.state.hub, front.state.streams = hub, streams
     return front

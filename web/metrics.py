@@ -7,6 +7,7 @@ would make a time series per game. A path nothing matches is ``unmatched``.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 
 from flask import Flask
@@ -17,10 +18,13 @@ from werkzeug.exceptions import HTTPException
 
 from domain.text import Text
 from services import errors as service_errors
+from services import trace
 from services.config import allowed
 from services.metrics import CONTENT_TYPE, Metrics, StateCollector, scrape
 
 UNMATCHED = "unmatched"
+REQUEST_ID = b"x-request-id"
+requests_log = logging.getLogger("burrow.requests")
 
 
 class Routes:
@@ -45,9 +49,11 @@ class Routes:
 
 class HttpMetrics:
     """ASGI middleware, outermost: each request's status and time under its route's template (the guard's
-    refusals too). A live stream counts when its head is sent, and its time is that of its opening."""
+    refusals too), and its request id (``X-Request-ID``: the client's when of a sane form, else a new one; sent
+    back, handed to Flask, and logged with the request's one line, ``burrow.requests``). A live stream counts when
+    its head is sent, and its time is that of its opening."""
 
-    def __init__(self, app, metrics: Metrics, routes: Routes):
+    def __init__(self, app, metrics: Metrics | None, routes: Routes):
         self.app = app
         self.metrics = metrics
         self.routes = routes
@@ -58,17 +64,31 @@ class HttpMetrics:
             return
         started = time.perf_counter()
         route = self.routes.template(scope)
-        counted = False
+        sent = next((v for k, v in scope["headers"] if k == REQUEST_ID), None)
+        rid = trace.accepted(sent.decode("latin-1") if sent is not None else None)
+        scope = {**scope, "headers": [*((k, v) for k, v in scope["headers"] if k != REQUEST_ID),
+                                      (REQUEST_ID, rid.encode())]}
+        token = trace.begin(rid)
+        status = None
 
         async def counting_send(message) -> None:
-            nonlocal counted
-            if message["type"] == "http.response.start" and not counted:
-                counted = True
-                self.metrics.http_requests.labels(route, str(message["status"])).inc()
-                self.metrics.http_seconds.labels(route).observe(time.perf_counter() - started)
+            nonlocal status
+            if message["type"] == "http.response.start" and status is None:
+                status = message["status"]
+                took = time.perf_counter() - started
+                if self.metrics is not None:
+                    self.metrics.http_requests.labels(route, str(status)).inc()
+                    self.metrics.http_seconds.labels(route).observe(took)
+                message = {**message, "headers": [*message.get("headers", []), (REQUEST_ID, rid.encode())]}
+                requests_log.info("%s %s %s", scope["method"], route, status, extra={"fields": {
+                    "event": "request", "method": scope["method"], "route": route, "status": status,
+                    "ms": round(took * 1000, 1), "client": scope["client"][0] if scope.get("client") else None}})
             await send(message)
 
-        await self.app(scope, receive, counting_send)
+        try:
+            await self.app(scope, receive, counting_send)
+        finally:
+            trace.end(token)
 
 
 def metrics_route(runtime, error_response, headers: dict[str, str]) -> Route:

@@ -35,7 +35,7 @@ import socket
 import threading
 import time
 
-from services import errors
+from services import errors, trace
 from services.context import Runtime
 from services.games.clocks import RECHECK_MS, Clocks
 from services.games.tables import Tables
@@ -248,7 +248,7 @@ class Dispatcher:
                 continue
             by_game.setdefault(entry.gid, []).append(entry)
         done, recovered, gave_up, projections = [], [], [], {}
-        dispatched = self._dispatch(list(by_game)) if by_game else {}
+        dispatched = self._dispatch(list(by_game), _request_ids(by_game)) if by_game else {}
         if fresh:
             self._notify({gid: items for gid, items in by_game.items()
                           if not isinstance(dispatched[gid], Exception)})
@@ -278,7 +278,8 @@ class Dispatcher:
                        {*done, *gave_up}, projections)
         return count
 
-    def _dispatch(self, gids: list[str]) -> dict[str, tuple[int, int | None] | Exception]:
+    def _dispatch(self, gids: list[str], rids: dict[str, str] | None = None
+                  ) -> dict[str, tuple[int, int | None] | Exception]:
         """Enqueue the projections and AI turns the games of a batch need and note their clocks' deadlines; for
         each game (projected version, version an AI must act at), or the error that stopped it (the others go
         on). The games' tails are read in one round trip, their projections checked in one and poked in one,
@@ -298,8 +299,12 @@ class Dispatcher:
         for gid, game in games.items():
             try:
                 ai_seats = ai_seats_now(game)  # their turn, or a draw offer to answer
-                for seat in ai_seats:
-                    runtime.jobs.ai_turn(gid, seat, game.version, game.meta.get("client"))
+                token = trace.begin((rids or {}).get(gid))  # the request that moved: its id goes with the job
+                try:
+                    for seat in ai_seats:
+                        runtime.jobs.ai_turn(gid, seat, game.version, game.meta.get("client"))
+                finally:
+                    trace.end(token)
                 deadlines[gid] = game.module.deadline(game.state)
             except UNREACHABLE:
                 raise
@@ -382,3 +387,14 @@ class Dispatcher:
 
     def stop(self) -> None:
         self.stopping.set()
+
+
+def _request_ids(by_game: dict[str, list[LogEntry]]) -> dict[str, str]:
+    """Each game's latest request id among its log entries (``append.lua`` writes it), if any."""
+    out = {}
+    for gid, items in by_game.items():
+        for entry in items:
+            rid = entry.fields.get(b"rid")
+            if rid:
+                out[gid] = rid.decode(errors="replace")
+    return out

@@ -17,11 +17,13 @@ import time
 import rq
 from rq.timeouts import TimerDeathPenalty
 
+from services import trace
 from services.context import Runtime
 from services.jobs.queues import KINDS
 from services.metrics import Metrics
 
 log = logging.getLogger(__name__)
+jobs_log = logging.getLogger("burrow.jobs")
 RESTART_SECONDS = 1.0
 WORKER_TTL = 20  # RQ's worker TTL: it waits for jobs WORKER_TTL - 15 s at a time, then beats again
 BEAT_SECONDS = 2.0  # how often a worker says it is alive besides (``Worker.beating``; doctor: 8 s of silence)
@@ -72,15 +74,24 @@ class Worker(rq.SimpleWorker):
             thread.join(timeout=every + 1)
 
     def perform_job(self, job, queue, *args, **kwargs) -> bool:
+        """RQ's, timed into the metrics and logged as one line (``burrow.jobs``) with the id of the request it
+        was made for (``services/trace.py``), which it works under meanwhile."""
         started, ok = time.perf_counter(), False
+        token = trace.begin((job.meta or {}).get("rid"))
+        kind = self.kinds.get(queue.name, "other")
         try:
             ok = super().perform_job(job, queue, *args, **kwargs)
             return ok
         finally:
+            took = time.perf_counter() - started
             if self.metrics is not None:
-                kind = self.kinds.get(queue.name, "other")
-                self.metrics.job_seconds.labels(kind).observe(time.perf_counter() - started)
+                self.metrics.job_seconds.labels(kind).observe(took)
                 self.metrics.jobs.labels(kind, "ok" if ok else "failed").inc()
+            outcome = "ok" if ok else "failed"
+            jobs_log.info("%s %s", job.func_name, outcome, extra={"fields": {
+                "event": "job", "queue": kind, "job": job.func_name, "id": job.id, "outcome": outcome,
+                "seconds": round(took, 3)}})
+            trace.end(token)
 
     def unsubscribe(self) -> None:
         thread = self.pubsub_thread
@@ -146,4 +157,4 @@ def run_worker(runtime: Runtime, burst: bool = False, kinds: tuple[str, ...] = K
     worker = Worker([runtime.jobs.queue(k) for k in kinds], connection=runtime.worker_connection(),
                     worker_ttl=WORKER_TTL).measured(runtime)
     with worker.beating():
-        worker.work(burst=burst, logging_level="INFO")
+        worker.work(burst=burst, logging_level="WARNING")  # one line per job is ours (perform_job), not RQ's

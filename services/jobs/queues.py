@@ -40,6 +40,7 @@ import time
 import redis
 import rq
 
+from services import trace
 from services.scripts import lua
 from services.store.streams import QueueKeys
 
@@ -98,6 +99,9 @@ class RQJobs:
         """Put ``job`` (a dotted path) on the ``kind`` queue; ``options`` as ``rq.Queue.enqueue`` takes them."""
         options.setdefault("result_ttl", 0)
         options.setdefault("failure_ttl", 3600)
+        rid = trace.request_id()
+        if rid is not None:  # the request this job is done for: the worker logs it (services/trace.py)
+            options.setdefault("meta", {})["rid"] = rid
         return self.queues[kind].enqueue(job, *args, **options)
 
     # -- projections: the games waiting, drained in batches --------------------------------------------------

@@ -26,6 +26,7 @@ from typing import Any
 
 import redis
 
+from services import trace
 from services.scripts import lua
 
 APPEND_SCRIPT = lua("append")
@@ -589,6 +590,7 @@ class EventStore:
             gid,
             at if at is not None else int(time.time() * 1000),
             meta or b"",
+            trace.request_id() or "",  # the request that made these events: its id follows them into jobs
             len(seats or {}),
         ]
         for seat, token_hash in (seats or {}).items():
