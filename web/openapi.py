@@ -266,6 +266,19 @@ class Id(msgspec.Struct):
     id: str
 
 
+class TournamentRequest(msgspec.Struct, forbid_unknown_fields=True):
+    game: str
+    system: str  # "swiss" | "round_robin" | "arena"
+    clock: dict[str, float]
+    options: dict[str, Any] | None = None
+    rounds: int | None = None  # swiss, 1-15
+    minutes: int | None = None  # arena, 1-360
+    table_size: int | None = None  # games of 3+ seats, Swiss only
+    starts_at: str | None = None  # ISO 8601 with its zone
+    max_players: int | None = None  # 2-128, default 64
+    title: str | None = None
+
+
 class NoBody(msgspec.Struct):
     """No fields: a body, if any, is ignored."""
 
@@ -273,7 +286,7 @@ class NoBody(msgspec.Struct):
 ANSWERS = (Catalog, Error, Health, Created, TakenSeat, RematchRequest, Rematch, GameDocument, CommandResult,
            Events, Lobby, AnalysisRequest, AnalysisStatus, Analysis, Credentials, PasskeyOptionsRequest,
            PasskeyCredential, NewPassword, ChatMessage, ChatReport, SeekRequest, ChallengeRequest, GuestName, Id,
-           NoBody,
+           NoBody, TournamentRequest,
            TutorialProgress, DeckAnswer)
 REQUESTS = (schemas.CreateGame, schemas.Command, schemas.TakeSeat)
 
@@ -531,6 +544,7 @@ def _people_paths(op) -> dict:
     room = _query("room", "players (the seats' room, a seat token) or spectators (signed-in accounts)",
                   {"type": "string", "enum": ["players", "spectators"]})
     seek_id = {"name": "seek_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    tid = {"name": "tid", "in": "path", "required": True, "schema": {"type": "string"}}
     challenge_id = {"name": "challenge_id", "in": "path", "required": True, "schema": {"type": "string"}}
     presence = op("A seat's page is open (every 15 s): its player counts as online for 30 s", "presence", "seen",
                   "204", body=NoBody, errors=(401, 403, 404, 503), params=[GID])
@@ -584,4 +598,24 @@ def _people_paths(op) -> dict:
         "/api/challenges/{challenge_id}/decline": {"post": op(
             "The recipient declines: the challenger is told", "declineChallenge", "declined", "204", body=NoBody,
             signed=True, errors=(401, 404, 409, 503), params=[challenge_id])},
+        "/api/tournaments": {
+            "get": op("Tournaments (?status=upcoming|running|finished; all three without)", "tournaments",
+                      "{tournaments}", errors=(400, 503),
+                      params=[_query("status", "upcoming, running or finished", {"type": "string"})]),
+            "post": op("Make a tournament (Swiss, round robin or arena)", "createTournament", "{id}", "201",
+                       body=TournamentRequest, signed=True, errors=(400, 401, 422, 429, 503))},
+        "/api/tournaments/{tid}": {"get": op(
+            "A tournament: its settings, standings with tie-breaks and every round's tables", "tournament",
+            "{id, title, game, system, status, round, rounds, standings, pairings, ...}", errors=(404, 503),
+            params=[tid])},
+        **{f"/api/tournaments/{{tid}}/{action}": {"post": op(
+            summary, f"{action}Tournament", done, "204", body=NoBody, signed=True,
+            errors=(401, 403, 404, 409, 503), params=[tid])}
+           for action, summary, done in (("join", "Join a tournament", "joined"),
+                                         ("withdraw", "Withdraw: no game of yours is paired again", "withdrawn"),
+                                         ("start", "The creator starts the tournament", "started"))},
+        "/api/tournaments/{tid}/stream": {"get": op(
+            "Server-Sent Events: the tournament's document now and on each change (event: tournament)",
+            "tournamentStream", "text/event-stream", errors=(404, 429), params=[tid],
+            content={"text/event-stream": {"schema": {"type": "string"}}})},
     }
