@@ -221,6 +221,12 @@ class DeckAnswer(msgspec.Struct, forbid_unknown_fields=True):
     move: str  # in the game's notation, at most 200 characters
 
 
+class Language(msgspec.Struct, forbid_unknown_fields=True):
+    """The language picked with the page's switch, kept for the account."""
+
+    lang: Literal["en", "fr", "zh"]
+
+
 class NewPassword(msgspec.Struct, forbid_unknown_fields=True):
     password: str
     current_password: str | None = None  # required when the account has a password
@@ -285,8 +291,8 @@ class NoBody(msgspec.Struct):
 
 ANSWERS = (Catalog, Error, Health, Created, TakenSeat, RematchRequest, Rematch, GameDocument, CommandResult,
            Events, Lobby, AnalysisRequest, AnalysisStatus, Analysis, Credentials, PasskeyOptionsRequest,
-           PasskeyCredential, NewPassword, ChatMessage, ChatReport, SeekRequest, ChallengeRequest, GuestName, Id,
-           NoBody, TournamentRequest,
+           PasskeyCredential, NewPassword, Language, ChatMessage, ChatReport, SeekRequest, ChallengeRequest,
+           GuestName, Id, NoBody, TournamentRequest,
            TutorialProgress, DeckAnswer)
 REQUESTS = (schemas.CreateGame, schemas.Command, schemas.TakeSeat)
 
@@ -492,6 +498,9 @@ def _account_paths() -> dict:
                               signed=True, errors=(401,))},
         "/api/me/password": {"post": op("Set or change the password; other sessions end", "setPassword",
                                         "saved", "204", body=NewPassword, signed=True, errors=(400, 401, 422))},
+        "/api/me/language": {"post": op("Keep the language picked with the page's switch for the account",
+                                        "chooseLanguage", "saved", "204", body=Language, signed=True,
+                                        errors=(400, 401, 422))},
         "/api/me/games": {"get": op("The account's (or guest session's) seats with their tokens, newest first",
                                     "myGames", "{games, next}", signed=True, errors=(400, 401), params=page)},
         "/api/me/games/{gid}": {"get": op("The account's (or guest session's) seat in one game, with its token",

@@ -224,8 +224,10 @@ def test_seat_count_refused():
 
 def test_options_have_defaults_and_appear_in_the_view():
     assert mg.view(start(), None)["options"] == {"edge_points": False, "exit_extra_step": False,
-                                                 "diplomacy_metric": "squares", "max_plies": None}
-    chosen = {"edge_points": True, "exit_extra_step": True, "diplomacy_metric": "chebyshev", "max_plies": 9}
+                                                 "rescue_after_move": False, "diplomacy_metric": "squares",
+                                                 "max_plies": None}
+    chosen = {"edge_points": True, "exit_extra_step": True, "rescue_after_move": True,
+              "diplomacy_metric": "chebyshev", "max_plies": 9}
     assert mg.view(start(**chosen), None)["options"] == chosen
 
 
