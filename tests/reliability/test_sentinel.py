@@ -61,8 +61,6 @@ def master_port(sentinel: SentinelProcess) -> int | None:
         return None
 
 
-@pytest.mark.xfail(strict=False, reason="known defect (#43 report): when an AI turn's job fails as the master "
-                   "dies, its game's AI can stay silent for more than 30 s after the failover; 3 of 5 runs passed")
 def test_ai_turns_follow_a_failover_of_the_queue_redis(redis_server, tmp_path, monkeypatch, capsys):
     store = redis_server(*AOF)
     master = redis_server(*AOF)

@@ -51,3 +51,16 @@ def test_three_ai_commando_seats_with_late_pokes_play_without_an_rq_error(runtim
     assert pokes and not any(pokes), "a late poke queued a turn that had just been played"
     assert "InvalidJobOperation" not in caplog.text
     assert runtime.jobs.queue("ai").failed_job_registry.count == 0
+
+
+def test_a_turn_waiting_behind_a_lost_slot_takes_it(runtime):
+    """The job holding a client's slot was lost (its worker killed, the queue Redis failing over before the job's
+    end was written): the turn waiting behind it is queued on the dispatcher's next poke once the slot is stale,
+    never left waiting for an end that never comes (#43's Sentinel drill)."""
+    jobs = RQJobs(runtime.rq_redis, runtime.settings.queue_name, ai_per_client=1)
+    assert jobs.ai_turn("g1", 0, 5, "c") is True  # its job is lost: ai_done never comes
+    assert jobs.ai_turn("g2", 0, 3, "c") is False and jobs.ai_waiting("c") == 1  # waits its turn
+    assert jobs.ai_turn("g2", 0, 3, "c") is False  # the slot is fresh: it goes on waiting
+    later = RQJobs(runtime.rq_redis, runtime.settings.queue_name, ai_per_client=1, stale_ms=0)
+    assert later.ai_turn("g2", 0, 3, "c") is True  # the lost slot is stale now: the waiting turn takes it
+    assert later.ai_waiting("c") == 0
