@@ -39,7 +39,8 @@ import harness
 SERVE = ("import sys; import services.accounts.gate as g; import services.accounts.passwords as p; "
          "wide = sys.argv[1] == 'before'; "
          "wide and setattr(g.HashGate.__init__, '__defaults__', (64, 10**6, g.WAIT_SECONDS)); "
-         "wide and [setattr(p, n, 10**9) for n in ('CHECKS_PER_USERNAME', 'CHECKS_PER_CLIENT', 'PER_CLIENT')]; "
+         "wide and [setattr(p, n, 10**9) for n in "
+         "('CHECKS_PER_USERNAME', 'CHECKS_PER_CLIENT', 'PER_CLIENT', 'PER_USERNAME')]; "
          "from burrow.cli import main; sys.exit(main(sys.argv[2:]))")
 MODES = ("before", "after")
 PASSWORD = "correct horse battery staple"
