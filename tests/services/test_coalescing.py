@@ -4,6 +4,9 @@ commands, and RQ's cost per job is paid once per batch. Fakeredis and a real red
 
 from __future__ import annotations
 
+import time
+import types
+
 from tests.conftest import run_jobs
 from workers.dispatcher import Dispatcher
 
@@ -103,13 +106,19 @@ def test_a_projection_job_takes_the_games_poked_while_it_runs(runtime, monkeypat
     runtime.jobs.project(gids[0])
     project_many = runtime.projector.project_many
 
+    clock = types.SimpleNamespace(now=0.0)  # the job's time stands still until the pokes are taken:
+    # however slow a loaded machine is, its ``DRAIN_SECONDS`` do not run out between the two batches
+
     def project_and_poke(batch):  # while the job projects the first game, the other two are poked
         if gids[0] in batch:
             for other in gids[1:]:
                 runtime.jobs.project(other)
+        else:
+            clock.now += 3600  # then its time is up: no wait for more
         return project_many(batch)
 
     monkeypatch.setattr(runtime.projector, "project_many", project_and_poke)
+    monkeypatch.setattr(workers.jobs, "time", types.SimpleNamespace(monotonic=lambda: clock.now, time=time.time))
     waiting = len(queued(runtime))
     assert workers.jobs.project_pending() == 3  # the job queued by the first poke, run here as its worker would
     assert runtime.jobs.pending() == 0
