@@ -62,7 +62,7 @@ class GameFinished(TournamentEvent, frozen=True, tag="tournament_game_finished")
 
 
 class Ended(TournamentEvent, frozen=True, tag="tournament_ended"):
-    reason: str  # "rounds" | "time" | "players" (fewer than two to play)
+    reason: str  # "rounds" | "time" | "players" (fewer than two to play) | "lapsed" (never started)
 
 
 EVENTS = (Created, Joined, Withdrew, Started, RoundPaired, GameStarted, GameFinished, Ended)

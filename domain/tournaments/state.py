@@ -18,6 +18,7 @@ from domain.tournaments.history import History
 from domain.tournaments.scoring import BYE_POINTS, Played, Standing, place_points, standings
 
 SYSTEMS = ("swiss", "round_robin", "arena")
+LAPSE_MS = 7 * 86_400_000  # an upcoming tournament nobody started (and with no start time) ends after a week
 
 
 class Refused(Exception):
@@ -211,10 +212,13 @@ def decide_start(state: Tournament, by: str | None, now: int) -> list[ev.Tournam
 def next_events(state: Tournament, now: int, seed: str = "") -> list[ev.TournamentEvent]:
     """What the tournament's job does now (nothing if it has nothing to do): start it at ``starts_at``; once
     every game of the last round is over, pair the next round or end it; in an arena, pair the free players until
-    its end, and end it once its time is up and no game is left."""
+    its end, and end it once its time is up and no game is left; end an upcoming one nobody started within
+    ``LAPSE_MS``."""
     if state.status == "upcoming":
         if state.created.starts_at is not None and now >= state.created.starts_at:
             return decide_start(state, None, now)
+        if state.created.starts_at is None and now >= state.at + LAPSE_MS:
+            return [ev.Ended("lapsed")]  # it no longer holds a place among the open tournaments
         return []
     if state.status == "finished":
         return []

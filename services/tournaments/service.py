@@ -37,6 +37,7 @@ from domain.table import check_clock
 from domain.text import Text
 from domain.tournaments import events as ev
 from domain.tournaments.state import (
+    LAPSE_MS,
     SYSTEMS,
     Refused,
     Tournament,
@@ -109,8 +110,8 @@ class Tournaments:
         event = ev.Created(creator=creator, **settings)
         self.store.append(tid, creator, 0, [event], at=self.clock())
         self.project(tid)
-        if event.starts_at is not None:
-            self.redis.zadd(self.keys.tournament_timers(), {tid: event.starts_at})
+        start = event.starts_at if event.starts_at is not None else self.clock() + LAPSE_MS
+        self.redis.zadd(self.keys.tournament_timers(), {tid: start})  # its start, or its lapse
         return tid
 
     def check(self, body: Any) -> dict:
@@ -336,8 +337,8 @@ class Tournaments:
         if state.status == "finished":
             self.redis.zrem(key, state.id)
         elif state.status == "upcoming":
-            if state.created.starts_at is not None:
-                self.redis.zadd(key, {state.id: state.created.starts_at})
+            at = state.created.starts_at if state.created.starts_at is not None else state.at + LAPSE_MS
+            self.redis.zadd(key, {state.id: at})
         else:
             at = self.clock() + RECHECK_MS
             if state.ends_at is not None and state.ends_at > self.clock():

@@ -67,6 +67,16 @@ def test_a_start_at_its_time_with_too_few_players_ends_it():
     assert next_events(state, 100) == [ev.Started(), ev.Ended("players")]
 
 
+def test_an_upcoming_tournament_nobody_starts_lapses():
+    """Without a start time, a tournament its creator never starts ends after LAPSE_MS: it no longer counts among
+    the open ones."""
+    from domain.tournaments.state import LAPSE_MS
+
+    state = made()
+    assert next_events(state, LAPSE_MS - 1) == []
+    assert next_events(state, LAPSE_MS) == [ev.Ended("lapsed")]
+
+
 def test_swiss_rounds_wait_for_every_game_then_end():
     state = apply(made(rounds=2), [ev.Started()])
     state = start_games(apply(state, next_events(state, 0)))

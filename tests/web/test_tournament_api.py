@@ -191,3 +191,16 @@ def test_a_player_absent_at_the_start_of_their_game_loses_it(app, runtime):
     doc = ann.get(f"/api/tournaments/{tid}").json
     assert doc["pairings"][0]["tables"][0]["result"]["points"] == [0, 1]
     assert doc["status"] == "finished" and [s["username"] for s in doc["standings"]][0] == table["players"][1]
+
+
+def test_tournaments_nobody_starts_lapse_and_free_their_places(app, runtime):
+    from domain.tournaments.state import LAPSE_MS
+
+    ann = signed_in(app, runtime, "Ann")
+    made = [ann.post("/api/tournaments", json=SWISS).json["id"] for _ in range(LIMITS["open_per_creator"])]
+    assert ann.post("/api/tournaments", json=SWISS).status_code == 429
+    later = runtime.tournaments.clock() + LAPSE_MS + 1
+    runtime.tournaments.clock = lambda: later
+    run_jobs(runtime)  # the dispatchers find their timers due; the job ends them
+    assert [ann.get(f"/api/tournaments/{t}").json["end_reason"] for t in made] == ["lapsed"] * len(made)
+    assert ann.post("/api/tournaments", json=SWISS).status_code == 201
