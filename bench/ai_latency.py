@@ -61,9 +61,9 @@ def measure(game: str, levels: list[str], turns: int, runtime) -> dict[str, list
         gid, games = created["id"], games + 1
         while min(len(t) for t in times.values()) < turns:
             loaded = runtime.games.load(gid)
-            if loaded.module.status(loaded.state) == "finished":
+            if loaded.status == "finished":
                 break
-            for seat in loaded.module.to_act(loaded.state):
+            for seat in loaded.to_act:
                 started = time.monotonic()
                 outcome = jobs.ai_turn(gid, seat, loaded.version)
                 took = time.monotonic() - started

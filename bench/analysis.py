@@ -32,15 +32,15 @@ def a_game(rt, plies: int) -> str:
         rng, played = random.Random(seed), 0
         for _ in range(plies):
             game = rt.games.load(gid)
-            if game.module.status(game.state) == "finished":
+            if game.status == "finished":
                 break
-            seat = game.module.to_act(game.state)[0]
-            view = game.module.view(game.state, seat)
+            seat = game.to_act[0]
+            view = game.view(seat)
             move = ai.choose("murus", view, seat, "normal", rng, 0.02, time.monotonic)
             rt.service.command(gid, seat, move)
             played += 1
         game = rt.games.load(gid)
-        if game.module.status(game.state) == "finished" and played == plies:
+        if game.status == "finished" and played == plies:
             return gid
     raise RuntimeError(f"no game of {plies} plies in 50 seeds")
 

@@ -49,7 +49,7 @@ def run_mode(bounded: bool, games: int, redis_url: str | None) -> list[float]:
         for _ in range(games):
             g = rt.service.create("murus", [{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 1})
             game = rt.games.load(g["id"])
-            deadlines[g["id"]] = game.module.deadline(game.state)
+            deadlines[g["id"]] = game.deadline
             time.sleep(random.random() * 0.3)
         late: dict[str, float] = {}
         until = time.monotonic() + 30
@@ -57,7 +57,7 @@ def run_mode(bounded: bool, games: int, redis_url: str | None) -> list[float]:
             for gid, deadline in deadlines.items():
                 if gid not in late:
                     game = rt.games.load(gid)
-                    if game.module.status(game.state) == "finished":
+                    if game.status == "finished":
                         last = list(rt.store.read(gid))[-1]
                         late[gid] = (last.at - deadline) / 1000
             time.sleep(0.02)

@@ -66,9 +66,9 @@ def run_mode(shared: bool, cap: int, flood: int, turns: int, ai_time: float) -> 
     answers, lobby = [], []
     for _ in range(turns):
         game = rt.games.load(gid)
-        if game.module.status(game.state) == "finished":
+        if game.status == "finished":
             break
-        move = rng.choice(game.module.legal(game.state, 0))
+        move = rng.choice(game.legal(0))
         mine = service.command(gid, 0, move)["version"]
         start = time.monotonic()
         deadline = start + 120

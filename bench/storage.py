@@ -36,11 +36,11 @@ def play_to_end(rt, name: str, rng: random.Random, max_commands: int) -> tuple[s
     gid = rt.service.create(name, players, seed=rng.randrange(1 << 30))["id"]
     commands = 0
     while commands < max_commands:
-        game = rt.games.load(gid)  # game.module: the game under its table (seats, resignations, clocks)
-        if game.module.status(game.state) == "finished":
+        game = rt.games.load(gid)  # game.rules: the game under its table (seats, resignations, clocks)
+        if game.status == "finished":
             break
-        seat = rng.choice(game.module.to_act(game.state))
-        move = rng.choice(base.commands(game.module.legal(game.state, seat)))
+        seat = rng.choice(game.to_act)
+        move = rng.choice(base.commands(game.legal(seat)))
         rt.service.command(gid, seat, move, expected_version=game.version, command_id=uuid.uuid4().hex)
         commands += 1
     rt.projector.project_game(gid)
@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
                 n["view"] += memory(r, keys.view(gid)) + memory(r, keys.ckpt(gid))
                 n["commands"] += commands
                 loaded = rt.games.load(gid)
-                n["finished"] += loaded.module.status(loaded.state) == "finished"
+                n["finished"] += loaded.status == "finished"
             for key in totals:
                 totals[key] += n[key]
             e = n["events"]

@@ -165,7 +165,7 @@ def cmd_replay(args) -> int:
         raise UserError(exc.message) from None
     except errors.Corrupt as exc:
         raise _damaged(exc) from None
-    module = game.module
+    module = game.rules
     print(f"{game.meta['game']} {game.gid} at version {game.version} of {last}: "
           f"{module.status(game.state)}")
     print(module.render(game.state))

@@ -119,7 +119,7 @@ def _away(settings: Settings, client, keys: Keys, store, games: States, jobs: RQ
         rows, _ = accounts.seats.page(account.id, 200, tokens=False)
         out = []
         for gid, found in games.load_many(list(dict.fromkeys(r["id"] for r in rows))).items():
-            if not isinstance(found, Exception) and found[0].module.status(found[0].state) == "playing":
+            if not isinstance(found, Exception) and found[0].status == "playing":
                 out.append((gid, list(found[0].accounts)))
         return out
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, replace
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -209,6 +209,57 @@ def _seconds(clock: dict, name: str, positive: bool) -> float:
         raise BadSetup(f"clock.{name}", Text("must be at most 30 days ({max_clock_seconds} seconds), not {value}",
                                              max_clock_seconds=MAX_CLOCK_SECONDS, value=value))
     return value
+
+
+class TableRules(Protocol):
+    """What the services ask of a game's rules: the shape ``Table`` has (``Table(module)``, a game's decider
+    with the table around it), each question taking the ``TableState`` it is about. ``services``' ``Game`` holds
+    one as ``rules`` and answers the common questions about its own state with it (``game.status``,
+    ``game.legal(seat)``, ...)."""
+
+    game: ModuleType
+    NAME: str
+    SEATS: tuple[int, int]
+    EVENTS: tuple[type[Event], ...]
+
+    def evolve(self, state: TableState | None, event: Event, at: int = 0) -> TableState: ...
+
+    def command(self, state: TableState, seat: int, text: str, rng: Any, now: int,
+                away: frozenset[int] = frozenset()) -> list[Event]: ...
+
+    def decide(self, state: TableState, seat: int, command: Any, rng: Any, now: int | None = None,
+               away: frozenset[int] = frozenset()) -> list[Event]: ...
+
+    def parse(self, text: str) -> Any: ...
+
+    def table_commands(self, state: TableState, seat: int | None,
+                       away: frozenset[int] = frozenset()) -> list[str]: ...
+
+    def to_act(self, state: TableState) -> list[int]: ...
+
+    def legal(self, state: TableState, seat: int) -> list[str]: ...
+
+    def status(self, state: TableState) -> str: ...
+
+    def result(self, state: TableState) -> dict[str, Any] | None: ...
+
+    def view(self, state: TableState, viewer: Viewer) -> dict[str, Any]: ...
+
+    def redact(self, event: Event, viewer: Viewer) -> Event: ...
+
+    def sides(self, state: TableState | None) -> tuple[str, ...]: ...
+
+    def describe(self, event: Event) -> Text: ...
+
+    def dump_position(self, state: TableState) -> dict[str, Any]: ...
+
+    def render(self, state: TableState) -> str: ...
+
+    def clock(self, state: TableState, now: int) -> dict[str, Any] | None: ...
+
+    def deadline(self, state: TableState) -> int | None: ...
+
+    def expired(self, state: TableState, now: int) -> list[Event]: ...
 
 
 class Table:

@@ -229,7 +229,7 @@ def my_game(gid: str):
     for seat, token in session.accounts().seats.in_game(owner, gid, game.seats):
         if token and holds(game, seat, account.username if account else None):  # kept before a seat never taken
             return jsonify({"id": gid, "game": game.meta["game"], "seat": seat, "token": token,
-                            "status": game.module.status(game.state)})
+                            "status": game.status})
     raise missing
 
 
@@ -285,12 +285,12 @@ def seats_page(owner: str, username: str | None, own: bool) -> dict:
         game, updated = found
         if not holds(game, row["seat"], username):
             continue  # kept just before a seat that was never taken
-        status = game.module.status(game.state)
+        status = game.status
         if not own and status == "setup":
             continue
-        result = game.module.result(game.state)
+        result = game.result
         entry = {"id": game.gid, "game": game.meta["game"], "seat": row["seat"], "status": status,
-                 "your_turn": row["seat"] in game.module.to_act(game.state), "updated": iso_time(updated),
+                 "your_turn": row["seat"] in game.to_act, "updated": iso_time(updated),
                  "players": [{"name": n, "account": a} for n, a in zip(game.names, game.accounts)],
                  "outcome": outcome_of(row["seat"], result)}
         if own:

@@ -234,7 +234,7 @@ def old_version(rt, gid: str, seat: int | None, version: int) -> dict:
     client at once (429 beyond), each folding at most a snapshot interval of events."""
     with old_reads(rt).one(request.remote_addr):
         latest = rt.games.load(gid)
-        finished = latest.module.status(latest.state) == "finished"
+        finished = latest.status == "finished"
         return document(rt.games.at_version(gid, version), seat, reveal=finished)
 
 
@@ -266,7 +266,7 @@ def with_presence(rt, doc: dict, seat: int | None) -> dict:
         if seat is not None:
             now = now_ms()
             away = frozenset(s for s, at in times.items() if at <= now)
-            claims = [c for c in game.module.table_commands(game.state, seat, away) if c not in doc["table"]]
+            claims = [c for c in game.table_commands(seat, away) if c not in doc["table"]]
             doc["table"] = [*doc["table"], *claims]
     return doc
 

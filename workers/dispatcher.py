@@ -168,7 +168,7 @@ class Dispatcher:
                     log.warning("dispatcher: clock of %s not checked: %s", gid, _why(exc))
                     deadlines[gid] = None
                     continue
-                deadline = game.module.deadline(game.state)
+                deadline = game.deadline
                 deadlines[gid] = None if deadline is None else max(deadline, now_ms() + RECHECK_MS)
             self.clocks.set(deadlines)
         return ended
@@ -305,7 +305,7 @@ class Dispatcher:
                         runtime.jobs.ai_turn(gid, seat, game.version, game.meta.get("client"))
                 finally:
                     trace.end(token)
-                deadlines[gid] = game.module.deadline(game.state)
+                deadlines[gid] = game.deadline
             except UNREACHABLE:
                 raise
             except Exception as exc:  # noqa: BLE001 - this game's error; the others go on
@@ -328,8 +328,8 @@ class Dispatcher:
                 entries = [(e.version, e.fields.get(b"type", b"").decode()) for e in items]
                 told += notices(game, entries, lambda v, gid=gid: self._seat_of(gid, v))
                 if any(game.accounts):
-                    waiting.append((gid, list(game.accounts), list(game.module.to_act(game.state)),
-                                    game.module.status(game.state) == "playing"))
+                    waiting.append((gid, list(game.accounts), list(game.to_act),
+                                    game.status == "playing"))
             except UNREACHABLE:
                 raise
             except Exception as exc:  # noqa: BLE001 - a nudge lost, nothing else
@@ -347,7 +347,7 @@ class Dispatcher:
         """The seat of the event at ``version`` of ``gid``."""
         game = self.runtime.games.load(gid)
         for item in self.runtime.store.read(gid, after=version - 1, to=version):
-            return getattr(codec.decode(game.module, item.data), "seat", None)
+            return getattr(codec.decode(game.rules, item.data), "seat", None)
         return None
 
     def _poke_behind(self, versions: dict[str, int]) -> dict[str, int]:

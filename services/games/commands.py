@@ -147,7 +147,7 @@ class GameService:
             game = self.states.load(gid)
         except errors.NotFound:
             return False
-        return game.module.status(game.state) != "finished"
+        return game.status != "finished"
 
     def _check_players(self, info: GameInfo, players: Any, account: str | None = None,
                        accounts: dict[int, str] | None = None) -> list[dict]:
@@ -226,7 +226,7 @@ class GameService:
         """
         def decide(game: Game, now: int) -> list:
             away = self.away(game, now) if is_table_command(move) else frozenset()
-            return game.module.command(game.state, seat, move, rng_for(game.meta, game.version + 1), now, away)
+            return game.command(seat, move, rng_for(game.meta, game.version + 1), now, away)
 
         written = self.round.change(gid, decide, expected_version=expected_version,
                                     command_id=f"{seat}:{command_id}" if command_id else None)
@@ -243,7 +243,7 @@ class GameService:
         game = self.states.load(gid)
         viewer = game.viewer(seat)
         return {"version": last, "events": [
-            codec.to_client(game.module, game.module.redact(codec.decode(game.module, item.data), viewer),
+            codec.to_client(game.rules, game.rules.redact(codec.decode(game.rules, item.data), viewer),
                             item.version, item.at, game.names, game.sides)
             for item in self.store.read(gid, after=first - 1, to=last)]}
 
@@ -257,14 +257,14 @@ class GameService:
         player stays away: ``AWAY_MS`` after its turn began or its page or stream was last seen, the later."""
         state = game.state
         if self.presence is None or game.seats != 2 or getattr(state, "clock", None) is None \
-                or game.module.status(state) != "playing":
+                or game.rules.status(state) != "playing":
             return {}
         seen = self.presence.last_seen(game.gid, game.accounts)
-        return {s: max(state.at, seen[s] or 0) + AWAY_MS for s in game.module.to_act(state)}
+        return {s: max(state.at, seen[s] or 0) + AWAY_MS for s in game.rules.to_act(state)}
 
     def _answer(self, written: Written, seat: int) -> dict:
         """The answer to a command: its events as ``seat`` sees them (all of them once the game is finished)."""
-        game, module = written.before, written.before.module
+        game, module = written.before, written.before.rules
         shown = []
         for i, (event, state) in enumerate(zip(written.events, written.states, strict=True)):
             viewer = REVEAL_ALL if module.status(state) == "finished" else seat

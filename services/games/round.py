@@ -120,7 +120,7 @@ class Round:
                     raise errors.Conflict(Text("the game is at version {version}, not {expected_version}",
                                                version=judged.version, expected_version=expected_version),
                                           version=judged.version)
-                expired = judged.module.expired(judged.state, at)
+                expired = judged.expired(at)
                 events = [] if expired else decide(judged, at)
             except REFUSALS as exc:
                 if isinstance(exc, errors.Unavailable):
@@ -161,7 +161,7 @@ class Round:
         if another writer won that version."""
         states, state = [], game.state
         for event in events:
-            state = game.module.evolve(state, event, at)
+            state = game.rules.evolve(state, event, at)
             states.append(state)
         last = game.version + len(events)
         if before is not None:

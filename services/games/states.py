@@ -9,13 +9,12 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from itertools import chain
-from types import ModuleType
 from typing import Any
 
 import msgspec
 
-from domain.base import REVEAL_ALL, BadEvent, Viewer
-from domain.table import table_of
+from domain.base import REVEAL_ALL, BadEvent, Event, Viewer
+from domain.table import TableRules, table_of
 from domain.text import Text
 from services import errors
 from services.games import snapshots
@@ -27,11 +26,13 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Game:
-    """A game's state at ``version``, with its metadata and decider module."""
+    """A game's state at ``version``, with its metadata and its rules (the game's decider with the table around
+    it, ``domain.table.TableRules``); the common questions about the state are the game's own (``game.status``,
+    ``game.legal(seat)``)."""
 
     gid: str
     meta: dict
-    module: ModuleType
+    rules: TableRules
     version: int
     state: Any
 
@@ -63,12 +64,60 @@ class Game:
     def sides(self) -> tuple[str, ...]:
         """Each seat's side (colour) the move list's lines open with, as the state has them (Mouse Guard draws
         its colours per game)."""
-        sides = getattr(self.module, "sides", None)
-        return tuple(sides(self.state)) if callable(sides) else tuple(getattr(self.module, "SIDES", ()))
+        sides = getattr(self.rules, "sides", None)
+        return tuple(sides(self.state)) if callable(sides) else tuple(getattr(self.rules, "SIDES", ()))
+
+    @property
+    def status(self) -> str:
+        """The game's status: "setup" while a seat is open, then its own ("playing", ...), "finished" once over."""
+        return self.rules.status(self.state)
+
+    @property
+    def to_act(self) -> list[int]:
+        """The seats whose move it is."""
+        return self.rules.to_act(self.state)
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        """The result once the game is finished, else None."""
+        return self.rules.result(self.state)
+
+    @property
+    def deadline(self) -> int | None:
+        """When (ms) the first running clock runs out, or None."""
+        return self.rules.deadline(self.state)
+
+    def legal(self, seat: int) -> list[str]:
+        """``seat``'s legal moves (none off its turn)."""
+        return self.rules.legal(self.state, seat)
+
+    def table_commands(self, seat: int | None, away: frozenset[int] = frozenset()) -> list[str]:
+        """The table commands (resign, draws, claims) ``seat`` may send now, with the seats in ``away`` away."""
+        return self.rules.table_commands(self.state, seat, away)
+
+    def view(self, viewer: Viewer) -> dict[str, Any]:
+        """The game as ``viewer`` sees it."""
+        return self.rules.view(self.state, viewer)
+
+    def clock(self, now: int) -> dict[str, Any] | None:
+        """The clocks at ``now`` (ms), or None without a clock."""
+        return self.rules.clock(self.state, now)
+
+    def expired(self, now: int) -> list[Event]:
+        """The events a clock run out by ``now`` (ms) ends the game with (none if none has)."""
+        return self.rules.expired(self.state, now)
+
+    def command(self, seat: int, text: str, rng: Any, now: int, away: frozenset[int] = frozenset()) -> list[Event]:
+        """The events ``seat``'s command ``text`` makes at ``now`` (``IllegalMove``/``OutOfTurn`` if none)."""
+        return self.rules.command(self.state, seat, text, rng, now, away)
+
+    def dump_position(self) -> dict[str, Any]:
+        """The game's own position, as its ``dump_position`` writes it."""
+        return self.rules.dump_position(self.state)
 
     def viewer(self, seat: int | None) -> Viewer:
         """Who ``seat`` sees as: everything once the game is finished."""
-        return REVEAL_ALL if self.module.status(self.state) == "finished" else seat
+        return REVEAL_ALL if self.status == "finished" else seat
 
 
 class States:
@@ -177,7 +226,7 @@ class States:
         game, views = self._before_first_event(gid), []
         for item in self.store.read(gid, to=to):
             game = self._fold(game, (item,))
-            views.append(game.module.view(game.state, seat))
+            views.append(game.view(seat))
         return views
 
     def _from_the_start(self, gid: str) -> Game:
@@ -199,7 +248,7 @@ class States:
 
     def _fold(self, game: Game, stored) -> Game:
         state, version = game.state, game.version
-        evolve, decode = game.module.evolve, codec.decoder(game.module)  # looked up once: a fold runs per event
+        evolve, decode = game.rules.evolve, codec.decoder(game.rules)  # looked up once: a fold runs per event
         for item in stored:
             try:
                 state = evolve(state, decode(item.data), item.at)
@@ -239,7 +288,7 @@ class States:
         viewer = game.viewer(seat)
         out = []
         for item in self.store.read(gid, after=after, to=min(game.version, after + limit)):
-            event = codec.decode(game.module, item.data)
-            out.append(codec.to_client(game.module, game.module.redact(event, viewer), item.version, item.at,
+            event = codec.decode(game.rules, item.data)
+            out.append(codec.to_client(game.rules, game.rules.redact(event, viewer), item.version, item.at,
                                        game.names, game.sides))
         return out

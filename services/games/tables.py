@@ -61,7 +61,7 @@ class Tables:
                 raise errors.NotFound(Text("game {gid} has no seat {seat} (seats 0 to {last})",
                                            gid=gid, seat=seat, last=game.seats - 1))
             player = game.meta["players"][seat]
-            if game.module.status(game.state) == "finished":
+            if game.status == "finished":
                 raise errors.Conflict(Text("the game is over: its seats can no longer be taken"),
                                       version=game.version)
             if seat not in game.state.open:
@@ -114,7 +114,7 @@ class Tables:
         deadline = time.monotonic() + WAIT_SECONDS
         while True:
             game = self.service.states.load(gid)
-            if game.module.status(game.state) != "finished":
+            if game.status != "finished":
                 raise errors.Conflict(Text("the game is not over yet: a rematch comes after it"),
                                       version=game.version)
             if game.state.rematch is not None:
@@ -162,7 +162,7 @@ class Tables:
             elif not player.get("ai"):
                 reserved[new_seat] = game.gid
         first = next(self.store.read(game.gid, to=1))
-        options = dict(getattr(codec.decode(game.module, first.data), "options", {}) or {})
+        options = dict(getattr(codec.decode(game.rules, first.data), "options", {}) or {})
         held = game.accounts  # an account's seat stays its account's (its name is no guest's to take)
         created = self.service.create(game.meta["game"], players, options, client=client,
                                       clock=game.state.clock_setting, reserved=reserved,
@@ -200,4 +200,4 @@ class Tables:
             return "running"
         if written.timed_out:
             return "timeout"
-        return "none" if written.game.module.deadline(written.game.state) is None else "running"
+        return "none" if written.game.deadline is None else "running"

@@ -18,11 +18,10 @@ def ai_seats_to_act(meta: dict, to_act: list[int]) -> list[int]:
 
 def ai_seats_now(game: Game) -> list[int]:
     """AI seats with something to do: their turn, or a draw offer to answer (whether or not their turn)."""
-    seats = set(game.module.to_act(game.state))
+    seats = set(game.to_act)
     offer = getattr(game.state, "offer", None)
     if offer is not None:
-        seats |= {s for s in range(game.seats) if s != offer and "accept draw" in game.module.table_commands(
-            game.state, s)}
+        seats |= {s for s in range(game.seats) if s != offer and "accept draw" in game.table_commands(s)}
     return ai_seats_to_act(game.meta, sorted(seats))
 
 
@@ -40,15 +39,15 @@ def play(service: GameService, gid: str, seat: int, version: int, budget: float)
         return "stale"
     # Fair play by construction: the AI gets exactly the document a human at this seat would get (and, if it
     # learns from the game so far, the documents that seat got at every earlier version).
-    view = game.module.view(game.state, seat)
+    view = game.view(seat)
     seed_rng = rng_for(game.meta, version)
     rng = random.Random(seed_rng.getrandbits(64) ^ seat)
     budget = ai.budget_for(level, budget)
-    clock = game.module.clock(game.state, int(time.time() * 1000))
+    clock = game.clock(int(time.time() * 1000))
     if clock is not None:
         setting = game.state.clock
         budget = clock_budget(budget, clock["remaining"][seat] / 1000, setting.increment / 1000)
-    answering = seat not in game.module.to_act(game.state)
+    answering = seat not in game.to_act
     if answering:
         move = draws.answer_draw(game.meta["game"], view, seat, level, rng, budget, time.monotonic)
     else:

@@ -162,9 +162,9 @@ class Deck:
                     continue
                 before = self.games.at_version(gid, ply["version"] - 1)
                 event = CardAdded(id=card_id, game=game.meta["game"], gid=gid, version=before.version, seat=seat,
-                                  view=before.module.view(before.state, seat), played=ply["move"],
+                                  view=before.view(seat), played=ply["move"],
                                   best=self.solutions(before, seat, ply["best"], ply["move"]), kind=ply["class"],
-                                  legal=list(before.module.legal(before.state, seat)))
+                                  legal=list(before.legal(seat)))
                 if self.add(account_id, event) == "ok":
                     added += 1
         return added
@@ -181,7 +181,7 @@ class Deck:
     def solutions(self, game: Game, seat: int, best: str, played: str) -> list[str]:
         """The moves that solve the position of ``game`` for ``seat``: the engine's ``best`` first, then each
         other legal move whose mover's chance is within ``MARGIN`` of the best's (never ``played``)."""
-        module, state = game.module.game, game.state.game
+        module, state = game.rules.game, game.state.game
         legal = [m for m in commands(module.legal(state, seat)) if m != played]
         if len(legal) > MAX_CANDIDATES or best not in legal:
             return [best]

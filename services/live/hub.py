@@ -385,7 +385,7 @@ class Hub:
         # ``catch_up`` events, the last one with the current document (older ones carry their event only).
         recent: deque = deque((), self.catch_up)  # the last ``catch_up`` messages, in memory
         for item in self.store.read(gid, after=max(0, game.version - self.catch_up), to=game.version):
-            shown = _shown(game, codec.decode(game.module, item.data), item.version, item.at)
+            shown = _shown(game, codec.decode(game.rules, item.data), item.version, item.at)
             last = item.version == game.version
             recent.append((item.version, _message(item.version, shown, doc) if last else sse(item.version, shown)))
         if not recent or recent[-1][0] != game.version:
@@ -602,7 +602,7 @@ class Hub:
     def _fold_new(self, game: Game, doc: bytes) -> tuple[Game, list[tuple[int, bytes]], bytes]:
         """The events appended after ``game``'s version, folded; the game after them, the messages of their
         versions (the last ``catch_up`` only) and the spectator's document of the last."""
-        module, state, version = game.module, game.state, game.version
+        module, state, version = game.rules, game.state, game.version
         items = list(self.store.read(game.gid, after=version))
         out = []
         for i, item in enumerate(items):
@@ -719,7 +719,7 @@ def _message(version: int, shown: dict | None, doc: bytes) -> bytes:
 def _shown(game: Game, event, version: int, at: int) -> dict:
     """``event`` (of ``version``) as a spectator sees it once ``game`` is at that version: redacted (unless the
     game is finished), with the players' names; as ``States.events`` shows it."""
-    return codec.to_client(game.module, game.module.redact(event, game.viewer(None)), version, at, game.names,
+    return codec.to_client(game.rules, game.rules.redact(event, game.viewer(None)), version, at, game.names,
                            game.sides)
 
 

@@ -21,7 +21,7 @@ def notices(game: Game, entries: list[tuple[int, str]],
     accounts = game.accounts
     if not any(accounts):
         return []
-    module, state = game.module, game.state
+    module, state = game.rules, game.state
     status = module.status(state)
     out: list[Notice] = []
     newest = max(version for version, _ in entries)

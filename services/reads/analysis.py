@@ -111,7 +111,7 @@ class Analyses:
         between clients, and refused (``TooMany``, 429) beyond ``per_client`` analyses of that client not done
         yet or ``waiting`` of everybody's."""
         game = self.games.load(gid)
-        if game.module.status(game.state) != "finished":
+        if game.status != "finished":
             raise NotFinished(Text("the game is still running: only a finished game can be analysed"))
         budget = budget or self.budget
         current = self._meta(gid)
@@ -132,7 +132,7 @@ class Analyses:
         """Queue the analysis of a game that has just finished with a human seat, unless already requested (or
         its creator's backlog or everybody's is full: then it is skipped, and may be asked for later)."""
         game = self.games.load(gid)
-        if game.module.status(game.state) != "finished" or self._meta(gid) is not None:
+        if game.status != "finished" or self._meta(gid) is not None:
             return False
         if all(player.get("ai") for player in game.meta["players"]):
             return False
@@ -206,7 +206,7 @@ class Analyses:
             game = self.games.at_version(gid, before)
             rng = random.Random(f"{gid}/{version}/{index}")
             # The engines search the game's own state (domain/table.py wraps it with the table's: seats, clocks).
-            evaluation = engine.evaluate(game.module.game, game.state.game, game.seats, seat, budget, rng,
+            evaluation = engine.evaluate(game.rules.game, game.state.game, game.seats, seat, budget, rng,
                                          self.clock)
             entry = {"version": before + 1, "seat": seat, "move": move, "win": list(evaluation.win),
                      "best": evaluation.best}
@@ -303,7 +303,7 @@ class Analyses:
         end = None
         if total and entries[-1] is not None:
             game = self.games.at_version(gid, version)
-            end = engine.final(game.module, game.state, game.seats)
+            end = engine.final(game.rules, game.state, game.seats)
         filled = [e or {"seat": 0, "move": "", "win": None, "best": None} for e in entries]
         flags = engine.blunders(filled, end)
         lost = accuracy.losses(filled, end)
@@ -332,7 +332,7 @@ def moves(games: States, game: Game) -> list[Move]:
     one; else those the rules give for it when they match the stored ones exactly (a seeded game replays its dice
     and draws); else the events appended with its first one (one append: the same ``at``). Its notation is the
     legal command whose events begin like the stored ones (the same first event, or with dice its type)."""
-    store, module = games.store, game.module
+    store, module = games.store, game.rules
     ranges = {}
     for key, value in store.redis.hgetall(store.keys.cmds(game.gid)).items():
         seat = key.decode().split(":", 1)[0]

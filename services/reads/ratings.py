@@ -54,8 +54,8 @@ def candidate(game: Game) -> list[str] | None:
     a seat is no account, an account holds two seats, a client chose the seed or the position, a seat never moved
     (finished at birth, or resigned before a first move), it was aborted, or a length limit ended it
     (``max_plies``: the creator's option, or the service's limit; no one won or drew it by playing)."""
-    result = game.module.result(game.state)
-    if game.module.status(game.state) != "finished" or result is None or \
+    result = game.result
+    if game.status != "finished" or result is None or \
             result.get("termination") in ("aborted", "max_plies"):
         return None
     if chosen_by_client(game.meta):
@@ -198,8 +198,8 @@ class Ratings:
         """Count the game (at its latest version, or ``game`` if given) if it is finished and not counted yet, and
         rate it if it is rated; True if it was counted now. Idempotent, in either step."""
         game = game or self.games.load(gid)
-        result = game.module.result(game.state)
-        if game.module.status(game.state) != "finished" or result is None:
+        result = game.result
+        if game.status != "finished" or result is None:
             return False
         if result.get("termination") == "aborted":
             return False  # an aborted game counts for nothing (docs/api.md, Tables)
@@ -397,7 +397,7 @@ class Ratings:
         for gid in list(store.game_ids()):
             try:
                 game = self.games.load(gid)
-                if game.module.status(game.state) != "finished":
+                if game.status != "finished":
                     continue
                 finished.append((finished_at(game, store), gid))
             except Exception as exc:  # noqa: BLE001 - reported

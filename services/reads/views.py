@@ -15,7 +15,7 @@ def document(game: Game, seat: int | None, reveal: bool = False) -> dict:
     """The game document for ``seat`` (None: a spectator), as in docs/api.md.
 
     ``reveal`` shows everything (a past version of a game that has finished since)."""
-    module, state = game.module, game.state
+    module, state = game.rules, game.state
     viewer = REVEAL_ALL if reveal else game.viewer(seat)
     to_act = module.to_act(state)
     return {
@@ -58,7 +58,7 @@ def players(game: Game) -> list[dict]:
 
 def open_seats(game: Game) -> list[int]:
     """Seats anyone may still take (none once the game is over: an aborted game's open seat stays empty)."""
-    return [] if game.module.status(game.state) == "finished" else sorted(game.state.open)
+    return [] if game.status == "finished" else sorted(game.state.open)
 
 
 def result(game: Game) -> dict | None:
@@ -66,7 +66,7 @@ def result(game: Game) -> dict | None:
     (``domain/text.py``), which the API and the page say in the reader's language. Documents are stored once for
     every language and said when read: a language costs no projection, and the stream's one encoding per version
     serves every watcher."""
-    found = game.module.result(game.state)
+    found = game.result
     if found is None:
         return None
     reason = plain(found.get("reason") or "")
@@ -78,7 +78,7 @@ def clock(game: Game) -> dict | None:
     when the seat to make its first move must make it (``first_move_by``, null once every seat has moved), and a
     correspondence clock's seconds per move (``per_move``; None: a real-time clock)."""
     state = game.state
-    shown = game.module.clock(state, state.at)
+    shown = game.rules.clock(state, state.at)
     if shown is None:
         return None
     first = shown["first_move_by"]
@@ -101,8 +101,8 @@ def lobby_entry(game: Game, updated_ms: int) -> dict:
         "id": game.gid,
         "game": game.meta["game"],
         "players": players(game),
-        "status": game.module.status(game.state),
-        "to_act": game.module.to_act(game.state),
+        "status": game.status,
+        "to_act": game.to_act,
         "version": game.version,
         "updated": iso_time(updated_ms),
         "created": iso_time(game.meta["created"]),

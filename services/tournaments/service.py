@@ -235,8 +235,8 @@ class Tournaments:
         """Record the result of ``game`` (a finished game, ``services.games.states.Game``) in its tournament, if
         it has one and it is not recorded yet; True if recorded now."""
         tid = game.meta.get("tournament")
-        result = game.module.result(game.state)
-        if not tid or result is None or game.module.status(game.state) != "finished":
+        result = game.result
+        if not tid or result is None or game.status != "finished":
             return False
         winners, played = list(result.get("winners") or []), True
         if result.get("termination") == "aborted":
@@ -262,7 +262,7 @@ class Tournaments:
         last = list(self.games.store.read(game.gid, after=game.version - 1, to=game.version))
         if not last or last[-1].type not in ("aborted", "first_move_missed"):
             return None
-        return codec.decode(game.module, last[-1].data).seat
+        return codec.decode(game.rules, last[-1].data).seat
 
     # -- the job ---------------------------------------------------------------------------------------------
 

@@ -117,7 +117,7 @@ def test_mouseguard_opponent_hand_and_deck_order_stay_hidden(apis):
         seat = doc["to_act"][0]
         assert start.send(seat, rng.choice(commands(start.doc(seat)["legal"])))[0] == 200
     loaded = rt.games.load(start.gid)
-    position = loaded.module.dump_position(loaded.state)
+    position = loaded.dump_position()
     me = 0
     a = World(api, create(api, "mouseguard", 101, position))
     mine = a.doc(me)["state"]["colour"]

@@ -59,8 +59,8 @@ def play_games(runtime, count: int, plies: int, seed: int) -> list[str]:
         gid = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Bob"}])["id"]
         for _ in range(plies):
             game = runtime.games.load(gid)
-            seat = game.module.to_act(game.state)[0]
-            runtime.service.command(gid, seat, rng.choice(game.module.legal(game.state, seat)))
+            seat = game.to_act[0]
+            runtime.service.command(gid, seat, rng.choice(game.legal(seat)))
         gids.append(gid)
     return gids
 

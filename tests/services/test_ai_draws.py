@@ -23,26 +23,26 @@ def test_easy_declines_a_draw(runtime):
     gid, version = offer_draw(runtime, "easy", HOPELESS_FOR_GAULS)
     assert ai_turns.play(runtime.service, gid, 1, version, budget=0.05) == "answered"
     game = runtime.games.load(gid)
-    assert game.state.offer is None and game.module.result(game.state) is None
+    assert game.state.offer is None and game.result is None
 
 
 def test_normal_accepts_a_draw_in_a_lost_position_and_declines_at_the_start(runtime):
     gid, version = offer_draw(runtime, "normal", HOPELESS_FOR_GAULS)
     assert ai_turns.play(runtime.service, gid, 1, version, budget=0.1) == "answered"
     game = runtime.games.load(gid)
-    assert game.module.result(game.state)["termination"] == "draw_agreed"
+    assert game.result["termination"] == "draw_agreed"
 
     gid, version = offer_draw(runtime, "normal")
     ai_turns.play(runtime.service, gid, 1, version, budget=0.1)
     game = runtime.games.load(gid)
-    assert game.module.result(game.state) is None and game.state.offer is None
+    assert game.result is None and game.state.offer is None
 
 
 def test_the_dispatcher_asks_the_ai_to_answer(runtime):
     gid, _ = offer_draw(runtime, "normal", HOPELESS_FOR_GAULS)
     run_jobs(runtime)
     game = runtime.games.load(gid)
-    assert game.module.result(game.state)["termination"] == "draw_agreed"
+    assert game.result["termination"] == "draw_agreed"
 
 
 def test_thinking_time_within_a_clock():

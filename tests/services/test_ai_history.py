@@ -11,16 +11,16 @@ def test_the_history_is_the_seats_view_at_every_version(runtime):
     gid = g["id"]
     game = runtime.games.load(gid)
     for _ in range(2):  # the humans play until it is the AI's turn
-        seat = game.module.to_act(game.state)[0]
+        seat = game.to_act[0]
         if game.meta["players"][seat].get("ai"):
             break
-        service.command(gid, seat, game.module.legal(game.state, seat)[0])
+        service.command(gid, seat, game.legal(seat)[0])
         game = runtime.games.load(gid)
     history = runtime.games.history(gid, 2, game.version)
     assert len(history) == game.version
     for version in (1, game.version // 2, game.version):
         past = runtime.games.at_version(gid, version)
-        assert history[version - 1] == past.module.view(past.state, 2)
-    assert game.module.to_act(game.state) == [2]
+        assert history[version - 1] == past.view(2)
+    assert game.to_act == [2]
     assert ai_turns.play(service, gid, 2, game.version, budget=0.05) == "played"
     assert runtime.games.load(gid).version > game.version

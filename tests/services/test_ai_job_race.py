@@ -40,14 +40,14 @@ def test_three_ai_commando_seats_with_late_pokes_play_without_an_rq_error(runtim
     caplog.set_level(logging.ERROR)
     for _ in range(40):
         game = runtime.games.load(gid)
-        if game.module.status(game.state) == "finished":
+        if game.status == "finished":
             break
-        for seat in game.module.to_act(game.state):
+        for seat in game.to_act:
             runtime.jobs.ai_turn(gid, seat, game.version, "10.0.0.9")
         ThreadWorker([runtime.jobs.queue("ai")], connection=runtime.rq_redis).run(burst=True,
                                                                                   logging_level="ERROR")
     game = runtime.games.load(gid)
-    assert game.module.status(game.state) == "finished"
+    assert game.status == "finished"
     assert pokes and not any(pokes), "a late poke queued a turn that had just been played"
     assert "InvalidJobOperation" not in caplog.text
     assert runtime.jobs.queue("ai").failed_job_registry.count == 0

@@ -146,10 +146,10 @@ def test_the_moves_of_a_game_are_found_from_its_events(rt, game, seats, seed):
     rng, sent = random.Random(1), []
     for ply in range(14):
         state = rt.games.load(gid)
-        if state.module.status(state.state) == "finished":
+        if state.status == "finished":
             break
-        seat = state.module.to_act(state.state)[0]
-        move = ai.choose(game, state.module.view(state.state, seat), seat, "easy", rng, 0.01, StepClock())
+        seat = state.to_act[0]
+        move = ai.choose(game, state.view(seat), seat, "easy", rng, 0.01, StepClock())
         sent.append((state.version, seat, move))
         rt.service.command(gid, seat, move, command_id=f"c{ply}" if ply % 2 else None)
         if seed is None:
@@ -188,10 +188,10 @@ def test_naming_the_moves_logs_no_traceback_for_a_half_created_game(rt, game, se
     gid, rng, sent = created["id"], random.Random(2), 0
     for _ply in range(6):
         state = rt.games.load(gid)
-        if not state.module.to_act(state.state):
+        if not state.to_act:
             break
-        seat = state.module.to_act(state.state)[0]
-        move = ai.choose(game, state.module.view(state.state, seat), seat, "easy", rng, 0.01, StepClock())
+        seat = state.to_act[0]
+        move = ai.choose(game, state.view(seat), seat, "easy", rng, 0.01, StepClock())
         rt.service.command(gid, seat, move)
         sent += 1
         time.sleep(0.003)

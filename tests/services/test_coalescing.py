@@ -19,8 +19,8 @@ def queued(runtime) -> list[tuple]:
 
 def play_one(runtime, gid: str) -> int:
     game = runtime.games.load(gid)
-    seat = game.module.to_act(game.state)[0]
-    return runtime.service.command(gid, seat, game.module.legal(game.state, seat)[0])["version"]
+    seat = game.to_act[0]
+    return runtime.service.command(gid, seat, game.legal(seat)[0])["version"]
 
 
 def test_pokes_while_a_projection_job_waits_queue_nothing_more(runtime):

@@ -64,5 +64,5 @@ def test_the_dispatcher_queues_ai_turns_per_creator_and_they_run(runtime):
     assert len(runtime.jobs.queue("ai")) == 1  # one of the client's three games at a time
     for _ in range(12):
         run_jobs(runtime)
-    assert all(runtime.games.load(gid).module.status(runtime.games.load(gid).state) == "finished"
+    assert all(runtime.games.load(gid).status == "finished"
                for gid in gids)

@@ -47,4 +47,4 @@ def test_golden_game_imports_and_replays_through_the_store(path):
     gid = header["id"]
     assert append_exported(store, gid, header["meta"], events) == len(events)
     game = States(store).load(gid)
-    assert game.module.result(game.state) == recorded_result(header)
+    assert game.result == recorded_result(header)

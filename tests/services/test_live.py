@@ -67,8 +67,8 @@ def play(runtime, gid: str, moves: int) -> int:
     version = 0
     for _ in range(moves):
         game = runtime.games.load(gid)
-        seat = game.module.to_act(game.state)[0]
-        version = runtime.service.command(gid, seat, game.module.legal(game.state, seat)[0])["version"]
+        seat = game.to_act[0]
+        version = runtime.service.command(gid, seat, game.legal(seat)[0])["version"]
     return version
 
 

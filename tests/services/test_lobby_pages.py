@@ -42,7 +42,7 @@ def test_pages_cover_every_game_once_newest_first(runtime, client):
 def test_status_pages_follow_the_game(runtime, client):
     gid = games(runtime, 2)[0]
     game = runtime.games.load(gid)
-    runtime.service.command(gid, 0, game.module.legal(game.state, 0)[0])
+    runtime.service.command(gid, 0, game.legal(0)[0])
     runtime.projector.project_lobby(gid)
     playing = [g for page in all_pages(client, "status=playing") for g in page]
     assert gid in playing

@@ -19,7 +19,7 @@ def play(runtime, gid, tokens_by_seat, moves):
     service = runtime.service
     for move in moves:
         game = runtime.games.load(gid)
-        seat = game.module.to_act(game.state)[0]
+        seat = game.to_act[0]
         service.command(gid, seat, move)
 
 
@@ -230,7 +230,7 @@ def test_ai_seat_is_played_by_a_job(runtime):
     Dispatcher(runtime, consumer="d").run_once(block_ms=10)
     run_jobs(runtime)
     game = runtime.games.load(gid)
-    assert game.version == 2 and game.module.to_act(game.state) == [1]
+    assert game.version == 2 and game.to_act == [1]
 
 
 def test_stale_or_repeated_ai_job_appends_nothing(runtime):

@@ -26,8 +26,8 @@ def finish(runtime, players, accounts_at=None, game="murus", resigner=1, **kwarg
         state = runtime.games.load(g["id"])
         if len(state.state.moved) == len(players):
             break
-        seat = state.module.to_act(state.state)[0]
-        runtime.service.command(g["id"], seat, state.module.legal(state.state, seat)[0])
+        seat = state.to_act[0]
+        runtime.service.command(g["id"], seat, state.legal(seat)[0])
     runtime.service.command(g["id"], resigner, "resign")
     return g["id"]
 
@@ -99,7 +99,7 @@ def test_games_that_are_not_all_accounts_or_not_played_are_counted_but_unrated(r
         for seat, move in ((0, "a1-a3"), (1, "a7-a5")):
             runtime.service.command(g["id"], seat, move)
         gid = g["id"]
-        assert runtime.games.load(gid).module.result(runtime.games.load(gid).state)["termination"] == "max_plies"
+        assert runtime.games.load(gid).result["termination"] == "max_plies"
     else:
         g = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Bob"}], accounts={0: "Ana", 1: "Bob"})
         runtime.service.command(g["id"], 0, "abort")
@@ -136,7 +136,7 @@ def test_three_accounts_at_squirrels_are_rated_by_openskill(runtime):
     gid = finish(runtime, [{"name": n} for n in ("Ana", "Bob", "Cid")], {0: "Ana", 1: "Bob", 2: "Cid"},
                  game="squirrels")
     game = runtime.games.load(gid)
-    assert game.module.status(game.state) != "finished"  # one resigned: two seats play on
+    assert game.status != "finished"  # one resigned: two seats play on
     for seat in (2,):
         runtime.service.command(gid, seat, "resign")
     runtime.ratings.project(gid)

@@ -56,7 +56,7 @@ def test_racing_rematch_requests_make_exactly_one_game(runtime, requests):
         # One request per old seat gets its seat (the creator's, then Ben's join); the rest hear it is taken.
         assert len(made) == 2 and sorted(refused) == ["seat_taken"] * (requests - 2)
         game = runtime.games.load(rematch)
-        assert game.module.status(game.state) == "playing"
+        assert game.status == "playing"
     counted = runtime.redis.zrange(runtime.service.open_games.key(client_id(CLIENT)), 0, -1)
     assert {gid.decode() for gid in counted} <= ours  # no orphan game counts against its creator's open games
 

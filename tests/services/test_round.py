@@ -51,7 +51,7 @@ def test_a_refusal_on_a_stale_cache_is_never_given(runtime):
     rival = other_process(runtime)
     rival.command(g["id"], 0, "a1-a3")
     game = rival.states.load(g["id"])
-    answer = runtime.service.command(g["id"], 1, game.module.legal(game.state, 1)[0])
+    answer = runtime.service.command(g["id"], 1, game.legal(1)[0])
     assert answer["version"] == 3
 
 
@@ -83,7 +83,7 @@ def test_a_write_that_always_loses_ends_in_one_too_busy_answer(runtime):
     assert "too busy" in refused.value.message and len(attempts) == BUDGET
     assert refused.value.details["version"] == runtime.store.version(g["id"]) == 1 + BUDGET
     game = runtime.service.states.load(g["id"])
-    assert game.module.status(game.state) != "finished"  # the resignation was never written
+    assert game.status != "finished"  # the resignation was never written
 
 
 def test_a_clients_version_is_a_conflict_not_a_retry(runtime):

@@ -94,7 +94,7 @@ def test_games_the_creator_set_up_are_unrated(client, runtime, seed, rated):
                                  accounts={0: "Ana", 1: "Ben"})["id"]
     for seat in (0, 1):  # both sides move, then one resigns
         game = runtime.games.load(gid)
-        runtime.service.command(gid, seat, game.module.legal(game.state, seat)[0])
+        runtime.service.command(gid, seat, game.legal(seat)[0])
     runtime.service.command(gid, 1, "resign")
     run_jobs(runtime)
     assert bool(runtime.ratings.of_player("Ana")[0]) is rated

@@ -176,8 +176,8 @@ def race_move_and_timeout(runtime, tables: Tables) -> tuple[dict, str, int]:
     gid = g["id"]
     version = first_moves(runtime, gid)
     game = runtime.games.load(gid)
-    late = game.module.deadline(game.state) + 1  # the flag judges as if seat 0's time had run out
-    legal = game.module.legal(game.state, 0)[0]
+    late = game.deadline + 1  # the flag judges as if seat 0's time had run out
+    legal = game.legal(0)[0]
     time.sleep(0.005)  # a move now leaves seat 1 more than that: a retried flag finds no timeout
     barrier = threading.Barrier(2)
     result = {}
@@ -210,9 +210,9 @@ def test_a_move_and_a_timeout_racing_for_one_version_exactly_one_wins(runtime):
         assert runtime.store.version(gid) == version + 1
         final = runtime.games.load(gid)
         if result["flag"]:
-            assert final.module.result(final.state)["termination"] == "timeout"
+            assert final.result["termination"] == "timeout"
         else:
-            assert final.module.result(final.state) is None
+            assert final.result is None
 
 
 def test_aborted_games_are_not_rated(client, runtime):
@@ -239,7 +239,7 @@ def test_resigned_and_timed_out_games_between_accounts_are_rated(client, runtime
         else:  # Ana moves once more, and Ben's clock runs out
             client.post(f"/api/games/{g['id']}/commands", headers=auth(ana), json={"move": "b1-b3"})
             game = runtime.games.load(g["id"])
-            assert Tables(runtime.service).flag(g["id"], now=game.module.deadline(game.state)) == "timeout"
+            assert Tables(runtime.service).flag(g["id"], now=game.deadline) == "timeout"
     run_jobs(runtime)
     stats = client.get("/api/stats").json
     assert stats["games"]["murus"]["finished"] == 2 and stats["games"]["murus"]["rated"] == 2
@@ -292,14 +292,14 @@ def test_a_two_second_game_times_out_with_no_client_connected(tmp_path):
     try:
         g = rt.service.create("murus", [{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 2})
         first_moves(rt, g["id"])
-        deadline = rt.games.load(g["id"]).module.deadline(rt.games.load(g["id"]).state)
+        deadline = rt.games.load(g["id"]).deadline
         stop = time.monotonic() + 15
         while time.monotonic() < stop:
             game = rt.games.load(g["id"])
-            if game.module.status(game.state) == "finished":
+            if game.status == "finished":
                 break
             time.sleep(0.02)
-        result = game.module.result(game.state)
+        result = game.result
         assert result is not None and result["termination"] == "timeout" and result["winners"] == [1]
         ended = next(rt.store.read(g["id"], after=game.version - 1)).at
         assert deadline <= ended < deadline + 1000  # waits on the logs, and never past the next deadline
@@ -331,7 +331,7 @@ def test_a_deadline_looked_at_early_or_for_an_old_version_ends_nothing_and_gets_
 
     g = runtime.service.create("murus", [{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 60})
     game = runtime.games.load(g["id"])
-    deadline = game.module.deadline(game.state)
+    deadline = game.deadline
     key = runtime.store.keys.deadlines(runtime.store.keys.partition(g["id"]))
     clocks, dispatcher = Clocks(runtime.redis, runtime.store.keys), Dispatcher(runtime, consumer="tests")
     assert Tables(runtime.service).flag(g["id"], now=deadline - 500) == "running"
@@ -422,7 +422,7 @@ def test_the_dispatcher_keeps_each_running_clocks_deadline_and_ends_the_game_whe
     dispatcher = Dispatcher(runtime, consumer="tests")
     dispatcher.run_once(block_ms=1)
     game = runtime.games.load(g["id"])
-    deadline = game.module.deadline(game.state)
+    deadline = game.deadline
     key = runtime.store.keys.deadlines(runtime.store.keys.partition(g["id"]))
     assert runtime.redis.zscore(key, g["id"]) == deadline
     assert Clocks(runtime.redis, runtime.store.keys).next_deadline() == deadline
