@@ -221,6 +221,41 @@ class DeckAnswer(msgspec.Struct, forbid_unknown_fields=True):
     move: str  # in the game's notation, at most 200 characters
 
 
+class PushKeys(msgspec.Struct, forbid_unknown_fields=True):
+    p256dh: str  # the subscription's P-256 public key, base64url
+    auth: str  # its 16-byte secret, base64url
+
+
+class PushSubscription(msgspec.Struct, forbid_unknown_fields=True):
+    """``PushSubscription.toJSON()``: an https endpoint of a public host (422 ``bad_endpoint`` else)."""
+
+    endpoint: str
+    keys: PushKeys
+    expirationTime: float | None = None  # noqa: N815 - the Push API's own name
+
+
+class EmailAddress(msgspec.Struct, forbid_unknown_fields=True):
+    email: str
+
+
+class LinkToken(msgspec.Struct, forbid_unknown_fields=True):
+    token: str  # from a mailed, signed and expiring link
+
+
+class NewPasswordByLink(msgspec.Struct, forbid_unknown_fields=True):
+    token: str
+    password: str
+
+
+class NotificationKinds(msgspec.Struct, forbid_unknown_fields=True):
+    email: dict[str, bool] | None = None  # your_turn, challenge
+    push: dict[str, bool] | None = None  # your_turn, challenge, game_over
+
+
+class Vacation(msgspec.Struct, forbid_unknown_fields=True):
+    on: bool
+
+
 class Language(msgspec.Struct, forbid_unknown_fields=True):
     """The language picked with the page's switch, kept for the account."""
 
@@ -292,7 +327,8 @@ class NoBody(msgspec.Struct):
 ANSWERS = (Catalog, Error, Health, Created, TakenSeat, RematchRequest, Rematch, GameDocument, CommandResult,
            Events, Lobby, AnalysisRequest, AnalysisStatus, Analysis, Credentials, PasskeyOptionsRequest,
            PasskeyCredential, NewPassword, Language, ChatMessage, ChatReport, SeekRequest, ChallengeRequest,
-           GuestName, Id, NoBody, TournamentRequest,
+           GuestName, Id, NoBody, TournamentRequest, PushKeys, PushSubscription, EmailAddress, LinkToken,
+           NewPasswordByLink, NotificationKinds, Vacation,
            TutorialProgress, DeckAnswer)
 REQUESTS = (schemas.CreateGame, schemas.Command, schemas.TakeSeat)
 
@@ -498,6 +534,33 @@ def _account_paths() -> dict:
                               signed=True, errors=(401,))},
         "/api/me/password": {"post": op("Set or change the password; other sessions end", "setPassword",
                                         "saved", "204", body=NewPassword, signed=True, errors=(400, 401, 422))},
+        "/api/push/key": {"get": op("The VAPID public key pushes are signed with", "pushKey", "{public_key}",
+                                    errors=(503,))},
+        "/api/me/push": {"post": op("Subscribe this device to pushes (PushSubscription.toJSON())", "subscribePush",
+                                    "{id}", "201", body=PushSubscription, signed=True,
+                                    errors=(400, 401, 422, 429, 503))},
+        "/api/me/push/{sid}": {"delete": op(
+            "Unsubscribe a device", "unsubscribePush", "unsubscribed", "204", signed=True, errors=(401, 404, 429),
+            params=[{"name": "sid", "in": "path", "required": True, "schema": {"type": "string"}}])},
+        "/api/me/email": {"post": op("Add a mail address: a verification link is mailed", "setEmail",
+                                     "{email: {address, verified}}", "202", body=EmailAddress, signed=True,
+                                     errors=(400, 401, 422, 429, 503))},
+        "/api/email/verify": {"post": op("Verify a mail address with its mailed link's token", "verifyEmail",
+                                         "verified", "204", body=LinkToken, errors=(400, 422))},
+        "/api/me/notifications": {"put": op("What reaches the account by mail and push, per kind",
+                                            "setNotifications", "saved", "204", body=NotificationKinds,
+                                            signed=True, errors=(400, 401, 422, 429))},
+        "/api/me/vacation": {"put": op("The vacation switch: opponents are told; clocks are untouched",
+                                       "setVacation", "{vacation}", body=Vacation, signed=True,
+                                       errors=(400, 401, 422, 429))},
+        "/api/me/waiting": {"get": op("The games waiting for the account: how many, and the longest waiting",
+                                      "waiting", "{count, games}", signed=True, errors=(401, 503))},
+        "/api/password/reset": {"post": op("Mail a reset link to a verified address (202 whatever the address)",
+                                           "resetPassword", "accepted", "202", body=EmailAddress,
+                                           errors=(400, 422, 429, 503))},
+        "/api/password/reset/confirm": {"post": op("A new password with a reset link's token: every session ends",
+                                                   "confirmReset", "reset", "204", body=NewPasswordByLink,
+                                                   errors=(400, 422))},
         "/api/me/language": {"post": op("Keep the language picked with the page's switch for the account",
                                         "chooseLanguage", "saved", "204", body=Language, signed=True,
                                         errors=(400, 401, 422))},
