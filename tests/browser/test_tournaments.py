@@ -7,6 +7,7 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.conftest import shot
 
@@ -35,7 +36,7 @@ def test_a_tournament_made_joined_and_started_live(new_page):
     desk.click("#new-tournament button[type=submit]")
     desk.wait_for_url("**/tournaments/*")
     tid = desk.url.rsplit("/", 1)[1]
-    assert desk.locator("#t-name").inner_text() == "Friday Swiss"
+    expect(desk.locator("#t-name")).to_have_text("Friday Swiss")  # once the page has read the tournament
     desk.get_by_role("button", name="Join").click()
     desk.locator("#t-players", has_text=creator).wait_for()
     phone.goto(f"/tournaments/{tid}")
