@@ -4,8 +4,9 @@
 
 Each mode runs a runtime as ``burrow serve`` wires it (a dispatcher thread), embedded (fakeredis) or on a private
 ``redis-server``, and creates ``--games`` Murus games with a one-second clock, a random fraction of a second apart,
-that nobody plays. Every game ends by the dispatchers' clock check (``services/games/clocks.py``); the lateness is
-the ``timed_out`` event's commit time minus the deadline. Modes:
+whose two seats make their first moves at once (no clock runs before them) and then nobody plays. Every game ends
+by the dispatchers' clock check (``services/games/clocks.py``); the lateness is the ``timed_out`` event's commit
+time minus the deadline. Modes:
 
 * ``deadlines`` — the dispatcher waits for log entries no longer than the earliest deadline (the default);
 * ``once a pass`` — for comparison: it checks the deadlines once per pass of its loop, whose wait for new log
@@ -48,6 +49,8 @@ def run_mode(bounded: bool, games: int, redis_url: str | None) -> list[float]:
         deadlines = {}
         for _ in range(games):
             g = rt.service.create("murus", [{"name": "Ana"}, {"name": "Ben"}], clock={"initial": 1})
+            rt.service.command(g["id"], 0, "a1-a3")
+            rt.service.command(g["id"], 1, "a7-a5")  # Ana's clock runs from here
             game = rt.games.load(g["id"])
             deadlines[g["id"]] = game.deadline
             time.sleep(random.random() * 0.3)
