@@ -280,22 +280,21 @@ class Hub:
                 self._joining -= 1
             self._forget_if_idle(gid)
 
+    def _discard(self, index: dict, key, sub: Subscription) -> None:
+        """Take ``sub`` out of ``index[key]`` (a set of subscriptions), and the key out once its set is empty."""
+        with self._lock:
+            subs = index.get(key)
+            if subs is not None:
+                subs.discard(sub)
+                if not subs:
+                    del index[key]
+
     def unsubscribe(self, sub: Subscription) -> None:
         """Close ``sub`` (its stream ended; twice is harmless); a game nobody watches any more is forgotten."""
         if sub.session is not None:
-            with self._lock:
-                same = self._sessions.get(sub.session)
-                if same is not None:
-                    same.discard(sub)
-                    if not same:
-                        del self._sessions[sub.session]
+            self._discard(self._sessions, sub.session, sub)
         if sub.topic is not None:
-            with self._lock:
-                subs = self._topics.get(sub.topic)
-                if subs is not None:
-                    subs.discard(sub)
-                    if not subs:
-                        del self._topics[sub.topic]
+            self._discard(self._topics, sub.topic, sub)
             self._release(sub)
             return
         watched = self._games.get(sub.gid)
