@@ -16,6 +16,30 @@ from web.app import create_app
 from web.front import create_front
 
 
+class OpenStream:
+    """A client holding a request open on an ASGI ``front`` (made inside a running event loop): ``sent`` is what it
+    has received so far; ``hang_up`` leaves and waits for the server to finish."""
+
+    def __init__(self, front, scope: dict):
+        self.sent: list[dict] = []
+        self._gone = asyncio.Event()
+        self.task = asyncio.ensure_future(front(scope, self._receive, self._send))
+
+    async def _receive(self) -> dict:
+        await self._gone.wait()
+        return {"type": "http.disconnect"}
+
+    async def _send(self, message: dict) -> None:
+        self.sent.append(message)
+
+    def body(self) -> bytes:
+        return b"".join(m.get("body", b"") for m in self.sent)
+
+    async def hang_up(self) -> None:
+        self._gone.set()
+        await asyncio.wait_for(self.task, 20)
+
+
 class Answer:
     """An answer, as Flask's test client shows one: ``status_code``, ``json``, ``get_data``, ``headers``."""
 
@@ -80,31 +104,27 @@ class Site:
     def post(self, url: str, **kwargs) -> Answer:
         return self.open(url, "POST", **kwargs)
 
-    def stream(self, url: str, method: str = "GET", headers: dict | None = None, address: str | None = None
-               ) -> Answer:
-        """What a client reading ``url`` for ``stream_seconds`` receives, then gone."""
+    def open_stream(self, url: str, method: str = "GET", headers: dict | None = None,
+                    address: str | None = None) -> OpenStream:
+        """A client holding ``url`` open (call inside a running event loop)."""
         parts = urlsplit(url)
         scope = {"type": "http", "method": method, "path": parts.path, "raw_path": parts.path.encode(),
                  "query_string": parts.query.encode(), "http_version": "1.1", "root_path": "", "scheme": "http",
                  "headers": [(b"host", b"localhost"),
                              *((k.lower().encode(), str(v).encode()) for k, v in (headers or {}).items())],
                  "client": (address or self.address, 4000), "server": ("localhost", 80)}
+        return OpenStream(self.front, scope)
+
+    def stream(self, url: str, method: str = "GET", headers: dict | None = None, address: str | None = None
+               ) -> Answer:
+        """What a client reading ``url`` for ``stream_seconds`` receives, then gone."""
         sent: list[dict] = []
 
         async def main() -> None:
-            gone = asyncio.Event()
-
-            async def receive():
-                await gone.wait()
-                return {"type": "http.disconnect"}
-
-            async def send(message):
-                sent.append(message)
-
-            task = asyncio.ensure_future(self.front(scope, receive, send))
-            await asyncio.wait([task], timeout=self.stream_seconds)
-            gone.set()
-            await asyncio.wait_for(task, 20)
+            stream = self.open_stream(url, method, headers, address)
+            await asyncio.wait([stream.task], timeout=self.stream_seconds)
+            await stream.hang_up()
+            sent.extend(stream.sent)
 
         asyncio.run(main())
         start = next(m for m in sent if m["type"] == "http.response.start")

@@ -115,20 +115,8 @@ def test_an_accounts_stream_through_the_front_gets_its_challenge(runtime):
         sent = []
 
         async def main():
-            gone = asyncio.Event()
-            scope = {"type": "http", "method": "GET", "path": "/api/me/stream", "raw_path": b"/api/me/stream",
-                     "query_string": b"", "http_version": "1.1", "root_path": "", "scheme": "http",
-                     "headers": [(b"host", b"localhost"), (b"cookie", f"{COOKIE}={session_id}".encode())],
-                     "client": ("10.1.1.1", 4000), "server": ("localhost", 80)}
-
-            async def receive():
-                await gone.wait()
-                return {"type": "http.disconnect"}
-
-            async def send(message):
-                sent.append(message)
-
-            task = asyncio.ensure_future(site.front(scope, receive, send))
+            stream = site.open_stream("/api/me/stream", headers={"cookie": f"{COOKIE}={session_id}"},
+                                      address="10.1.1.1")
             for _ in range(200):
                 if site.front.state.hub.open_streams():
                     break
@@ -136,11 +124,11 @@ def test_an_accounts_stream_through_the_front_gets_its_challenge(runtime):
             await asyncio.to_thread(runtime.people.challenges.create, Person.of_account("Ann"), "Ben", "murus",
                                     {}, None)
             for _ in range(500):
-                if b"challenge" in b"".join(m.get("body", b"") for m in sent):
+                if b"challenge" in stream.body():
                     break
                 await asyncio.sleep(0.02)
-            gone.set()
-            await asyncio.wait_for(task, 20)
+            await stream.hang_up()
+            sent.extend(stream.sent)
 
         asyncio.run(main())
         assert sent[0]["status"] == 200

@@ -22,20 +22,7 @@ def open_stream(site: Site, path: str, cookie: str, revoke=None) -> list[dict]:
     sent: list[dict] = []
 
     async def main():
-        gone = asyncio.Event()
-        scope = {"type": "http", "method": "GET", "path": path, "raw_path": path.encode(), "query_string": b"",
-                 "http_version": "1.1", "root_path": "", "scheme": "http",
-                 "headers": [(b"host", b"localhost"), (b"cookie", f"{COOKIE}={cookie}".encode())],
-                 "client": ("10.1.1.1", 4000), "server": ("localhost", 80)}
-
-        async def receive():
-            await gone.wait()
-            return {"type": "http.disconnect"}
-
-        async def send(message):
-            sent.append(message)
-
-        task = asyncio.ensure_future(site.front(scope, receive, send))
+        stream = site.open_stream(path, headers={"cookie": f"{COOKIE}={cookie}"}, address="10.1.1.1")
         if revoke is not None:
             for _ in range(500):
                 if site.front.state.hub.open_streams():
@@ -43,10 +30,10 @@ def open_stream(site: Site, path: str, cookie: str, revoke=None) -> list[dict]:
                 await asyncio.sleep(0.02)
             assert site.front.state.hub.open_streams() == 1
             await asyncio.to_thread(revoke)
-        done, _ = await asyncio.wait([task], timeout=ENDS_WITHIN)
+        done, _ = await asyncio.wait([stream.task], timeout=ENDS_WITHIN)
         ended = bool(done)
-        gone.set()
-        await asyncio.wait_for(task, 20)
+        await stream.hang_up()
+        sent.extend(stream.sent)
         assert ended, "the stream stayed open after its session was revoked"
 
     asyncio.run(main())

@@ -123,32 +123,18 @@ def test_the_live_stream_sends_the_document_on_each_change(runtime):
         sent = []
 
         async def main():
-            gone = asyncio.Event()
-            path = f"/api/tournaments/{tid}/stream"
-            scope = {"type": "http", "method": "GET", "path": path, "raw_path": path.encode(), "query_string": b"",
-                     "http_version": "1.1", "root_path": "", "scheme": "http",
-                     "headers": [(b"host", b"localhost")], "client": ("10.1.1.2", 4000),
-                     "server": ("localhost", 80)}
-
-            async def receive():
-                await gone.wait()
-                return {"type": "http.disconnect"}
-
-            async def send(message):
-                sent.append(message)
-
-            task = asyncio.ensure_future(site.front(scope, receive, send))
+            stream = site.open_stream(f"/api/tournaments/{tid}/stream", address="10.1.1.2")
             for _ in range(200):
-                if b"event: tournament" in b"".join(m.get("body", b"") for m in sent):
+                if b"event: tournament" in stream.body():
                     break
                 await asyncio.sleep(0.02)
             await asyncio.to_thread(ben.post, f"/api/tournaments/{tid}/join")
             for _ in range(500):
-                if b'"players":["Ben"]' in b"".join(m.get("body", b"") for m in sent):
+                if b'"players":["Ben"]' in stream.body():
                     break
                 await asyncio.sleep(0.02)
-            gone.set()
-            await asyncio.wait_for(task, 20)
+            await stream.hang_up()
+            sent.extend(stream.sent)
 
         asyncio.run(main())
         assert sent[0]["status"] == 200
