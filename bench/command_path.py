@@ -163,14 +163,12 @@ def start_floor(server: RedisServer) -> tuple[subprocess.Popen, int]:
     port = harness.free_port()
     argv = [sys.executable, str(harness.ROOT / "bench" / "command_floor.py"), "--port", str(port), "--redis",
             server.url(0), "--processes", "2"]
-    proc = subprocess.Popen(argv, cwd=harness.ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True)
+    proc = harness.spawn_logged(argv, start_new_session=True)
     try:
         harness.wait_http(port, path="/", seconds=120)
     except RuntimeError:
         proc.kill()
-        raise RuntimeError("the floor did not start: " + proc.communicate(timeout=10)[1].decode()[-2000:]) \
-            from None
+        raise RuntimeError("the floor did not start: " + harness.logged_tail(proc)) from None
     return proc, port
 
 

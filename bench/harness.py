@@ -352,14 +352,29 @@ def serve(server: RedisServer, *args: str, env: dict[str, str] | None = None) ->
     env = {**os.environ, "REDIS_URL": server.url(0), "RQ_URL": server.url(1), "BURROW_PREFIX": "bench",
            **(env or {})}
     argv = [sys.executable, "-m", "burrow.cli", "serve", "--host", "127.0.0.1", "--port", str(port), *args]
-    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = spawn_logged(argv, env=env)
     try:
         wait_http(port, seconds=120)
     except RuntimeError:
         proc.kill()
-        raise RuntimeError("burrow serve did not start: " + proc.communicate(timeout=10)[1].decode()[-2000:]) \
-            from None
+        raise RuntimeError("burrow serve did not start: " + logged_tail(proc)) from None
     return proc, port
+
+
+def spawn_logged(argv: list[str], **options) -> subprocess.Popen:
+    """``argv`` started with its stdout and stderr in a temporary file (``logged_tail`` reads it), never an unread
+    pipe: a server that logs more than a pipe holds (64 KiB) would block on its next line."""
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the process (closed with it)
+    proc = subprocess.Popen(argv, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, **options)
+    proc.log = log  # type: ignore[attr-defined]
+    return proc
+
+
+def logged_tail(proc: subprocess.Popen, chars: int = 2000) -> str:
+    """The end of what ``proc`` (started by ``spawn_logged``) wrote, once it has ended."""
+    proc.wait(10)
+    proc.log.seek(0)  # type: ignore[attr-defined]
+    return proc.log.read().decode(errors="replace")[-chars:]  # type: ignore[attr-defined]
 
 
 def stop_process(proc: subprocess.Popen) -> None:
