@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
-from flask import Flask, g, request
+import msgspec
+from flask import Flask, Response, g, request
+from flask.json.provider import DefaultJSONProvider
 
 from services import trace
 from services.context import Runtime
 from services.health import Health
+from web.bridge import ROUTE
 from web.errors import flask_response
+
+
+class JSONProvider(DefaultJSONProvider):
+    """Flask's JSON answers (``jsonify``) encoded by msgspec: the same JSON (UTF-8, keys in the order given), about
+    five times faster than the standard library's encoder on a game's document. Templates' ``tojson`` keep
+    Flask's own ``dumps``."""
+
+    def response(self, *args, **kwargs) -> Response:
+        obj = self._prepare_response_obj(args, kwargs)
+        return self._app.response_class(msgspec.json.encode(obj, enc_hook=self.default) + b"\n",
+                                        mimetype=self.mimetype)
 
 
 def create_app(runtime: Runtime) -> Flask:
@@ -23,6 +37,7 @@ def create_app(runtime: Runtime) -> Flask:
     from web.pages import pages
 
     app = Flask(__name__)
+    app.json = JSONProvider(app)
     app.config["RUNTIME"] = runtime
     app.config["MAX_CONTENT_LENGTH"] = runtime.settings.limits["body_bytes"]
     app.extensions["burrow.health"] = Health.of(runtime)  # GET /api/health, here and on the front
@@ -63,6 +78,9 @@ def create_app(runtime: Runtime) -> Flask:
         """The request's id, as the front gave it (``X-Request-ID``), for this thread while Flask answers: the
         event store writes it with the events a command appends (``services/trace.py``)."""
         g.trace = trace.begin(request.headers.get("X-Request-ID"))
+        matched = request.environ.get(ROUTE)
+        if matched is not None and request.url_rule is not None:  # the metrics' label (``web/metrics.py``)
+            matched.append(request.url_rule.rule)
 
     @app.teardown_request
     def request_done(exc):

@@ -22,6 +22,9 @@ from typing import Any
 
 BODY = "burrow.body"
 """The scope's key of the request body the guard has read (``web/front.py``): the bridge reads no other."""
+ROUTE = "burrow.route"
+"""The scope's (and the environ's) key of a list the WSGI app puts the route it matched in (its template): the
+metrics label a request with it without matching the path a second time (``web/metrics.py``)."""
 
 
 class TooLarge(Exception):
@@ -66,6 +69,7 @@ def environ_of(scope: dict, body: bytes) -> dict[str, Any]:
         "wsgi.multithread": True,
         "wsgi.multiprocess": True,
         "wsgi.run_once": False,
+        ROUTE: scope.get(ROUTE),
     }
     for name, value in scope.get("headers", []):
         key = name.decode("latin1").upper().replace("-", "_")

@@ -87,7 +87,10 @@ def request_language() -> str:
     if not has_request_context():
         return DEFAULT
     if "lang" not in g:
-        chosen = known(request.args.get("lang")) or known(request.cookies.get(COOKIE))
+        environ = request.environ
+        # The query and the cookies are parsed only when they may hold a choice: most API calls carry neither.
+        chosen = (known(request.args.get("lang")) if "lang" in environ.get("QUERY_STRING", "") else None) or \
+            (known(request.cookies.get(COOKIE)) if COOKIE in environ.get("HTTP_COOKIE", "") else None)
         if chosen is None:  # the account is looked up only when the query and the cookie say nothing
             try:
                 account = account_language()

@@ -21,6 +21,7 @@ from services import errors as service_errors
 from services import trace
 from services.config import allowed
 from services.metrics import CONTENT_TYPE, Metrics, StateCollector, scrape
+from web.bridge import ROUTE
 
 UNMATCHED = "unmatched"
 REQUEST_ID = b"x-request-id"
@@ -63,11 +64,11 @@ class HttpMetrics:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
-        route = self.routes.template(scope)
+        matched: list[str] = []  # the route Flask matched (``web/bridge.py`` ROUTE), if the request reaches it
         sent = next((v for k, v in scope["headers"] if k == REQUEST_ID), None)
         rid = trace.accepted(sent.decode("latin-1") if sent is not None else None)
         scope = {**scope, "headers": [*((k, v) for k, v in scope["headers"] if k != REQUEST_ID),
-                                      (REQUEST_ID, rid.encode())]}
+                                      (REQUEST_ID, rid.encode())], ROUTE: matched}
         token = trace.begin(rid)
         status = None
 
@@ -76,6 +77,7 @@ class HttpMetrics:
             if message["type"] == "http.response.start" and status is None:
                 status = message["status"]
                 took = time.perf_counter() - started
+                route = matched[0] if matched else self.routes.template(scope)
                 if self.metrics is not None:
                     self.metrics.http_requests.labels(route, str(status)).inc()
                     self.metrics.http_seconds.labels(route).observe(took)

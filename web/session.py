@@ -22,7 +22,8 @@ def accounts():
 def signed_in():
     """``(session, account)`` of the request's cookie, or None (looked up once per request)."""
     if "burrow_signed_in" not in g:
-        cookie = request.cookies.get(COOKIE)
+        # (the cookies are parsed only when there are some: most API calls carry none)
+        cookie = request.cookies.get(COOKIE) if COOKIE in request.environ.get("HTTP_COOKIE", "") else None
         g.burrow_signed_in = accounts().signed_in(cookie) if cookie else None
     return g.burrow_signed_in
 
