@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import random
-import secrets
 import time
 from collections.abc import Callable
 from typing import Any
@@ -28,11 +27,16 @@ from services.store.streams import new_game_id
 log = logging.getLogger(__name__)
 
 
+UNSEEDED = random.SystemRandom()
+"""The randomness of games without a seed: the operating system's, nothing to seed per command (and no state
+shared between commands that a draw could reveal)."""
+
+
 def rng_for(meta: dict, version: int) -> random.Random:
     """Randomness for the command applied at ``version``: reproducible when the game has a seed."""
     if meta.get("seed") is not None:
         return random.Random(f"{meta['seed']}/{version}")
-    return random.Random(secrets.randbits(128))
+    return UNSEEDED
 
 
 class GameService:
@@ -95,7 +99,7 @@ class GameService:
         bounds.check_json(position, "position")
         if seed is not None:
             bounds.check_int(seed, "seed", -bounds.MAX_SEED, bounds.MAX_SEED)
-        rng = random.Random(f"{seed}/0") if seed is not None else random.Random(secrets.randbits(128))
+        rng = random.Random(f"{seed}/0") if seed is not None else UNSEEDED
         try:
             events = module.initial(Setup(seats=len(players), options=options or {}, position=position), rng)
         except BadSetup as exc:
@@ -268,7 +272,7 @@ class GameService:
         shown = []
         for i, (event, state) in enumerate(zip(written.events, written.states, strict=True)):
             viewer = REVEAL_ALL if module.status(state) == "finished" else seat
-            after = Game(game.gid, game.meta, module, game.version, state)  # (``replace`` costs 10x more)
+            after = game.at(game.version, state)
             shown.append(codec.to_client(module, module.redact(event, viewer), game.version + 1 + i, written.at,
                                          after.names, after.sides))
         return {"version": game.version + len(written.events), "events": shown}

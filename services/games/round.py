@@ -22,7 +22,7 @@ import contextlib
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import redis
@@ -172,7 +172,7 @@ class Round:
                                        at=at, seats=seats)
         if result.duplicate:
             return Written(game, game, [], [], at, timed_out, _versions(result.stored))
-        after = replace(game, state=state, version=result.version)
+        after = game.at(result.version, state)
         self.states.remember(after)
         self.poke(game.gid)
         return Written(game, after, events, states, at, timed_out)
