@@ -12,10 +12,13 @@ last guard, anything shaped like a bearer token or a ``password=``/``token=``/``
 
 from __future__ import annotations
 
+import atexit
 import datetime
 import json
 import logging
+import logging.handlers
 import os
+import queue
 import re
 import sys
 
@@ -42,7 +45,7 @@ class JsonLines(logging.Formatter):
             "logger": record.name,
             "msg": mask(record.getMessage()),
         }
-        rid = trace.request_id()
+        rid = getattr(record, "rid", None) or trace.request_id()
         if rid is not None:
             line["rid"] = rid
         fields = getattr(record, "fields", None)
@@ -53,18 +56,47 @@ class JsonLines(logging.Formatter):
         return json.dumps(line, default=str)
 
 
+class Handoff(logging.handlers.QueueHandler):
+    """Hands each record to the writing thread (``setup``), with the request id it was written for: a request's
+    line is formatted and written off its thread, and a stderr read slowly (a full pipe) never stalls the server's
+    event loop or a job. When ``QUEUED`` lines wait already, a line is dropped (and counted) instead."""
+
+    def __init__(self, queue_: queue.Queue):
+        super().__init__(queue_)
+        self.dropped = 0
+
+    def prepare(self, record: logging.LogRecord) -> logging.LogRecord:
+        if getattr(record, "rid", None) is None:
+            record.rid = trace.request_id()
+        return record
+
+    def enqueue(self, record: logging.LogRecord) -> None:
+        try:
+            self.queue.put_nowait(record)
+        except queue.Full:
+            self.dropped += 1
+
+
+QUEUED = 10_000
+"""Lines waiting for the writing thread at most (then ``Handoff`` drops them)."""
+
+
 def setup(stream=None) -> logging.Handler | None:
-    """Every log line of this process as JSON (or text, ``BURROW_LOG_FORMAT=text``) on ``stream`` (stderr); as
-    ``logging.basicConfig``, nothing when the root logger has a handler already (a test's, an embedding
-    program's)."""
+    """Every log line of this process as JSON (or text, ``BURROW_LOG_FORMAT=text``) on ``stream`` (stderr), written
+    by a thread of its own (``Handoff``; what waits is written at exit); as ``logging.basicConfig``, nothing when
+    the root logger has a handler already (a test's, an embedding program's)."""
     root = logging.getLogger()
     if root.handlers:
         return None
-    handler = logging.StreamHandler(stream or sys.stderr)
+    writer = logging.StreamHandler(stream or sys.stderr)
     if os.environ.get("BURROW_LOG_FORMAT", "json").lower() == "text":
-        handler.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+        writer.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
     else:
-        handler.setFormatter(JsonLines())
+        writer.setFormatter(JsonLines())
+    handler = Handoff(queue.Queue(QUEUED))
+    listener = logging.handlers.QueueListener(handler.queue, writer)
+    listener.start()
+    atexit.register(listener.stop)
     root.addHandler(handler)
     root.setLevel(LEVEL)
     for name in OWN:
