@@ -96,7 +96,15 @@ def setup(stream=None) -> logging.Handler | None:
     handler = Handoff(queue.Queue(QUEUED))
     listener = logging.handlers.QueueListener(handler.queue, writer)
     listener.start()
-    atexit.register(listener.stop)
+
+    def stop() -> None:
+        listener.stop()  # what waits is written
+        if handler.dropped:
+            writer.handle(logging.makeLogRecord({"name": "burrow.logs", "levelno": logging.WARNING,
+                                                 "levelname": "WARNING",
+                                                 "msg": f"{handler.dropped} log lines dropped (stderr too slow)"}))
+
+    atexit.register(stop)
     root.addHandler(handler)
     root.setLevel(LEVEL)
     for name in OWN:
