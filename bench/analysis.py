@@ -20,7 +20,7 @@ import time
 import harness
 
 from domain import ai
-from services.reads.analysis import CHUNK_PLIES, Analyses
+from services.reads.analysis import CHUNK_PLIES
 
 TARGET = 15.0
 
@@ -48,9 +48,9 @@ def a_game(rt, plies: int) -> str:
 def run(server, workers: int, budget: float, plies: int, prefix: str) -> tuple[float, int]:
     rt = harness.runtime_for(server, prefix)
     gid = a_game(rt, plies)
-    analyses = Analyses(rt.games, rt.jobs, budget)
+    analyses = rt.analyses
     started = time.monotonic()
-    analyses.request(gid, queue=False)
+    analyses.request(gid, budget=budget, queue=False)
     version = analyses.meta(gid)["version"]
     chunks = analyses.plan(gid, version)
     env = dict(os.environ, REDIS_URL=server.url(0), RQ_URL=server.url(1), BURROW_PREFIX=prefix,

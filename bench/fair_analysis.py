@@ -91,7 +91,7 @@ def run_mode(mode: str, flood: int, plies: int, analysis_time: float) -> dict:
         return chunk(self, gid, version, index, progress)
 
     analysis.Analyses.plan, analysis.Analyses.run_chunk = planning, running
-    analyses = analysis.of(rt)
+    analyses = rt.analyses
     accepted = refused = 0
     for gid in games:
         try:

@@ -226,9 +226,7 @@ def cmd_rebuild(args) -> int:
     also += f", {deck_events} deck events" if "decks" in names else ""
     print(f"rebuilt {', '.join(names)} for {count} games{also} in {time.monotonic() - started:.1f}s")
     if args.projection is None:  # what the usernames look like, for accounts made before it was kept
-        from services.accounts import of as accounts_of
-
-        print(f"indexed {accounts_of(runtime).store.index_names()} usernames' lookalikes")
+        print(f"indexed {runtime.accounts.store.index_names()} usernames' lookalikes")
     failures = dict(runtime.projector.failures if views else [])
     failures.update(runtime.ratings.failures if "ratings" in names else [])
     for gid, reason in sorted(failures.items()):  # skipped: their old projections stay as they were
@@ -402,15 +400,14 @@ def cmd_reports(args) -> int:
 def cmd_analyse(args) -> int:
     from burrow.progress import Progress
     from services import errors
-    from services.reads.analysis import Analyses
 
     if args.budget is not None and not 0 < args.budget <= 60:
         raise UserError("--budget must be between 0 and 60 seconds")
     runtime = _runtime(args)
-    analyses = Analyses(runtime.games, runtime.jobs, args.budget or runtime.settings.analysis_time)
+    analyses = runtime.analyses
     try:
         game = runtime.games.load(args.gid)
-        analyses.request(args.gid, queue=False)
+        analyses.request(args.gid, budget=args.budget, queue=False)  # None: the settings' budget
     except errors.Corrupt as exc:
         raise _damaged(exc) from None
     except errors.ServiceError as exc:  # no such game, still running

@@ -1,4 +1,5 @@
-"""Wiring: the Redis connections, store, service, projector and job queue of one process.
+"""Wiring: the Redis connections, store, service, projector, job queue, accounts and analyses of one process, each
+built once, here (the composition root: nothing else constructs them).
 
 Production: ``REDIS_URL`` (and optionally ``RQ_URL``). Embedded: one in-process ``fakeredis.FakeServer`` shared
 by Flask, the dispatcher thread and the RQ worker thread, with a journal on disk.
@@ -6,7 +7,7 @@ by Flask, the dispatcher thread and the RQ worker thread, with a journal on disk
 
 from __future__ import annotations
 
-from services.accounts import of_store as accounts_of_store
+from services.accounts.service import SIGNUPS_PER_HOUR, Accounts
 from services.away.secrets import Secrets
 from services.away.service import Away
 from services.config import Settings
@@ -18,6 +19,8 @@ from services.jobs.queues import BatchedPokes, RQJobs
 from services.metrics import Metrics
 from services.people import People
 from services.people.person import Person
+from services.reads.analysis import Analyses
+from services.reads.limits import ExpensiveReads
 from services.reads.projections import Projector
 from services.reads.ratings import Ratings
 from services.store.connection import CLUSTER_SCHEME, connect, queue_client, worker_client
@@ -57,22 +60,23 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
     queue = jobs.queue("project")
     games = States(store)
     people = People.on(client, keys)
+    accounts = _accounts(settings, store)
     service = GameService(games, BatchedPokes(jobs) if settings.fast_path else None, limits=settings.limits,
-                          presence=people.presence)
+                          presence=people.presence, accounts=accounts)
 
     def start(game: str, options: dict, clock: dict | None, people: list[Person]) -> str:
         """A game of quick pairing or a challenge: each seat its person's, in this order; a guest's token kept
         under its session (``GET /api/me/games`` in that browser)."""
         created = service.create(game, [{"name": p.name} for p in people], options, clock=clock,
                                  accounts={i: p.account for i, p in enumerate(people) if p.account})
-        seats = accounts_of_store(store).seats
+        seats = accounts.seats
         for seat in created["seats"]:
             if people[seat["seat"]].account is None:
                 seats.add(people[seat["seat"]].key, created["id"], seat["seat"], seat["token"])
         return created["id"]
 
     def username_of(name: str) -> str | None:
-        found = accounts_of_store(store).store.by_username(name)
+        found = accounts.store.by_username(name)
         return found.username if found else None
 
     people.with_games(start, username_of)
@@ -87,15 +91,27 @@ def build(settings: Settings, *, fake_server=None, journal: bool | None = None) 
                                        TOURNAMENT_LIMITS["open_per_creator"])
     if journal_of_tournaments is not None:
         tournament_store.restore(journal_of_tournaments)
-    away = _away(settings, client, keys, store, games, jobs, people, embedded)
+    away = _away(settings, client, keys, accounts, games, jobs, people, embedded)
     people.notifications.away = away.queue_notices
     tournaments = Tournaments(tournament_store, service, jobs, people.notifications)
+    analyses = Analyses(games, jobs, settings.analysis_time, jobs_per_client=settings.analysis_jobs_per_client,
+                        per_client=settings.analyses_per_client, waiting=settings.analyses_waiting)
     return Runtime(settings, client, rq_client, store, games, Seats(store), service, Projector(games), queue, jobs,
-                   ratings, embedded, loaded, people, Metrics(), tournaments, away=away,
+                   ratings, accounts=accounts, analyses=analyses,
+                   old_reads=ExpensiveReads(store, settings.old_reads_per_client), embedded=embedded,
+                   loaded_games=loaded, people=people, metrics=Metrics(), tournaments=tournaments, away=away,
                    worker_redis=worker_redis)
 
 
-def _away(settings: Settings, client, keys: Keys, store, games: States, jobs: RQJobs, people: People,
+def _accounts(settings: Settings, store: EventStore) -> Accounts:
+    """The process's accounts over ``store``'s Redis and keys: journaled beside the games' when the store is (the
+    embedded mode), sign-ups per address an hour as the settings say (None or 0: no limit)."""
+    journal = AccountJournal(store.directory) if isinstance(store, JournaledEventStore) else None
+    signups = settings.limits.get("accounts_per_hour_per_client", SIGNUPS_PER_HOUR)
+    return Accounts(store.redis, store.keys, journal, signups)
+
+
+def _away(settings: Settings, client, keys: Keys, accounts: Accounts, games: States, jobs: RQJobs, people: People,
           embedded: bool) -> Away:
     """Push, mail and password reset: the accounts', the games' and the site's languages wired in."""
     from domain import registry
@@ -111,8 +127,6 @@ def _away(settings: Settings, client, keys: Keys, store, games: States, jobs: RQ
             return i18n.words(registry.game_info(name).title, lang)
         except (KeyError, ImportError, AttributeError):
             return name
-
-    accounts = accounts_of_store(store, settings.limits)
 
     def running_games(account) -> list[tuple[str, list[str | None]]]:
         """The account's games under way (its newest 200 seats): each id and its seats' accounts."""

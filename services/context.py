@@ -1,8 +1,9 @@
 """The runtime of one process, and the holder jobs read it from.
 
-``Runtime`` bundles what the wiring (``burrow/runtime.py``) builds: the Redis clients, the store, the games'
-states, the seats, the command service, the projector, the job queues, the ratings and the tournaments. Web and
-workers receive it, or read it with ``current()``; they never build one. A process that nobody installed a runtime
+``Runtime`` bundles what the wiring (``burrow/runtime.py``) builds, each once: the Redis clients, the store, the
+games' states, the seats, the command service, the projector, the job queues, the ratings, the accounts, the
+analyses, the cap on expensive reads and the tournaments. Web and workers receive it, or read it with
+``current()``; they never build one, nor any of its parts. A process that nobody installed a runtime
 in (a bare ``rq worker`` running our jobs) gets one built from the environment by the composition root, imported by
 name on first use, as jobs are enqueued by name: services never import the packages above them.
 """
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 import redis
 import rq
 
+from services.accounts.service import Accounts
 from services.away.service import Away
 from services.config import Settings
 from services.games.commands import GameService
@@ -24,6 +26,8 @@ from services.games.states import States
 from services.jobs.queues import RQJobs
 from services.metrics import Metrics
 from services.people import People
+from services.reads.analysis import Analyses
+from services.reads.limits import ExpensiveReads
 from services.reads.projections import Projector
 from services.reads.ratings import Ratings
 from services.store.streams import EventStore
@@ -45,6 +49,9 @@ class Runtime:
     queue: rq.Queue
     jobs: RQJobs
     ratings: Ratings
+    accounts: Accounts  # accounts, sessions, the accounts' seats (``services/accounts/``; journaled when embedded)
+    analyses: Analyses  # post-game analyses and their jobs (``services/reads/analysis.py``)
+    old_reads: ExpensiveReads  # the per-client cap on reads of old versions (``services/reads/limits.py``)
     embedded: bool = False
     loaded_games: int = 0
     people: People | None = None  # chat, presence, notifications (``services/people/``)

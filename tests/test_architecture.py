@@ -183,3 +183,34 @@ def test_the_circle_check_finds_a_circle_of_type_imports(tmp_path, monkeypatch):
     graph = {name: module_imports(path, set(paths)) for name, path in paths.items()}
     with pytest.raises(graphlib.CycleError):
         graphlib.TopologicalSorter(graph).prepare()
+
+
+ROOT_BUILT = {"Accounts", "Analyses", "ExpensiveReads"}  # one per process, held by its ``Runtime``
+COMPOSITION_ROOT = "burrow/runtime.py"
+
+
+def constructions(source: str, names: set[str]) -> list[tuple[int, str]]:
+    """(line, class) of every call of a class of ``names`` in ``source``, by its name or as an attribute."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+            if name in names:
+                found.append((node.lineno, name))
+    return found
+
+
+def test_the_long_lived_objects_are_built_in_the_composition_root():
+    """The accounts, the analyses and the cap on expensive reads are built once, by ``burrow/runtime.py``, and
+    reach everything else through the runtime or a constructor: no module global, no per-request building."""
+    found = [f"{p.relative_to(ROOT).as_posix()}:{line}: builds {name} (take the runtime's)"
+             for p in modules() if p.relative_to(ROOT).as_posix() != COMPOSITION_ROOT
+             for line, name in constructions(p.read_text(encoding="utf-8"), ROOT_BUILT)]
+    assert found == [], "\n".join(found)
+    assert {name for _, name in constructions((ROOT / COMPOSITION_ROOT).read_text(encoding="utf-8"),
+                                              ROOT_BUILT)} == ROOT_BUILT
+
+
+def test_the_construction_check_sees_a_call_by_name_and_by_attribute():
+    source = "from services.reads import analysis\nx = analysis.Analyses(g, j)\ny = Accounts(r, k)\n"
+    assert constructions(source, ROOT_BUILT) == [(2, "Analyses"), (3, "Accounts")]

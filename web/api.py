@@ -17,8 +17,6 @@ from services.games.tables import Tables
 from services.jobs import doctor
 from services.metrics import game_label
 from services.people.presence import now_ms
-from services.reads import analysis
-from services.reads.limits import ExpensiveReads
 from services.reads.views import document
 from services.store.codec import iso_time
 from services.store.connection import REDIS_DOWN
@@ -232,19 +230,10 @@ def with_rating_changes(rt, doc: dict) -> dict:
 def old_version(rt, gid: str, seat: int | None, version: int) -> dict:
     """The document of the game at ``version`` (time travel): at most ``old_reads_per_client`` such reads of one
     client at once (429 beyond), each folding at most a snapshot interval of events."""
-    with old_reads(rt).one(request.remote_addr):
+    with rt.old_reads.one(request.remote_addr):
         latest = rt.games.load(gid)
         finished = latest.status == "finished"
         return document(rt.games.at_version(gid, version), seat, reveal=finished)
-
-
-def old_reads(rt) -> ExpensiveReads:
-    """This app's per-client cap on reads of old versions."""
-    reads = current_app.extensions.get("burrow.old_reads")
-    if reads is None:
-        reads = current_app.extensions["burrow.old_reads"] = ExpensiveReads(rt.store,
-                                                                            rt.settings.old_reads_per_client)
-    return reads
 
 
 def with_presence(rt, doc: dict, seat: int | None) -> dict:
@@ -319,7 +308,7 @@ def get_events(gid: str):
 def request_analysis(gid: str):
     """Queue the analysis of a finished game (409 ``not_finished`` while it runs, 429 when this client's analyses
     not done yet or everybody's are at their cap); 202 with its status."""
-    return jsonify({"status": analysis.of(runtime()).request(gid, address=request.remote_addr)}), 202
+    return jsonify({"status": runtime().analyses.request(gid, address=request.remote_addr)}), 202
 
 
 @api.get("/games/<gid>/analysis")
@@ -327,4 +316,4 @@ def get_analysis(gid: str):
     """The analysis so far: status, analysed version, one entry per move analysed (404 if never requested)."""
     rt = runtime()
     rt.games.load(gid)  # 404 for no such game first
-    return jsonify(analysis.of(rt).read(gid))
+    return jsonify(rt.analyses.read(gid))

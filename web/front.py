@@ -40,7 +40,6 @@ from starlette.routing import Mount, Route
 from domain.text import Text
 from services import bounds
 from services import errors as service_errors
-from services.accounts import of as accounts_of
 from services.accounts.sessions import session_hash
 from services.bounds import is_game_id, is_stream_id
 from services.clients import address_of
@@ -353,7 +352,7 @@ def create_front(flask_app: Flask, threads: int = 32) -> Starlette:
     """The ASGI application over ``flask_app`` (its runtime's settings and hub), Flask on ``threads`` threads."""
     runtime = flask_app.config["RUNTIME"]
     hub = new_hub(runtime)
-    accounts = accounts_of(runtime)
+    accounts = runtime.accounts
 
     def username_of(cookie: str) -> str | None:
         """The account's username of a session cookie, or a guest session's id (its notifications' key)."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 from flask import after_this_request, current_app, g, request
 
 from domain.text import Text
-from services import accounts as accounts_of
 from services import bounds, errors
 from services.people.person import Person
 
@@ -16,7 +15,7 @@ COOKIE_SECONDS = 30 * 24 * 3600
 
 def accounts():
     """The accounts of this app's runtime."""
-    return accounts_of.of(current_app.config["RUNTIME"])
+    return current_app.config["RUNTIME"].accounts
 
 
 def signed_in():

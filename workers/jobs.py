@@ -9,7 +9,6 @@ from services import errors
 from services.context import current
 from services.jobs import ai_turns
 from services.learn import deck
-from services.reads import analysis
 from services.store.connection import REDIS_DOWN
 
 log = logging.getLogger(__name__)
@@ -89,7 +88,7 @@ def _finished(runtime, game) -> None:
     """Count a game that has just finished in the ratings; one with a human seat then gets its analysis. A
     tournament's game gives its result to the tournament (once: a second look finds it recorded)."""
     if runtime.ratings.project(game.gid, game=game):
-        analysis.of(runtime).auto(game.gid)
+        runtime.analyses.auto(game.gid)
     if runtime.tournaments is not None and game.meta.get("tournament"):
         runtime.tournaments.game_over(game)
 
@@ -122,13 +121,13 @@ def _outcome(outcome: str) -> str:
 
 def analysis_plan(gid: str, version: int) -> int:
     """Split a finished game's analysis into chunks of moves and queue them (``services/reads/analysis.py``)."""
-    return analysis.of(current()).plan(gid, version)
+    return current().analyses.plan(gid, version)
 
 
 def analysis_chunk(gid: str, version: int, chunk: int) -> int:
     """Analyse one chunk of a finished game's moves; the plies already stored are skipped."""
     started = time.monotonic()
-    done = analysis.of(current()).run_chunk(gid, version, chunk)
+    done = current().analyses.run_chunk(gid, version, chunk)
     log.info("analysis %s v%s chunk %s: %s plies in %.3fs", gid, version, chunk, done, time.monotonic() - started)
     return done
 
@@ -151,4 +150,4 @@ def mail(kind: str, account_id: str, address: str, extra: dict) -> bool:
 def deck_extract(gid: str, version: int, client: str | None = None) -> int:
     """Turn the mistakes of a done analysis into cards of its account seats' decks (``services/learn/deck.py``)."""
     rt = current()
-    return deck.of(rt).extract(gid, version, analysis.of(rt).read(gid), client)
+    return deck.of(rt).extract(gid, version, rt.analyses.read(gid), client)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from domain.text import Text
 from services import errors
-from services.accounts import of_store
 from services.accounts.confusables import is_mixed_script, scripts
-from services.accounts.service import USERNAME
+from services.accounts.service import USERNAME, Accounts
 
 
 class NameReserved(errors.Unprocessable):
@@ -22,11 +21,11 @@ class AlreadySeated(errors.Conflict):
 
 
 class AccountSeating:
-    """The accounts of one event store, as the game service sees them."""
+    """The accounts of one event store, as the game service sees them; ``accounts`` (the process's ``Accounts``)
+    None: a service without accounts (a bench's, a test's), where no name is an account's."""
 
-    def __init__(self, store, limits: dict | None = None):
-        self.store = store
-        self.limits = limits
+    def __init__(self, accounts: Accounts | None = None):
+        self.accounts = accounts
 
     def refuse_reserved(self, name: str, field: str) -> None:
         """``NameReserved`` (422) if ``name`` is an account's username, ignoring case, or looks like one (UTS #39
@@ -35,7 +34,9 @@ class AccountSeating:
         if is_mixed_script(name):
             raise MixedScripts(Text("{field}: a name in one script, please (it mixes {scripts})", field=field,
                                     scripts=", ".join(sorted(s.title() for s in scripts(name)))), field=field)
-        accounts = of_store(self.store, self.limits)
+        accounts = self.accounts
+        if accounts is None:
+            return
         if (USERNAME.match(name) and accounts.is_username(name)) or accounts.store.looks_like_a_username(name):
             raise NameReserved(Text("{field}: {name} is an account's name, or looks like one; its owner signs in "
                                     "and sits as themself, anyone else chooses another name", field=field,
@@ -43,7 +44,8 @@ class AccountSeating:
 
     def keep(self, username: str, gid: str, seat: int, token: str) -> None:
         """Keep ``token`` of ``seat`` of ``gid`` for the account named ``username``."""
-        accounts = of_store(self.store, self.limits)
-        account_id = accounts.store.id_of(username)
+        if self.accounts is None:
+            return
+        account_id = self.accounts.store.id_of(username)
         if account_id is not None:
-            accounts.seats.add(account_id, gid, seat, token)
+            self.accounts.seats.add(account_id, gid, seat, token)

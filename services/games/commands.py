@@ -15,6 +15,7 @@ from domain.table import TableSet, check_clock, is_table_command
 from domain.text import Text
 from services import bounds, errors, tokens
 from services.accounts.seating import AccountSeating
+from services.accounts.service import Accounts
 from services.clients import client_id
 from services.games.fairness import setup_meta
 from services.games.quota import CreationRate, OpenGames
@@ -44,14 +45,14 @@ class GameService:
     stream's tail), and pokes the workers after each append."""
 
     def __init__(self, states: States, jobs: JobSink | None = None, limits: dict | None = None,
-                 presence: Presence | None = None):
+                 presence: Presence | None = None, accounts: Accounts | None = None):
         self.states = states
         self.store = states.store
         self.round = Round(states, jobs)
         self.limits = limits or {"name_length": 40, "players": 8}
         self.open_games = OpenGames(self.store, self.limits.get("open_games_per_client"))
         self.creation_rate = CreationRate(self.store, self.limits.get("games_per_minute_per_client"))
-        self.accounts = AccountSeating(self.store, self.limits)
+        self.accounts = AccountSeating(accounts)  # the process's accounts (None: no name is an account's)
         self.presence = presence  # who is connected: what a seat may claim of an opponent away (``away``)
         # (game, username) → the account's rating in that game's ladder, kept with a seat an account takes.
         self.rating_of: Callable[[str, str], dict] | None = None

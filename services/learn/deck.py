@@ -36,7 +36,7 @@ import msgspec
 from domain.ai import analysis as engine
 from domain.base import BadNotation, IllegalMove, commands
 from domain.text import Text
-from services import accounts, errors
+from services import errors
 from services.games.states import Game, States
 from services.scripts import lua
 
@@ -102,8 +102,10 @@ class Deck:
     """The decks of every account: cards added from analyses, reviews answered, the schedule read."""
 
     def __init__(self, games: States, jobs, budget: float = 0.25, clock: Callable[[], float] = time.time,
-                 jobs_per_client: int = 1, search_clock: Callable[[], float] = time.monotonic):
+                 jobs_per_client: int = 1, search_clock: Callable[[], float] = time.monotonic,
+                 account_id: Callable[[str], str | None] = lambda username: None):
         self.games = games
+        self.account_id = account_id  # a username's account id (the process's accounts), None for no account
         self.store = games.store
         self.redis = games.store.redis
         self.keys = games.store.keys
@@ -146,8 +148,7 @@ class Deck:
         if analysis.get("status") != "done" or analysis.get("version") != version:
             return 0
         game = self.games.load(gid)
-        store = accounts.of_store(self.store).store  # each seat's account id
-        owners = {seat: store.id_of(name) for seat, name in enumerate(game.accounts) if name}
+        owners = {seat: self.account_id(name) for seat, name in enumerate(game.accounts) if name}
         chosen: dict[int, list[dict]] = {}
         for ply in analysis["plies"]:
             if ply.get("class") in CLASSES and owners.get(ply["seat"]) and ply.get("best"):
@@ -290,4 +291,4 @@ def of(runtime) -> Deck:
     """The decks of ``runtime``'s store, their jobs on its ``analysis`` queue at its analysis budget."""
     settings = runtime.settings
     return Deck(runtime.games, runtime.jobs, settings.analysis_time,
-                jobs_per_client=settings.analysis_jobs_per_client)
+                jobs_per_client=settings.analysis_jobs_per_client, account_id=runtime.accounts.store.id_of)

@@ -61,14 +61,6 @@ DECK = "workers.jobs.deck_extract"
 """The job that turns a done analysis's mistakes into cards of its account seats' decks (``services/learn/``)."""
 
 
-def of(runtime) -> Analyses:
-    """The analyses of ``runtime``'s store, queued on its ``analysis`` queue at its budget and under its limits."""
-    settings = runtime.settings
-    return Analyses(runtime.games, runtime.jobs, settings.analysis_time,
-                    jobs_per_client=settings.analysis_jobs_per_client, per_client=settings.analyses_per_client,
-                    waiting=settings.analyses_waiting)
-
-
 class NotFinished(errors.ServiceError):
     status, code = 409, "not_finished"
 
@@ -83,7 +75,8 @@ class Move:
 
 
 class Analyses:
-    """Requests, runs and reads analyses; the store's Redis holds them, the ``analysis`` queue runs them."""
+    """Requests, runs and reads analyses; the store's Redis holds them, the ``analysis`` queue runs them. A
+    process has one, ``runtime.analyses`` (built by ``burrow/runtime.py`` at the settings' budget and limits)."""
 
     def __init__(self, games: States, jobs, budget: float = 0.25,
                  clock: Callable[[], float] = time.monotonic, jobs_per_client: int = 1, per_client: int = 5,

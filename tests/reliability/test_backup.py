@@ -10,7 +10,6 @@ import pytest
 
 from burrow.cli import main as burrow
 from burrow.runtime import build
-from services import accounts
 from services.config import Settings
 from services.store.transfer import export_lines
 from tests.conftest import run_jobs
@@ -59,7 +58,7 @@ def test_a_backup_restores_into_an_empty_redis(deployment, redis_server, tmp_pat
     assert restored.ratings.read() == rt.ratings.read()
     for name in ("Ana", "Bob", "Cy", "Di"):
         assert restored.ratings.of_player(name) == rt.ratings.of_player(name)
-        assert accounts.of(restored).store.by_username(name) == accounts.of(rt).store.by_username(name)
+        assert restored.accounts.store.by_username(name) == rt.accounts.store.by_username(name)
     assert restored.people.chat.read(gids[0], "players") == rt.people.chat.read(gids[0], "players")
     assert restored.tournaments.document(tid) == rt.tournaments.document(tid)
     assert restored.projector.page(None, 50, None) == rt.projector.page(None, 50, None)

@@ -8,14 +8,14 @@ import threading
 import pytest
 
 from burrow.runtime import build
-from services import accounts, errors
+from services import errors
 from services.accounts.sessions import LIFETIME_MS, agent_summary
 from services.accounts.store import UsernameTaken
 from services.config import Settings
 
 
 def test_racing_sign_ups_for_one_name_give_one_account(runtime):
-    store = accounts.of(runtime).store
+    store = runtime.accounts.store
     outcomes: list[str] = []
     barrier = threading.Barrier(8)
 
@@ -37,7 +37,7 @@ def test_racing_sign_ups_for_one_name_give_one_account(runtime):
 
 
 def test_an_account_is_its_events(runtime):
-    store = accounts.of(runtime).store
+    store = runtime.accounts.store
     made = store.create("Ana", [])
     assert (made.username, made.version, made.password) == ("Ana", 1, None)
     assert store.by_username("ANA") == made and store.load("nope") is None
@@ -52,7 +52,7 @@ def test_an_account_is_its_events(runtime):
 
 
 def test_a_session_keeps_only_its_hash_with_an_expiry(runtime):
-    service = accounts.of(runtime)
+    service = runtime.accounts
     account = service.store.create("Ana", [])
     session_id, session = service.sessions.open(account.id, "Mozilla/5.0 (X11; Linux x86_64) Firefox/130.0")
     assert session.agent == "Firefox on Linux"
@@ -75,14 +75,14 @@ def test_agent_summaries_name_browser_and_system_only():
 def test_accounts_sessions_and_seats_survive_an_embedded_restart(tmp_path):
     settings = Settings(prefix="jr", data_dir=str(tmp_path / "data"))
     first = build(settings)
-    service = accounts.of(first)
+    service = first.accounts
     session_id, account = service.sign_up("Ana", "correct horse", "127.0.0.1", "pytest")
     gone_id, _ = service.sign_in("Ana", "correct horse", "127.0.0.1", "pytest")
     service.sessions.revoke(service.signed_in(gone_id)[0])
     created = first.service.create("murus", [{"me": True}, {"name": "Ben"}], account="Ana")
 
     again = build(settings)  # a new in-process Redis, loaded from the journals
-    restored = accounts.of(again)
+    restored = again.accounts
     assert again is not first and restored is not service
     session, account_again = restored.signed_in(session_id)
     assert account_again.username == "Ana" and account_again.password == account.password
@@ -95,7 +95,7 @@ def test_accounts_sessions_and_seats_survive_an_embedded_restart(tmp_path):
 
 
 def test_expired_sessions_leave_the_accounts_list(runtime):
-    service = accounts.of(runtime)
+    service = runtime.accounts
     account = service.store.create("Ana", [])
     kept, _ = service.sessions.open(account.id, None)
     _, gone = service.sessions.open(account.id, None)

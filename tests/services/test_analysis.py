@@ -23,6 +23,7 @@ PLAYERS = [{"name": "Ana"}, {"name": "Bo"}]
 @pytest.fixture
 def rt(runtime):
     runtime.settings = dataclasses.replace(runtime.settings, analysis_time=0.05)
+    runtime.analyses.budget = 0.05  # built once, with the runtime: its budget is its own
     return runtime
 
 
@@ -44,7 +45,7 @@ def test_a_finished_game_with_a_human_seat_is_analysed_by_queued_jobs_and_the_bl
     gid, _ = blunder_game(rt)
     version = rt.store.version(gid)
     run_jobs(rt)  # the projection job sees the game finish and queues the analysis; a burst worker runs it all
-    answer = analysis.of(rt).read(gid)
+    answer = rt.analyses.read(gid)
     assert answer["status"] == "done" and answer["version"] == version
     assert [(p["version"], p["seat"], p["move"]) for p in answer["plies"]] == [(2, 0, "e2-e4"), (3, 1, "d3-f1")]
     assert [p["blunder"] for p in answer["plies"]] == [True, False]
@@ -60,7 +61,7 @@ def test_a_finished_game_with_a_human_seat_is_analysed_by_queued_jobs_and_the_bl
 def test_analysis_jobs_are_idempotent_and_append_nothing(rt):
     gid, _ = blunder_game(rt)
     version = rt.store.version(gid)
-    analyses = analysis.of(rt)
+    analyses = rt.analyses
     assert analyses.request(gid) == "queued"
     run_jobs(rt)
     first = analyses.read(gid)
@@ -77,7 +78,7 @@ def test_analysis_jobs_are_idempotent_and_append_nothing(rt):
 def test_a_chunk_lost_with_a_crashed_worker_is_redone_and_only_its_missing_plies(rt):
     gid, _ = blunder_game(rt)
     version = rt.store.version(gid)
-    analyses = analysis.of(rt)
+    analyses = rt.analyses
     analyses.request(gid)
     analyses.plan(gid, version)
     # A worker took the chunk, stored ply 0, and died: its queued job is gone and its lease lapses.

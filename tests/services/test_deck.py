@@ -12,7 +12,6 @@ import pytest
 
 from services import errors
 from services.learn import deck as decks
-from services.reads import analysis
 from tests.conftest import run_jobs
 from tests.domain.test_ai_analysis import BLUNDER_POSITION
 from tests.web.signin import make_account
@@ -20,7 +19,8 @@ from tests.web.signin import make_account
 
 @pytest.fixture
 def rt(runtime):
-    runtime.settings = dataclasses.replace(runtime.settings, analysis_time=0.05)
+    runtime.settings = dataclasses.replace(runtime.settings, analysis_time=0.05)  # the decks' jobs' budget
+    runtime.analyses.budget = 0.05  # built once, with the runtime: its budget is its own
     return runtime
 
 
@@ -46,7 +46,7 @@ def account_game(rt) -> tuple[str, str, str]:
 def test_the_blunder_of_an_account_becomes_a_due_card_of_its_deck_by_queued_jobs(rt):
     gid, ana, bo = account_game(rt)
     run_jobs(rt)  # the game's end queues its analysis; the analysis's end queues the extraction
-    assert analysis.of(rt).read(gid)["plies"][0]["class"] == "blunder"
+    assert rt.analyses.read(gid)["plies"][0]["class"] == "blunder"
     deck = decks.of(rt)
     mine = deck.due(ana)
     assert (mine["due"], mine["total"]) == (1, 1)

@@ -9,7 +9,6 @@ import pytest
 from rq.job import Job
 
 from services.clients import client_id
-from services.reads import analysis
 from tests.services.test_analysis import blunder_game
 
 ANA, BEN, CY = "198.51.100.31", "198.51.100.32", "198.51.100.33"
@@ -17,8 +16,8 @@ ANA, BEN, CY = "198.51.100.31", "198.51.100.32", "198.51.100.33"
 
 @pytest.fixture
 def rt(runtime):
-    runtime.settings = dataclasses.replace(runtime.settings, analysis_time=0.02, analyses_per_client=5,
-                                           analyses_waiting=500)
+    runtime.settings = dataclasses.replace(runtime.settings, analysis_time=0.02)  # the decks' jobs' budget
+    runtime.analyses.budget, runtime.analyses.per_client, runtime.analyses.waiting = 0.02, 5, 500
     return runtime
 
 
@@ -39,7 +38,7 @@ def run_next(rt) -> str:
 def test_one_clients_analyses_wait_their_turn_and_another_clients_go_by(rt):
     flood = [blunder_game(rt)[0] for _ in range(4)]
     mine = blunder_game(rt)[0]
-    analyses = analysis.of(rt)
+    analyses = rt.analyses
     for gid in flood:
         assert analyses.request(gid, address=ANA) == "queued"
     analyses.request(mine, address=BEN)
@@ -61,7 +60,7 @@ def test_one_clients_analyses_wait_their_turn_and_another_clients_go_by(rt):
 
 
 def test_the_backlog_is_bounded_per_client_and_in_all(rt, client):
-    rt.settings = dataclasses.replace(rt.settings, analyses_per_client=2, analyses_waiting=3)
+    rt.analyses.per_client, rt.analyses.waiting = 2, 3
     games = [blunder_game(rt)[0] for _ in range(5)]
     asked = [client.post(f"/api/games/{gid}/analysis", environ_base={"REMOTE_ADDR": ANA}) for gid in games[:3]]
     assert [a.status_code for a in asked] == [202, 202, 429]
@@ -80,8 +79,8 @@ def test_the_backlog_is_bounded_per_client_and_in_all(rt, client):
 
 
 def test_an_automatic_analysis_is_skipped_when_its_creators_backlog_is_full(rt):
-    rt.settings = dataclasses.replace(rt.settings, analyses_per_client=1)
-    analyses = analysis.of(rt)
+    rt.analyses.per_client = 1
+    analyses = rt.analyses
     first, second = (rt.service.create("murus", [{"name": "Ana"}, {"name": "Bo"}], client=ANA)["id"]
                      for _ in range(2))
     for gid in (first, second):

@@ -4,7 +4,6 @@ reports come back after a restart, as the README promises, and what was answered
 from __future__ import annotations
 
 from burrow.runtime import build
-from services import accounts
 from services.config import Settings
 from services.people.person import Person
 
@@ -14,7 +13,7 @@ def test_chat_challenges_and_reports_survive_an_embedded_restart(tmp_path):
     first = build(settings)
     gid = first.service.create("murus", [{"name": "Ana"}, {"name": "Ben"}])["id"]
     for name in ("Ana", "Ben", "Cy"):
-        accounts.of(first).store.create(name, [])
+        first.accounts.store.create(name, [])
     chat = first.people.chat
     hello = chat.post(gid, "players", "Ana", f"seat:{gid}:0", "hello")
     rude = chat.post(gid, "players", "Ben", f"seat:{gid}:1", "something rude")

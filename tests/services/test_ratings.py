@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from services import accounts
 from services.reads import glicko2
 from services.reads.glicko2 import Skill
 from services.reads.ratings import PAIR_CAP, rated
@@ -15,7 +14,7 @@ WIN_IN_ONE = {"turn": "romans", "cells": {"a5": "RR", "h7": "G", "h3": "G"}}
 
 
 def account(runtime, name: str) -> str:
-    accounts.of(runtime).store.create(name, [])
+    runtime.accounts.store.create(name, [])
     return name
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from domain.base import OutOfTurn, Setup
 from domain.table import Resigned, TableSet, table_of
-from services import accounts, errors
+from services import errors
 from services.accounts.events import LanguageChosen, PasswordSet
 from services.games.commands import GameService
 from services.games.states import States
@@ -127,7 +127,7 @@ def test_retry_makes_an_attempt_again_until_it_is_written_then_says_too_busy():
 
 
 def test_an_accounts_change_is_decided_again_on_the_account_as_it_is_now(runtime):
-    store = accounts.of(runtime).store
+    store = runtime.accounts.store
     made = store.create("Ana", [])
     store.append(made, [PasswordSet(hash="$argon2id$x")])  # ``made`` is now stale
     seen = []

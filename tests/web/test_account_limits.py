@@ -10,7 +10,6 @@ import threading
 
 import pytest
 
-from services import accounts as accounts_of
 from services import errors
 from services.accounts import events as ev
 from services.accounts import passwords
@@ -64,14 +63,14 @@ def test_a_lone_surrogate_is_a_4xx_and_spends_nothing(runtime, url, body, field)
 def test_a_lone_surrogate_reaching_the_service_is_a_422_naming_the_field(runtime, call, field):
     """Whatever parser is in front, the service itself refuses a string UTF-8 cannot hold, before spending."""
     with pytest.raises(errors.Unprocessable) as refused:
-        call(accounts_of.of(runtime))
+        call(runtime.accounts)
     assert refused.value.details["field"] == field
     assert not list(runtime.redis.scan_iter(match="*signups*"))
     assert not list(runtime.redis.scan_iter(match="*attempts*"))
 
 
 def test_a_lone_surrogate_in_a_password_change_reaching_the_service_is_a_422(runtime):
-    accounts = accounts_of.of(runtime)
+    accounts = runtime.accounts
     _, account = accounts.sign_up("Ana", PASSWORD, "127.0.0.1", "pytest")
     for password, current, field in (("a" + LONE + "bcdefgh", PASSWORD, "password"),
                                      ("abcdefghijk", "a" + LONE + "b", "current_password")):
@@ -114,7 +113,7 @@ def race(n: int, call) -> list:
 
 
 def test_racing_wrong_passwords_get_at_most_ten_401s(runtime, monkeypatch):
-    accounts = accounts_of.of(runtime)
+    accounts = runtime.accounts
     accounts.gate = HashGate(slots=30, waiting=0)  # the gate is not what this test is about
     accounts.sign_up("Ana", PASSWORD, "127.0.0.9", "pytest")
     slow_verify(monkeypatch, threading.Barrier(10))  # ten hashes under way at once
@@ -124,7 +123,7 @@ def test_racing_wrong_passwords_get_at_most_ten_401s(runtime, monkeypatch):
 
 
 def test_correct_sign_ins_are_limited_too_per_name(runtime):
-    accounts = accounts_of.of(runtime)
+    accounts = runtime.accounts
     accounts.sign_up("Ana", PASSWORD, "127.0.0.9", "pytest")
     answers = []
     for i in range(passwords.CHECKS_PER_USERNAME + 1):
@@ -137,7 +136,7 @@ def test_correct_sign_ins_are_limited_too_per_name(runtime):
 
 
 def test_every_sign_in_from_one_address_is_limited_right_passwords_too(runtime):
-    accounts = accounts_of.of(runtime)
+    accounts = runtime.accounts
     hashed = passwords.hash_password(PASSWORD)
     names = [f"name{i}" for i in range(passwords.CHECKS_PER_CLIENT + 1)]
     for name in names:
@@ -158,7 +157,7 @@ def test_the_429_carries_retry_after(client):
 
 
 def test_a_full_hash_gate_answers_503_with_retry_after_and_counts_nothing(runtime, monkeypatch):
-    accounts = accounts_of.of(runtime)
+    accounts = runtime.accounts
     accounts.sign_up("Ana", PASSWORD, "127.0.0.9", "pytest")
     accounts.gate = HashGate(slots=1, waiting=0)
     inside, release = threading.Event(), threading.Event()
@@ -192,13 +191,13 @@ def test_a_full_hash_gate_answers_503_with_retry_after_and_counts_nothing(runtim
 
 def test_the_gate_over_http_is_a_503_with_retry_after(runtime, monkeypatch):
     client = create_app(runtime).test_client()
-    accounts_of.of(runtime).gate = HashGate(slots=0, waiting=0)
+    runtime.accounts.gate = HashGate(slots=0, waiting=0)
     r = client.post("/api/session", json={"username": "Ana", "password": "wrong wrong"})
     assert r.status_code == 503 and r.json["error"]["code"] == "busy" and int(r.headers["Retry-After"]) >= 1
 
 
 def test_sessions_per_account_are_capped_the_oldest_dropped(runtime):
-    accounts = accounts_of.of(runtime)
+    accounts = runtime.accounts
     _, account = accounts.sign_up("Ana", PASSWORD, "127.0.0.9", "pytest")
     opened = [accounts.open_session(account, "pytest") for _ in range(MAX_PER_ACCOUNT + 5)]
     live = accounts.sessions.of_account(account.id)

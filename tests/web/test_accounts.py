@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from services import accounts
 from services.accounts import passwords
 from tests.conftest import run_jobs
 from tests.web.signin import signed_in
@@ -300,22 +299,22 @@ def test_a_get_saves_no_language_and_appends_nothing(client, runtime):
     """A cross-site top-level GET (``/account?lang=zh`` opened from another site) carries the cookie: it must not
     change the account, nor write anything to its never-trimmed stream."""
     laptop = signed_in(client.application, runtime, "Ana")
-    account = accounts.of(runtime).store.by_username("Ana")
+    account = runtime.accounts.store.by_username("Ana")
     before = runtime.redis.xlen(runtime.store.keys.account(account.id))
     for lang in ("zh", "fr") * 10:
         assert laptop.get(f"/account?lang={lang}").status_code == 200
     assert runtime.redis.xlen(runtime.store.keys.account(account.id)) == before
-    assert accounts.of(runtime).store.by_username("Ana").language is None
+    assert runtime.accounts.store.by_username("Ana").language is None
 
 
 def test_the_language_is_a_value_saving_it_appends_no_event(client, runtime):
     laptop = signed_in(client.application, runtime, "Ana")
-    account = accounts.of(runtime).store.by_username("Ana")
+    account = runtime.accounts.store.by_username("Ana")
     before = runtime.redis.xlen(runtime.store.keys.account(account.id))
     for lang in ("zh", "fr") * 5:
         assert laptop.post("/api/me/language", json={"lang": lang}).status_code == 204
     assert runtime.redis.xlen(runtime.store.keys.account(account.id)) == before
-    assert accounts.of(runtime).store.by_username("Ana").language == "fr"
+    assert runtime.accounts.store.by_username("Ana").language == "fr"
     r = laptop.post("/api/me/language", json={"lang": "xx"})
     assert r.status_code == 422 and r.json["error"]["field"] == "lang"
     assert client.post("/api/me/language", json={"lang": "fr"}).status_code == 401

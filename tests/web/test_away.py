@@ -11,7 +11,6 @@ from dataclasses import replace
 
 import pytest
 
-from services import accounts
 from services.away import endpoints
 from services.config import Settings
 from tests.conftest import run_jobs
@@ -226,7 +225,7 @@ def test_reset_works_once_and_not_twice_and_ends_every_session(app, rt, mailbox)
     second = guest.post("/api/password/reset/confirm", json={"token": token, "password": "another one 2"})
     assert second.status_code == 400 and second.json["error"]["code"] == "bad_token"
     assert ben.get("/api/me").status_code == 401 and other.get("/api/me").status_code == 401
-    account = accounts.of(rt).store.by_username("Ben")
+    account = rt.accounts.store.by_username("Ben")
     assert passwords.verify(account.password, "a new secret 1")
     forged = guest.post("/api/password/reset/confirm", json={"token": token[:-3] + "abc", "password": "x" * 9})
     assert forged.status_code == 400
@@ -254,7 +253,7 @@ def test_one_click_unsubscribe_stops_that_mail(app, rt, mailbox):
     assert mail_client.post(target, data="List-Unsubscribe=One-Click",
                             content_type="application/x-www-form-urlencoded").status_code == 204
     assert ben.get("/api/me").json["notifications"]["email"]["your_turn"] is False
-    rt.redis.delete(rt.store.keys.digest(accounts.of(rt).store.id_of("Ben"), gid))  # the interval has passed
+    rt.redis.delete(rt.store.keys.digest(rt.accounts.store.id_of("Ben"), gid))  # the interval has passed
     move(app, gid, tokens[1])
     move(app, gid, tokens[0])
     run_jobs(rt)
@@ -376,9 +375,9 @@ def test_changes_are_bounded_per_account_and_a_no_change_appends_nothing(app, rt
 
     monkeypatch.setattr(service, "CHANGES_PER_HOUR", 3)
     ben = signed_in(app, rt, "Ben")
-    version = accounts.of(rt).store.by_username("Ben").version
+    version = rt.accounts.store.by_username("Ben").version
     assert ben.put("/api/me/notifications", json={"push": {"challenge": True}}).status_code == 204  # already on
-    assert accounts.of(rt).store.by_username("Ben").version == version
+    assert rt.accounts.store.by_username("Ben").version == version
     codes = [ben.post("/api/me/push", json=Device(receiver.url(f"/push/{i}")).subscription()).status_code
              for i in range(3)] + [ben.put("/api/me/vacation", json={"on": True}).status_code]
     assert codes == [201, 201, 201, 429]

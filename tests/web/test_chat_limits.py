@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from services import accounts
 from services.people import chat as chat_module
 from tests.web.signin import make_account
 from tests.web.site import Site
@@ -83,7 +82,7 @@ def test_unread_reports_are_never_trimmed_away(runtime, monkeypatch):
 def test_an_accounts_stream_refuses_a_last_event_id_that_is_no_stream_id(runtime, last):
     site = Site(runtime)
     try:
-        session_id = accounts.of(runtime).open_session(make_account(runtime, "Ben"), "pytest")
+        session_id = runtime.accounts.open_session(make_account(runtime, "Ben"), "pytest")
         r = site.get("/api/me/stream", headers={"cookie": f"{COOKIE}={session_id}", "last-event-id": last})
         assert r.status_code == 400
     finally:

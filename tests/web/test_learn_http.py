@@ -64,10 +64,9 @@ def test_progress_is_kept_per_account(app, runtime):
 
 
 def test_a_guest_session_progress_is_kept_for_that_session(app, runtime):
-    from services import accounts
     from web.session import COOKIE
 
-    session_id, _ = accounts.of(runtime).sessions.open_guest("Guest Ana", "pytest")
+    session_id, _ = runtime.accounts.sessions.open_guest("Guest Ana", "pytest")
     guest = app.test_client()
     guest.set_cookie(COOKIE, session_id)
     assert guest.post("/api/learn/squirrels/progress", json={"step": 3}).status_code == 204
@@ -106,6 +105,7 @@ def test_the_deck_needs_an_account_and_answers_as_the_contract_says(app, runtime
     from tests.services.test_deck import account_game
 
     runtime.settings = dataclasses.replace(runtime.settings, analysis_time=0.05)
+    runtime.analyses.budget = 0.05
     gid, _, _ = account_game(runtime)
     run_jobs(runtime)
     guest = app.test_client()

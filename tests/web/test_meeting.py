@@ -9,7 +9,6 @@ import threading
 
 import pytest
 
-from services import accounts
 from services.people.person import Person
 from tests.web.signin import make_account, signed_in
 from tests.web.site import Site
@@ -110,7 +109,7 @@ def test_an_accounts_stream_through_the_front_gets_its_challenge(runtime):
     site = Site(runtime, stream_seconds=1.0)
     try:
         assert site.get("/api/me/stream").status_code == 401
-        session_id = accounts.of(runtime).open_session(make_account(runtime, "Ben"), "pytest")
+        session_id = runtime.accounts.open_session(make_account(runtime, "Ben"), "pytest")
         make_account(runtime, "Ann")
         sent = []
 

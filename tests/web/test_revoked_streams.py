@@ -7,7 +7,6 @@ import asyncio
 
 import pytest
 
-from services import accounts
 from tests.web.signin import make_account
 from tests.web.site import Site
 from web.session import COOKIE
@@ -53,8 +52,8 @@ def test_an_accounts_stream_ends_when_its_session_is_revoked_anywhere(runtime, s
     """Revoked through the store (as another web process would), not through this front."""
     here, _ = sites
     account = make_account(runtime, "Ben")
-    cookie = accounts.of(runtime).open_session(account, "pytest")
-    sessions = accounts.of(runtime).sessions
+    cookie = runtime.accounts.open_session(account, "pytest")
+    sessions = runtime.accounts.sessions
     sent = open_stream(here, "/api/me/stream", cookie, lambda: sessions.revoke_all(account.id))
     assert sent[0]["status"] == 200
 
@@ -63,10 +62,10 @@ def test_a_notices_stream_opened_with_a_cookie_ends_with_its_session(runtime, si
     here, _ = sites
     gid = runtime.service.create("murus", [{"name": "Ann"}, {"name": "Ben"}])["id"]
     account = make_account(runtime, "Ann")
-    cookie = accounts.of(runtime).open_session(account, "pytest")
-    session = accounts.of(runtime).sessions.find(cookie)
+    cookie = runtime.accounts.open_session(account, "pytest")
+    session = runtime.accounts.sessions.find(cookie)
     sent = open_stream(here, f"/api/games/{gid}/notices", cookie,
-                       lambda: accounts.of(runtime).sessions.revoke(session))
+                       lambda: runtime.accounts.sessions.revoke(session))
     assert sent[0]["status"] == 200
 
 
@@ -74,12 +73,12 @@ def test_a_stream_opened_as_its_session_is_revoked_ends_too(runtime, sites, monk
     """A revocation between the session's check and the stream's registration is not missed."""
     here, _ = sites
     account = make_account(runtime, "Cy")
-    cookie = accounts.of(runtime).open_session(account, "pytest")
+    cookie = runtime.accounts.open_session(account, "pytest")
     hub = here.front.state.hub
     real = hub.subscribe_account
 
     def subscribe_late(*args, **kwargs):
-        accounts.of(runtime).sessions.revoke_all(account.id)  # after the cookie was checked, before registration
+        runtime.accounts.sessions.revoke_all(account.id)  # after the cookie was checked, before registration
         return real(*args, **kwargs)
 
     monkeypatch.setattr(hub, "subscribe_account", subscribe_late)
