@@ -3,9 +3,10 @@
     python bench/murus_speed.py [--depth 7] [--rounds 3] [--time 0.5] [--against REV]
 
 Searches fourteen positions of random games (12, 24 and 36 random plies in) to ``--depth`` plies with
-``domain/ai/murus_search.py``'s compiled search (``Search``) and its pure-Python one (``PySearch``) and, with
-``--against``, with that file's ``Search`` as it was at git revision ``REV`` (e.g. ``HEAD``); the versions take
-turns, ``--rounds`` times, and each shows its best round (CPU time of this process). A second table gives each
+``domain/ai/murus_search.py``'s compiled search (``Search``) and the pure-Python one the tests hold it to
+(``PySearch``, ``tests/oracles/murus_pysearch.py``) and, with ``--against``, with ``murus_search.py``'s
+``Search`` as it was at git revision ``REV`` (e.g. ``HEAD``); the versions take turns, ``--rounds`` times, and
+each shows its best round (CPU time of this process). A second table gives each
 version's timed search of the same positions, ``--time`` seconds of CPU time each, as a move has it: the mean
 and range of the depth reached and the nodes a second. Run it pinned to one core on a busy machine
 (``taskset -c 1``): CPU time does not count waiting, but a shared core's caches still slow it a little, and
@@ -24,7 +25,9 @@ from pathlib import Path
 
 import harness
 
+from domain.ai import murus_search
 from domain.murus import board
+from tests.oracles.murus_pysearch import PySearch
 
 SEARCH = "domain/ai/murus_search.py"
 
@@ -86,8 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.quick:
         args.depth, args.rounds, args.time = 3, 1, 0.02
-    now = load("murus_search_now", harness.ROOT / SEARCH)
-    versions = {"compiled (`Search`)": (now, now.Search), "pure Python (`PySearch`)": (now, now.PySearch)}
+    versions = {"compiled (`Search`)": (murus_search, murus_search.Search),
+                "pure Python (`PySearch`)": (murus_search, PySearch)}
     if args.against:
         text = subprocess.run(["git", "show", f"{args.against}:{SEARCH}"], cwd=harness.ROOT, check=True,
                               capture_output=True, text=True).stdout

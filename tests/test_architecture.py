@@ -1,11 +1,14 @@
 """The import rules of docs/architecture.md, checked over every module of ours (including imports inside
-functions): each arrow between our packages points the allowed way, and only services/ talks to Redis."""
+functions): each arrow between our packages points the allowed way, only services/ talks to Redis, and none
+imports the tests or the benches; and domain/ holds only what the product uses (the tests' oracles live in
+tests/oracles/)."""
 
 from __future__ import annotations
 
 import ast
 import graphlib
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -21,6 +24,7 @@ ALLOWED = {
     "burrow": set(OURS),
 }
 REDIS_CLIENTS = {"redis", "fakeredis"}  # only services/ may import these
+OUTSIDE = {"tests", "bench"}  # no package of ours imports these
 
 
 def modules() -> list[Path]:
@@ -48,6 +52,8 @@ def violations(path: Path) -> list[str]:
             bad.append(f"{rel}:{line}: {package}/ imports {name}/")
         if name in REDIS_CLIENTS and package != "services":
             bad.append(f"{rel}:{line}: {package}/ imports {name} (only services/ talks to Redis)")
+        if name in OUTSIDE:
+            bad.append(f"{rel}:{line}: {package}/ imports {name}/")
     return bad
 
 
@@ -64,12 +70,13 @@ def test_imports_point_the_allowed_way(package):
 
 def test_the_check_catches_a_wrong_arrow(tmp_path, monkeypatch):
     # The checker itself: a domain module importing services, a web module importing workers and redis.
-    for package, text in {"domain": "from services.games.commands import Game\n",
+    for package, text in {"domain": "from services.games.commands import Game\nfrom tests.oracles import x\n",
                           "web": "def f():\n    import workers.jobs\n    import redis\n"}.items():
         (tmp_path / package).mkdir()
         (tmp_path / package / "bad.py").write_text(text)
     monkeypatch.setattr(__import__(__name__, fromlist=["ROOT"]), "ROOT", tmp_path)
-    assert violations(tmp_path / "domain" / "bad.py") == ["domain/bad.py:1: domain/ imports services/"]
+    assert violations(tmp_path / "domain" / "bad.py") == ["domain/bad.py:1: domain/ imports services/",
+                                                          "domain/bad.py:2: domain/ imports tests/"]
     assert violations(tmp_path / "web" / "bad.py") == [
         "web/bad.py:2: web/ imports workers/", "web/bad.py:3: web/ imports redis (only services/ talks to Redis)"]
 
@@ -80,6 +87,86 @@ def test_lua_scripts_are_lua_files():
     assert inline == [], "move each Lua script to services/lua/<name>.lua; read it with services.scripts.lua(name)"
     scripts = [p for package in OURS for p in (ROOT / package).rglob("*.lua")]
     assert scripts and {p.parent for p in scripts} == {ROOT / "services" / "lua"}
+
+
+def used_names(tree: ast.AST) -> Counter[str]:
+    """How often each name is used in ``tree``: read (``x``, ``m.x``), imported, or named by a string (as
+    ``getattr`` takes it)."""
+    found: Counter[str] = Counter()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            found[node.id] += 1
+        elif isinstance(node, ast.Attribute):
+            found[node.attr] += 1
+        elif isinstance(node, ast.alias):
+            found[node.name.rpartition(".")[2]] += 1
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
+            found[node.value] += 1
+    return found
+
+
+def unused_by_the_product() -> list[str]:
+    """``path: name`` of each class and function defined at the top of a domain/ module that no module of ours
+    uses (its own uses inside itself do not count): code the product never runs, kept for tests or benches."""
+    used: Counter[str] = Counter()
+    defined = []
+    for path in modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        used.update(used_names(tree))
+        if path.relative_to(ROOT).parts[0] == "domain":
+            defined += [(path.relative_to(ROOT).as_posix(), node.name, used_names(node)[node.name])
+                        for node in tree.body
+                        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    return [f"{rel}: {name}" for rel, name, inside in defined if used[name] == inside]
+
+
+TEST_FACING = {
+    # A move of the rules as a search's move code: ``to_move``'s other direction (the notation both ways).
+    "domain/ai/murus_search.py: code_of", "domain/ai/murus_advanced.py: code_of",
+    # The features the evaluation weighs, by name: bench/murus_fit.py fits ``WEIGHTS`` over them.
+    "domain/ai/murus_search.py: features",
+    # The game interface's own checks and registration, which tests/domain/test_conformance.py runs every game
+    # through (a game gets the whole suite by registering).
+    "domain/base.py: allows", "domain/base.py: decider_problems",
+    "domain/registry.py: registered", "domain/registry.py: game_types",
+}
+"""What domain/ keeps although the product does not use it: parts of its interfaces that tests and benches use."""
+
+
+def test_the_domain_holds_only_what_the_product_uses():
+    """A class or function of domain/ is used by the product (a module of ours), or is one of ``TEST_FACING``:
+    references the tests hold the product to, and helpers only tests need, live in tests/."""
+    found = [entry for entry in unused_by_the_product() if entry not in TEST_FACING]
+    assert found == [], "used by no module of ours (move it to tests/, e.g. tests/oracles/):\n" + "\n".join(found)
+
+
+def test_the_product_check_finds_a_definition_only_the_tests_use(tmp_path, monkeypatch):
+    # Used by web/; used only by a test; used only by itself.
+    files = {"domain/search.py": "def fast():\n    pass\n\n\nclass Slow:\n    pass\n\n\ndef spin():\n    spin()\n",
+             "web/app.py": "from domain.search import fast\n",
+             "tests/test_search.py": "from domain.search import Slow\n"}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text)
+    for package in ("burrow", "services", "workers"):
+        (tmp_path / package).mkdir()
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert unused_by_the_product() == ["domain/search.py: Slow", "domain/search.py: spin"]
+
+
+def test_the_domain_defines_none_of_the_oracles():
+    """The tests' oracles (tests/oracles/: plain, slow references that the product's fast code is held to, such
+    as ``PySearch`` for hard's compiled Murus search) are the tests' own: no module of domain/ defines a class or
+    function of the same name."""
+    oracles = {node.name for path in (ROOT / "tests" / "oracles").glob("*.py")
+               for node in ast.parse(path.read_text(encoding="utf-8")).body
+               if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and not node.name.startswith("_")}
+    assert "PySearch" in oracles
+    found = [f"{path.relative_to(ROOT).as_posix()}:{node.lineno}: {node.name}" for path in modules()
+             if path.relative_to(ROOT).parts[0] == "domain"
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name in oracles]
+    assert found == [], "\n".join(found)
 
 
 IMPURE = {"time", "datetime", "os", "socket", "threading", "subprocess", "asyncio", "urllib", "http", "requests",

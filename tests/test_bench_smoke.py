@@ -54,7 +54,7 @@ def test_bench_script_runs_quick_and_prints_a_table(script):
 
 
 @pytest.mark.parametrize("script", ["ai_speed.py", "ai_latency.py", "analysis.py", "calibrate.py",
-                                    "murus_reference.py", "murus_http.py"])
+                                    "murus_reference.py", "murus_http.py", "murus_speed.py"])
 def test_ai_bench_script_runs_quick_and_prints_a_table(script):
     assert tables(run(str(BENCH / script), "--quick"))
 

@@ -1,10 +1,10 @@
 """The compiled core of hard's basic-game Murus search: ``domain/ai/murus_search.py``'s search and evaluation,
 written again for numba (``@njit(cache=True)``) on 64-bit integers and preallocated arrays.
 
-The same algorithm, step for step, as ``murus_search.PySearch`` (the tests compare both at fixed depths: the
-same scores, moves and node counts): the same move generation order, the same ordering keys (sorted stably, as
-Python's sort), the same pruning, reductions and extensions, the same evaluation. What differs is only how the
-state is kept:
+The same algorithm, step for step, as the pure-Python reference (``PySearch``, in
+``tests/oracles/murus_pysearch.py``; the tests compare both at fixed depths: the same scores, moves and node
+counts): the same move generation order, the same ordering keys (sorted stably, as Python's sort), the same
+pruning, reductions and extensions, the same evaluation. What differs is only how the state is kept:
 
 - the transposition table is an array (``TABLE_SIZE`` slots of six integers: the board's four planes, one word
   for side, depth, bound, move and the decision's generation, and the score), probed linearly over
@@ -17,7 +17,7 @@ state is kept:
 - the clock stays Python's: every ``TIME_CHECK`` + 1 nodes the search calls ``_tick`` (numba's object mode), which
   reads the injected clock of the search whose core is running (its number in the state array) and says whether
   two more intervals like the last would pass the deadline; the search then unwinds (``OUT`` in the state array),
-  as the Python search's ``OutOfTime`` does. Between clock readings it runs without the GIL (``nogil``).
+  as ``PySearch``'s ``OutOfTime`` does. Between clock readings it runs without the GIL (``nogil``).
 
 Compilation: ``cache=True`` keeps the machine code on disk (next to this file, or in ``NUMBA_CACHE_DIR``);
 ``warm_up`` compiles or loads every function on a tiny search, and ``domain/ai/murus_search.py`` calls it when it
@@ -233,7 +233,7 @@ def side_score(p1, p2, e1, e2, side, w):
 
 @njit(cache=True, nogil=True)
 def evaluate(m1, m2, t1, t2, side, w):
-    """``murus_search.PySearch.evaluate``: mine minus theirs, the side to move's bonus, the double threat."""
+    """``PySearch.evaluate``: mine minus theirs, the side to move's bonus, the double threat."""
     mine, _ = side_score(m1, m2, t1, t2, side, w)
     theirs, threats = side_score(t1, t2, m1, m2, side ^ 1, w)
     score = mine - theirs + w[19]
@@ -304,7 +304,7 @@ _M = types.Array(types.int64, 2, "C")
 @njit(_I(_I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _I, _V, _V, _M, _M, _M, _M, _M, _M), cache=True, nogil=True)
 def search(m1, m2, t1, t2, side, depth, alpha, beta, ply, extended, last, state, w, table, killers, history,
            counters, moves, keys):
-    """``murus_search.PySearch._search`` (and its ``_quiesce``, at a quiet leaf). Returns 0 with ``state[OUT]``
+    """``PySearch._search`` (and its ``_quiesce``, at a quiet leaf). Returns 0 with ``state[OUT]``
     set when the clock says stop."""
     zero = np.int64(0)  # not a literal: a literal argument to the recursive call would compile another version
     state[NODES] += 1
@@ -519,7 +519,7 @@ def search(m1, m2, t1, t2, side, depth, alpha, beta, ply, extended, last, state,
 @njit(cache=True, nogil=True)
 def root(m1, m2, t1, t2, side, root_moves, depth, alpha, beta, state, w, table, killers, history, counters, moves,
          keys):
-    """``murus_search.PySearch._root``: (best score, best move) over ``root_moves`` in their order; the move
+    """``PySearch._root``: (best score, best move) over ``root_moves`` in their order; the move
     that last raised alpha in ``state[PARTIAL]`` (-1: none yet), for a search the clock stops."""
     zero, one = np.int64(0), np.int64(1)
     best = root_moves[0]

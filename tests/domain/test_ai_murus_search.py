@@ -1,8 +1,8 @@
 """Hard's basic-game Murus search (``domain/ai/murus_search.py``, run by the compiled core of
 ``domain/ai/murus_core.py``): its board and moves agree with the rules, the compiled search and evaluation are
-the pure-Python ones (``PySearch``: the same scores, moves and nodes at fixed depths), each search technique keeps
-the results it must keep, forced wins are found, the budget is kept; and the strong reference engine of
-``bench/murus_strong.py`` plays by the same rules."""
+the pure-Python ones (the oracle ``PySearch`` of ``tests/oracles/murus_pysearch.py``: the same scores, moves and
+nodes at fixed depths), each search technique keeps the results it must keep, forced wins are found, the budget
+is kept; and the strong reference engine of ``bench/murus_strong.py`` plays by the same rules."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from domain.ai import murus_search as fast
 from domain.murus import board
 from tests.domain.step_clock import StepClock
 from tests.domain.test_murus_helpers import new_game
+from tests.oracles.murus_pysearch import PySearch
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
@@ -93,7 +94,7 @@ def test_the_evaluation_is_the_weights_over_the_features():
         double = fast.breakers(t2, board.FULL & ~(m1 | t2), side ^ 1).bit_count() > 1
         for weights in (fast.WEIGHTS, some_threat_row):
             expected = sum(w * f for w, f in zip(weights, fast.features(compact))) + weights[19]
-            search = fast.PySearch(lambda: 0.0, float("inf"), weights=weights)
+            search = PySearch(lambda: 0.0, float("inf"), weights=weights)
             assert search.plain == (weights == fast.WEIGHTS)
             assert search.evaluate(compact) == expected - fast.DOUBLE_THREAT * double
             assert fast.Search(lambda: 0.0, float("inf"), weights=weights).evaluate(compact) == \
@@ -111,14 +112,14 @@ def test_the_compiled_search_is_the_python_search(switches):
     for i, pos in enumerate(random_positions(20, 8, (4, 44))):
         depth = 4 + i % 2
         python, compiled = (fixed_depth(pos, depth, kind=kind, **switches)
-                            for kind in (fast.PySearch, fast.Search))
+                            for kind in (PySearch, fast.Search))
         assert (compiled.best, compiled.score, compiled.nodes, compiled.depth_reached) == \
             (python.best, python.score, python.nodes, python.depth_reached)
 
 
 def test_the_compiled_search_is_the_python_search_deeper():
     for pos in random_positions(22, 5, (8, 30)):
-        python, compiled = (fixed_depth(pos, 7, kind=kind) for kind in (fast.PySearch, fast.Search))
+        python, compiled = (fixed_depth(pos, 7, kind=kind) for kind in (PySearch, fast.Search))
         assert (compiled.best, compiled.score, compiled.nodes) == (python.best, python.score, python.nodes)
 
 
@@ -192,7 +193,7 @@ def test_a_threat_inside_the_tree_is_searched_one_ply_deeper():
     for pos in positions:
         compact = fast.compact(pos)
         for interior, searched in ((True, 3), (False, 2)):
-            search = fast.PySearch(lambda: 0.0, float("inf"), interior=interior)
+            search = PySearch(lambda: 0.0, float("inf"), interior=interior)
             search._search(compact, 2, -fast.WIN - 1, fast.WIN + 1, 1, 0, 0)
             assert search.table[compact][0] == searched
             compiled = fast.Search(lambda: 0.0, float("inf"), interior=interior)
@@ -207,7 +208,7 @@ def test_pruning_and_reductions_reach_a_depth_with_fewer_nodes():
     assert full < plain
 
 
-@pytest.mark.parametrize("kind", [fast.Search, fast.PySearch])
+@pytest.mark.parametrize("kind", [fast.Search, PySearch])
 def test_a_decision_keeps_its_budget_on_a_fake_clock(kind):
     """The injected clock governs the compiled search too (it reads it every 2,048 nodes, the Python one every
     256): the decision ends by the deadline, with a move of a completed iteration or of the one cut short."""
