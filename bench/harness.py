@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Self
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:  # run as ``python bench/x.py`` from a checkout without an editable install
+if str(ROOT) not in sys.path:  # run as ``python bench/<script>.py`` from a checkout without an editable install
     sys.path.insert(0, str(ROOT))
 
 import redis

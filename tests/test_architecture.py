@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import ast
 import graphlib
+import re
+import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
@@ -301,3 +303,30 @@ def test_the_long_lived_objects_are_built_in_the_composition_root():
 def test_the_construction_check_sees_a_call_by_name_and_by_attribute():
     source = "from services.reads import analysis\nx = analysis.Analyses(g, j)\ny = Accounts(r, k)\n"
     assert constructions(source, ROOT_BUILT) == [(2, "Analyses"), (3, "Accounts")]
+
+
+# A path a file of the repository names (``services/store/streams.py``, `docs/api.md`): from a top-level folder
+# or file of the repository, with an extension. The examples this file builds in temporary trees are its own.
+PATH_NAMED = re.compile(r"(?<![\w./<>-])((?:[A-Za-z_][\w-]*/)+[\w.-]+\."
+                        r"(?:py|md|js|html|json|ya?ml|toml|lua|css|po|pot|svg|txt|csv|conf|sh))\b")
+
+
+def named_paths(text: str) -> set[str]:
+    """The repository paths ``text`` names (those whose first part is a top-level entry of the repository)."""
+    top = {p.name for p in ROOT.iterdir()}
+    return {m[1] for m in PATH_NAMED.finditer(text) if m[1].split("/")[0] in top}
+
+
+def test_every_file_named_exists():
+    """Docstrings, comments and docs name files that exist (a module moved leaves no reference behind)."""
+    tracked = subprocess.run(["git", "ls-files", "*.py", "*.md", "*.js", "*.html", "*.yml", "*.toml", "*.css"],
+                             cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    missing = sorted(f"{name} names {path}" for name in tracked if name != "tests/test_architecture.py"
+                     for path in named_paths((ROOT / name).read_text(errors="replace"))
+                     if not (ROOT / path).exists())
+    assert not missing, "\n".join(missing)
+
+
+def test_the_file_check_sees_a_path_and_leaves_a_placeholder():
+    assert named_paths("see ``services/store/streams.py`` and docs/api.md, not `bench/<script>.py`") == \
+        {"services/store/streams.py", "docs/api.md"}
