@@ -79,7 +79,7 @@ def client_process(url: str, prefix: str, ack: int, games: int, seconds: float, 
     from services.store.streams import EventStore, Keys
 
     store = EventStore(connect(url), Keys(prefix, PARTITIONS), ack_replicas=ack, ack_timeout_ms=1000)
-    service = GameService(States(store), None, limits={"name_length": 40, "players": 8})
+    service = GameService(States(store), None)
     state = []
     for _ in range(games):
         created = service.create("murus", PLAYERS, {"max_plies": None}, position=harness.MURUS_LOOP_POSITION)

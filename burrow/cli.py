@@ -550,8 +550,9 @@ def parser() -> argparse.ArgumentParser:
 
     def with_store(sp):
         sp.add_argument("--redis", metavar="URL", help="Redis URL (default: $REDIS_URL, else embedded)")
-        sp.add_argument("--data", metavar="DIR", help="embedded journal directory (default: burrow-data)")
-        sp.add_argument("--partitions", type=_positive, help="event-store partitions (default 1)")
+        sp.add_argument("--data", metavar="DIR", help=f"embedded journal directory (default: {Settings.data_dir})")
+        sp.add_argument("--partitions", type=_positive,
+                        help=f"event-store partitions (default {Settings.partitions})")
         return sp
 
     s = with_store(sub.add_parser("serve", help="web + dispatcher + worker"))

@@ -20,12 +20,14 @@ import os
 import socket
 import tempfile
 
-METRICS_ENV = "BURROW_METRICS"  # "0": no /metrics route, no files
 DIR_ENV = "PROMETHEUS_MULTIPROC_DIR"  # prometheus-client's own name for the directory
 
 
 def enabled() -> bool:
-    return os.environ.get(METRICS_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
+    """Whether metrics are on (``BURROW_METRICS``; off: no ``/metrics`` route, no files)."""
+    from services.config import Settings
+
+    return Settings.one("metrics")
 
 
 def identity(pid: int | None = None) -> str:

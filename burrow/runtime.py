@@ -7,7 +7,7 @@ by Flask, the dispatcher thread and the RQ worker thread, with a journal on disk
 
 from __future__ import annotations
 
-from services.accounts.service import SIGNUPS_PER_HOUR, Accounts
+from services.accounts.service import Accounts
 from services.away.secrets import Secrets
 from services.away.service import Away
 from services.config import Settings
@@ -107,8 +107,7 @@ def _accounts(settings: Settings, store: EventStore) -> Accounts:
     """The process's accounts over ``store``'s Redis and keys: journaled beside the games' when the store is (the
     embedded mode), sign-ups per address an hour as the settings say (None or 0: no limit)."""
     journal = AccountJournal(store.directory) if isinstance(store, JournaledEventStore) else None
-    signups = settings.limits.get("accounts_per_hour_per_client", SIGNUPS_PER_HOUR)
-    return Accounts(store.redis, store.keys, journal, signups)
+    return Accounts(store.redis, store.keys, journal, settings.limits.accounts_per_hour_per_client)
 
 
 def _away(settings: Settings, client, keys: Keys, accounts: Accounts, games: States, jobs: RQJobs, people: People,

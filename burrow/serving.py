@@ -80,9 +80,7 @@ def settings_to_env(settings: Settings) -> str:
 
 def settings_from_env() -> Settings:
     """The settings a supervisor handed over (``settings_to_env``), every field as it had it."""
-    values = json.loads(os.environ[SETTINGS_ENV])
-    tuples = {f.name for f in dataclasses.fields(Settings) if isinstance(f.default, tuple)}
-    return Settings(**{k: tuple(v) if k in tuples else v for k, v in values.items()})
+    return Settings.from_plain(json.loads(os.environ[SETTINGS_ENV]))
 
 
 class WebProcess:

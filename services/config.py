@@ -1,131 +1,25 @@
-"""Settings from the environment (and the CLI), in one place."""
+"""Settings from the environment (and the CLI), in one place: each declared once (``setting``: its type, default,
+environment variable and meaning), read by one generic ``Settings.from_env``."""
 
 from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import Field, dataclass, field, fields, is_dataclass
+from typing import Any
 
 # Who may read ``GET /metrics`` by default: loopback and the private ranges (a Prometheus beside the site).
 METRICS_ALLOW = ("127.0.0.0/8", "::1/128", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7")
 
+DEFAULT = object()  # what a parser answers for a value that means "the default" (an empty BURROW_MAIL_FROM)
 
-@dataclass(frozen=True)
-class Settings:
-    """How this process reaches Redis and how the store is laid out."""
 
-    redis_url: str | None = None  # None: the embedded, in-process fakeredis
-    rq_url: str | None = None  # RQ queues; defaults to redis_url
-    prefix: str = "burrow"  # key prefix (tests use their own)
-    partitions: int = 1  # event-store partitions (hash slots {p0}…{pN-1})
-    data_dir: str = "burrow-data"  # the embedded mode's journal
-    ai_time: float = 1.0  # default AI thinking budget, seconds
-    analysis_time: float = 0.25  # post-game analysis: seconds of the hard engine per position
-    queue_name: str = "burrow"  # RQ queues <queue_name>:project, :ai, :analysis (services/jobs/queues.py)
-    ai_per_client: int = 1  # AI turns of one client queued or running at once; the rest wait their turn
-    analysis_jobs_per_client: int = 1  # analysis jobs of one client queued or running at once; the rest wait
-    analyses_per_client: int = 5  # analyses one client asked for and not done yet (429 beyond); 0: no cap
-    analyses_waiting: int = 500  # analyses asked for and not done yet, of every client (429 beyond); 0: no cap
-    claim_idle_ms: int = 30_000  # the dispatcher takes back log entries left unacknowledged this long
-    dead_letter_after: int = 5  # failures of a log entry before the dispatcher dead-letters it
-    retry_ms: int = 1000  # the dispatcher's first wait before retrying a failed entry (doubles each time)
-    trusted_proxies: int = 0  # reverse proxies in front whose X-Forwarded-For is trusted (werkzeug ProxyFix)
-    site_url: str | None = None  # the site's public URL (its host is allowed; passkeys' relying party)
-    allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")  # the Host names served ("*": any)
-    head_seconds: float = 10.0  # a connection's request head must arrive within this (the server's keep-alive)
-    body_seconds: float = 10.0  # a request's body must arrive within this (408 after)
-    streams_per_client: int = 20  # open live streams (SSE) per client, over every web process; 0: no cap
-    old_reads_per_client: int = 2  # reads of a game at an old version under way at once per client; 0: no cap
-    # The command path pokes the projection workers itself (one pipelined round trip: the game joins the games
-    # waiting); the dispatcher, reading the log, stays the safety net. Under load it cuts the projection lag from
-    # about 40 ms to 10 ms at the median (bench/projection_lag.py, docs/benchmarks.md).
-    fast_path: bool = True
-    # Replicas that must confirm an append before a command is acknowledged (WAIT); 0: Redis' asynchronous
-    # replication, a master failing right after acknowledging may lose the command (docs/scaling.md).
-    ack_replicas: int = 0
-    ack_timeout_ms: int = 1000  # how long an append waits for them; then 503, and the client sends it again
-    # Operations (docs/operations.md). ``GET /metrics`` on or off, and who may read it (addresses or CIDRs).
-    metrics: bool = True
-    metrics_allow: tuple[str, ...] = METRICS_ALLOW
-    # A Redis that does not answer a command within this many seconds is taken for unreachable: the command
-    # answers 503 ``store_unavailable`` (docs/guarantees.md, "Faults beyond a kill").
-    redis_timeout: float = 2.0
-    # Away from the site (services/away/): mail through this SMTP server (None: no mail, the features say so), from
-    # this address; at most one "your turn" mail per game per digest interval; push endpoints on these hosts may be
-    # plain http on any address (tests: a local push receiver).
-    smtp_url: str | None = None
-    mail_from: str = "Burrow <burrow@localhost>"
-    digest_seconds: int = 3600
-    push_allow_hosts: tuple[str, ...] = ()
-    limits: dict = field(default_factory=lambda: {
-        "body_bytes": 64 * 1024,
-        "name_length": 40,
-        "players": 8,
-        "open_games_per_client": 50,
-        "games_per_minute_per_client": 60,
-        "accounts_per_hour_per_client": 20,  # sign-ups from one address an hour (services/accounts/)
-    })
-
-    @classmethod
-    def from_env(cls, **overrides) -> Settings:
-        """Settings read from ``REDIS_URL``, ``RQ_URL``, ``BURROW_PREFIX``, ``BURROW_PARTITIONS``,
-        ``BURROW_DATA``, ``BURROW_AI_TIME``, ``BURROW_CLAIM_IDLE_MS``, ``BURROW_FAST_PATH``, ``BURROW_QUEUES``,
-        ``BURROW_ANALYSIS_TIME``, ``BURROW_AI_PER_CLIENT``, ``BURROW_ANALYSIS_JOBS_PER_CLIENT``,
-        ``BURROW_ANALYSES_PER_CLIENT``, ``BURROW_ANALYSES_WAITING``, ``BURROW_DEAD_LETTER_AFTER``,
-        ``BURROW_RETRY_MS``, ``BURROW_TRUSTED_PROXIES``, ``BURROW_PUBLIC_URL``, ``BURROW_ALLOWED_HOSTS``,
-        ``BURROW_HEAD_SECONDS``, ``BURROW_BODY_SECONDS``, ``BURROW_STREAMS_PER_CLIENT``,
-        ``BURROW_OLD_READS_PER_CLIENT``, ``BURROW_CREATE_RATE``, ``BURROW_SIGNUP_RATE``,
-        ``BURROW_OPEN_GAMES``, ``BURROW_ACK_REPLICAS``, ``BURROW_ACK_TIMEOUT_MS``, ``BURROW_METRICS``,
-        ``BURROW_METRICS_ALLOW``, ``BURROW_REDIS_TIMEOUT``, ``BURROW_SMTP_URL``, ``BURROW_MAIL_FROM``,
-        ``BURROW_DIGEST_SECONDS``, ``BURROW_PUSH_ALLOW_HOSTS``; explicit ``overrides``
-        (not None) win."""
-        env = os.environ
-        values = {
-            "redis_url": env.get("REDIS_URL") or None,
-            "rq_url": env.get("RQ_URL") or None,
-            "prefix": env.get("BURROW_PREFIX", "burrow"),
-            "partitions": int(env.get("BURROW_PARTITIONS", "1")),
-            "data_dir": env.get("BURROW_DATA", "burrow-data"),
-            "ai_time": float(env.get("BURROW_AI_TIME", "1.0")),
-            "analysis_time": float(env.get("BURROW_ANALYSIS_TIME", "0.25")),
-            "claim_idle_ms": int(env.get("BURROW_CLAIM_IDLE_MS", "30000")),
-            "dead_letter_after": int(env.get("BURROW_DEAD_LETTER_AFTER", "5")),
-            "retry_ms": int(env.get("BURROW_RETRY_MS", "1000")),
-            "trusted_proxies": int(env.get("BURROW_TRUSTED_PROXIES", "0")),
-            "site_url": env.get("BURROW_PUBLIC_URL") or None,
-            "head_seconds": float(env.get("BURROW_HEAD_SECONDS", "10")),
-            "body_seconds": float(env.get("BURROW_BODY_SECONDS", "10")),
-            "streams_per_client": int(env.get("BURROW_STREAMS_PER_CLIENT", "20")),
-            "old_reads_per_client": int(env.get("BURROW_OLD_READS_PER_CLIENT", "2")),
-            "fast_path": env.get("BURROW_FAST_PATH", "1").lower() in ("1", "true", "yes"),
-            "queue_name": env.get("BURROW_QUEUES", "burrow"),
-            "ai_per_client": int(env.get("BURROW_AI_PER_CLIENT", "1")),
-            "analysis_jobs_per_client": int(env.get("BURROW_ANALYSIS_JOBS_PER_CLIENT", "1")),
-            "analyses_per_client": int(env.get("BURROW_ANALYSES_PER_CLIENT", "5")),
-            "analyses_waiting": int(env.get("BURROW_ANALYSES_WAITING", "500")),
-            "ack_replicas": int(env.get("BURROW_ACK_REPLICAS", "0")),
-            "ack_timeout_ms": int(env.get("BURROW_ACK_TIMEOUT_MS", "1000")),
-            "metrics": env.get("BURROW_METRICS", "1").strip().lower() not in ("0", "false", "no", "off"),
-            "redis_timeout": float(env.get("BURROW_REDIS_TIMEOUT", "2")),
-            "smtp_url": env.get("BURROW_SMTP_URL") or None,
-            "mail_from": env.get("BURROW_MAIL_FROM") or "Burrow <burrow@localhost>",
-            "digest_seconds": int(env.get("BURROW_DIGEST_SECONDS", "3600")),
-            "push_allow_hosts": tuple(h.strip().lower() for h in env.get("BURROW_PUSH_ALLOW_HOSTS", "").split(",")
-                                      if h.strip()),
-        }
-        if env.get("BURROW_METRICS_ALLOW"):
-            values["metrics_allow"] = networks(env["BURROW_METRICS_ALLOW"])
-        if env.get("BURROW_ALLOWED_HOSTS"):
-            values["allowed_hosts"] = tuple(h.strip() for h in env["BURROW_ALLOWED_HOSTS"].split(",") if h.strip())
-        limits = dict(cls.__dataclass_fields__["limits"].default_factory())
-        for name, variable in (("games_per_minute_per_client", "BURROW_CREATE_RATE"),
-                               ("open_games_per_client", "BURROW_OPEN_GAMES"),
-                               ("accounts_per_hour_per_client", "BURROW_SIGNUP_RATE")):
-            if env.get(variable):
-                limits[name] = int(env[variable]) or None  # 0: no limit
-        values["limits"] = limits
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**values)
+def setting(default: Any, env: str | None, meaning: str, parse: Callable[[str], Any] | None = None) -> Any:
+    """One setting: its default, the environment variable that sets it (None: none does), what it means in one
+    line, and the parser of the variable's text when the field's type is not enough (``PARSERS``)."""
+    return field(default=default, metadata={"env": env, "meaning": meaning, "parse": parse})
 
 
 def networks(text: str) -> tuple[str, ...]:
@@ -138,8 +32,248 @@ def networks(text: str) -> tuple[str, ...]:
             try:
                 out.append(str(ipaddress.ip_network(item, strict=False)))
             except ValueError:
-                raise ValueError(f"BURROW_METRICS_ALLOW: {item[:60]!r} is not an address or a network") from None
+                raise ValueError(f"{item[:60]!r} is not an address or a network") from None
     return tuple(out)
+
+
+def names(text: str) -> tuple[str, ...]:
+    """A comma-separated list, each item stripped, the empty ones left out."""
+    return tuple(item.strip() for item in text.split(",") if item.strip())
+
+
+def _metrics_networks(text: str) -> tuple[str, ...] | object:
+    return networks(text) if text else DEFAULT
+
+
+def _host_names(text: str) -> tuple[str, ...] | object:
+    return names(text) or DEFAULT
+
+
+def _lower_names(text: str) -> tuple[str, ...]:
+    return tuple(name.lower() for name in names(text))
+
+
+def _text_or_default(text: str) -> str | object:
+    return text or DEFAULT
+
+
+def _yes(text: str) -> bool:
+    """On only for ``1``, ``true`` or ``yes`` (any case), as ``BURROW_FAST_PATH`` always was."""
+    return text.lower() in ("1", "true", "yes")
+
+
+def _switch(text: str) -> bool:
+    """On unless ``0``, ``false``, ``no`` or ``off`` (any case, spaces around ignored)."""
+    return text.strip().lower() not in ("0", "false", "no", "off")
+
+
+def _whole(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{text[:60]!r} is not a whole number") from None
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"{text[:60]!r} is not a number") from None
+
+
+def _limit(text: str) -> int | None | object:
+    """A whole number, 0 for no limit (None); empty: the default."""
+    return (_whole(text) or None) if text else DEFAULT
+
+
+# The parser of each declared type, for a setting that names none.
+PARSERS: dict[Any, Callable[[str], Any]] = {
+    int: _whole,
+    float: _number,
+    bool: _switch,
+    str: lambda text: text,
+    str | None: lambda text: text or None,
+    int | None: _limit,
+    tuple[str, ...]: names,
+}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one request and one client may do (``Settings.limits``)."""
+
+    body_bytes: int = setting(64 * 1024, None,
+                              "largest request body, bytes (413 beyond)")
+    name_length: int = setting(40, None,
+                               "longest player name, characters")
+    players: int = setting(8, None,
+                           "most players in a game")
+    open_games_per_client: int | None = setting(50, "BURROW_OPEN_GAMES",
+                                                "unfinished games a client may hold (429 beyond); 0: no limit")
+    games_per_minute_per_client: int | None = setting(60, "BURROW_CREATE_RATE",
+                                                      "games a client may create a minute (429 beyond); 0: no "
+                                                      "limit")
+    # Against throwaway accounts (services/accounts/).
+    accounts_per_hour_per_client: int | None = setting(20, "BURROW_SIGNUP_RATE",
+                                                       "accounts a client address may make an hour; 0: no limit")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How this process reaches Redis, how the store is laid out, and the site's limits: each setting declared
+    once (``setting``), read from the environment by ``from_env``, listed in docs/operations.md ("Settings")."""
+
+    redis_url: str | None = setting(None, "REDIS_URL",
+                                    "the store's Redis; unset: the embedded, in-process fakeredis")
+    rq_url: str | None = setting(None, "RQ_URL",
+                                 "the RQ queues' Redis; unset: the store's")
+    prefix: str = setting("burrow", "BURROW_PREFIX",
+                          "key prefix")
+    partitions: int = setting(1, "BURROW_PARTITIONS",
+                              "event-store partitions (hash slots {p0}…{pN-1}; more than 1 for Redis Cluster)")
+    data_dir: str = setting("burrow-data", "BURROW_DATA",
+                            "the embedded mode's journal directory")
+    ai_time: float = setting(1.0, "BURROW_AI_TIME",
+                             "seconds per AI decision (hard: twice that)")
+    analysis_time: float = setting(0.25, "BURROW_ANALYSIS_TIME",
+                                   "post-game analysis: seconds of the hard engine per position")
+    queue_name: str = setting("burrow", "BURROW_QUEUES",
+                              "the RQ queues' prefix (queues burrow:project, :ai, :analysis, :push, :mail)")
+    ai_per_client: int = setting(1, "BURROW_AI_PER_CLIENT",
+                                 "AI turns of one client queued or running at once, the rest wait; 0: no cap")
+    analysis_jobs_per_client: int = setting(1, "BURROW_ANALYSIS_JOBS_PER_CLIENT",
+                                            "analysis jobs of one client queued or running at once, the rest wait")
+    analyses_per_client: int = setting(5, "BURROW_ANALYSES_PER_CLIENT",
+                                       "analyses one client asked for, not done yet (429 beyond); 0: no cap")
+    analyses_waiting: int = setting(500, "BURROW_ANALYSES_WAITING",
+                                    "analyses of every client asked for, not done yet (429 beyond); 0: no cap")
+    claim_idle_ms: int = setting(30_000, "BURROW_CLAIM_IDLE_MS",
+                                 "the dispatcher takes back log entries left unacknowledged this long")
+    dead_letter_after: int = setting(5, "BURROW_DEAD_LETTER_AFTER",
+                                     "failures of a log entry before the dispatcher dead-letters it")
+    retry_ms: int = setting(1000, "BURROW_RETRY_MS",
+                            "the dispatcher's first wait before retrying a failed entry (doubling up to 60 s)")
+    trusted_proxies: int = setting(0, "BURROW_TRUSTED_PROXIES",
+                                   "reverse proxies in front whose `X-Forwarded-For` is trusted; 0: none")
+    site_url: str | None = setting(None, "BURROW_PUBLIC_URL",
+                                   "the site's public URL: its host allowed, passkeys' party, mailed links' base")
+    allowed_hosts: tuple[str, ...] = setting(("localhost", "127.0.0.1", "::1"), "BURROW_ALLOWED_HOSTS",
+                                             "the `Host` names served besides the public URL's, comma-separated "
+                                             "(`*`: any; others 400 `bad_host`)", _host_names)
+    head_seconds: float = setting(10.0, "BURROW_HEAD_SECONDS",
+                                  "a connection's request head must arrive within this (the keep-alive)")
+    body_seconds: float = setting(10.0, "BURROW_BODY_SECONDS",
+                                  "a request's body must arrive within this (408 after)")
+    streams_per_client: int = setting(20, "BURROW_STREAMS_PER_CLIENT",
+                                      "open live streams per client, over every web process (429 beyond); 0: no "
+                                      "cap")
+    old_reads_per_client: int = setting(2, "BURROW_OLD_READS_PER_CLIENT",
+                                        "reads of a game at an old version (`?version=N`) under way at once per "
+                                        "client, over every web process (429 beyond); 0: no cap")
+    # The command path pokes the projection workers itself (one pipelined round trip: the game joins the games
+    # waiting); the dispatcher, reading the log, stays the safety net. Under load it cuts the projection lag from
+    # about 40 ms to 10 ms at the median (bench/projection_lag.py, docs/benchmarks.md).
+    fast_path: bool = setting(True, "BURROW_FAST_PATH",
+                              "the command path pokes the projection workers itself (on for 1, true or yes; "
+                              "else only the dispatcher does)", _yes)
+    # Replicas that must confirm an append before a command is acknowledged (WAIT); 0: Redis' asynchronous
+    # replication, a master failing right after acknowledging may lose the command (docs/scaling.md).
+    ack_replicas: int = setting(0, "BURROW_ACK_REPLICAS",
+                                "replicas that must confirm an append (WAIT) before its command is acknowledged")
+    ack_timeout_ms: int = setting(1000, "BURROW_ACK_TIMEOUT_MS",
+                                  "how long an append waits for them; then 503, and the client sends it again")
+    # Operations (docs/operations.md).
+    metrics: bool = setting(True, "BURROW_METRICS",
+                            "`GET /metrics` served (off for 0, false, no or off)")
+    metrics_allow: tuple[str, ...] = setting(METRICS_ALLOW, "BURROW_METRICS_ALLOW",
+                                             "who may read `GET /metrics`: addresses or CIDRs, comma-separated",
+                                             _metrics_networks)
+    # A Redis that does not answer a command within this many seconds is taken for unreachable: the command
+    # answers 503 ``store_unavailable`` (docs/guarantees.md, "Faults beyond a kill").
+    redis_timeout: float = setting(2.0, "BURROW_REDIS_TIMEOUT",
+                                   "seconds before a Redis that has not answered is taken for unreachable (503)")
+    # Away from the site (services/away/).
+    smtp_url: str | None = setting(None, "BURROW_SMTP_URL",
+                                   "mail through this SMTP server; unset: no mail")
+    mail_from: str = setting("Burrow <burrow@localhost>", "BURROW_MAIL_FROM",
+                             "the mails' sender (and the VAPID sub)", _text_or_default)
+    digest_seconds: int = setting(3600, "BURROW_DIGEST_SECONDS",
+                                  "at most one \"your turn\" mail per game this often")
+    push_allow_hosts: tuple[str, ...] = setting((), "BURROW_PUSH_ALLOW_HOSTS",
+                                                "push endpoints on these hosts (comma-separated) may be plain "
+                                                "http on any address",
+                                                _lower_names)
+    limits: Limits = field(default_factory=Limits)
+
+    @classmethod
+    def from_env(cls, **overrides) -> Settings:
+        """The settings the environment gives (each declared variable parsed by its field's type or its own
+        parser; an unset variable leaves the default); explicit ``overrides`` (not None) win. ``ValueError``
+        names a variable whose value is not one its setting takes."""
+        given = {name: value for name, value in overrides.items() if value is not None}
+        return _read(cls, os.environ, given)
+
+    @classmethod
+    def one(cls, name: str) -> Any:
+        """The setting ``name`` as the environment gives it, the others unread (``metrics``, before a process
+        makes its first metric)."""
+        value = _value(cls.__dataclass_fields__[name], typing.get_type_hints(cls)[name], os.environ)
+        return cls.__dataclass_fields__[name].default if value is DEFAULT else value
+
+    @classmethod
+    def from_plain(cls, values: dict) -> Settings:
+        """Settings from ``dataclasses.asdict``'s form of them (JSON's lists back to tuples, ``limits`` back to
+        ``Limits``)."""
+        return _plain(cls, values)
+
+
+def declared(kind: type = Settings) -> list[tuple[str, Field]]:
+    """Every setting of ``kind`` and its dotted name (``limits.players``: ``Limits``' within ``Settings``)."""
+    out = []
+    hints = typing.get_type_hints(kind)
+    for f in fields(kind):
+        if is_dataclass(hints[f.name]):
+            out.extend((f"{f.name}.{name}", inner) for name, inner in declared(hints[f.name]))
+        else:
+            out.append((f.name, f))
+    return out
+
+
+def _read(kind: type, env: Mapping[str, str], given: dict) -> Any:
+    hints = typing.get_type_hints(kind)
+    values = {}
+    for f in fields(kind):
+        if f.name in given:
+            values[f.name] = given[f.name]
+        elif is_dataclass(hints[f.name]):
+            values[f.name] = _read(hints[f.name], env, {})
+        elif (value := _value(f, hints[f.name], env)) is not DEFAULT:
+            values[f.name] = value
+    return kind(**values)
+
+
+def _value(f: Field, kind: Any, env: Mapping[str, str]) -> Any:
+    """The value ``env`` gives the setting ``f`` of type ``kind``, or ``DEFAULT``."""
+    variable = f.metadata.get("env")
+    if variable is None or variable not in env:
+        return DEFAULT
+    parse = f.metadata["parse"] or PARSERS[kind]
+    try:
+        return parse(env[variable])
+    except ValueError as exc:
+        raise ValueError(f"{variable}: {exc}") from None
+
+
+def _plain(kind: type, values: dict) -> Any:
+    hints = typing.get_type_hints(kind)
+    out = {}
+    for name, value in values.items():
+        if is_dataclass(hints[name]):
+            value = _plain(hints[name], value)
+        elif isinstance(value, list):
+            value = tuple(value)
+        out[name] = value
+    return kind(**out)
 
 
 def allowed(address: str | None, allow: tuple[str, ...]) -> bool:

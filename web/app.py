@@ -39,7 +39,7 @@ def create_app(runtime: Runtime) -> Flask:
     app = Flask(__name__)
     app.json = JSONProvider(app)
     app.config["RUNTIME"] = runtime
-    app.config["MAX_CONTENT_LENGTH"] = runtime.settings.limits["body_bytes"]
+    app.config["MAX_CONTENT_LENGTH"] = runtime.settings.limits.body_bytes
     app.extensions["burrow.health"] = Health.of(runtime)  # GET /api/health, here and on the front
     app.register_blueprint(api)
     app.register_blueprint(pages)
@@ -64,7 +64,7 @@ def create_app(runtime: Runtime) -> Flask:
 
     @app.errorhandler(413)
     def too_large(exc):
-        limit = runtime.settings.limits["body_bytes"]
+        limit = runtime.settings.limits.body_bytes
         return flask_response(413, "too_large", f"the body is over {limit} bytes")
 
     @app.errorhandler(500)

@@ -95,7 +95,7 @@ class Guard:
         self.app = app
         self.settings = settings
         self.hosts = allowed_hosts(settings)
-        self.body_bytes = settings.limits["body_bytes"]
+        self.body_bytes = settings.limits.body_bytes
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":

@@ -57,7 +57,7 @@ def person_or_guest(name: object) -> Person:
         return Person(guest.account, guest.name)
     if name is None:
         raise errors.Unauthorized(Text("name: give a name to play as a guest, or sign in"), field="name")
-    name = bounds.check_name(name, "name", runtime.settings.limits["name_length"])
+    name = bounds.check_name(name, "name", runtime.settings.limits.name_length)
     runtime.service.accounts.refuse_reserved(name, "name")
     sessions = accounts().sessions
     if guest is not None:

@@ -38,7 +38,7 @@ from domain.text import Seat, Text, first_match, match, match_plural, seat
 NAME = CATALOG.name
 SEATS = CATALOG.seats
 """MC-1: 2 or more players ("the number of players is not limited"; 2–5 advised): up to 8, the API's player limit
-(``limits["players"]``, ``services/config.py``)."""
+(``Limits.players``, ``services/config.py``)."""
 OPTIONS: dict[str, Any] = CATALOG.defaults()
 """Every option and its default; ``board`` (None: the shipped board, or a board object) is checked apart."""
 

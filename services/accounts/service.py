@@ -17,11 +17,11 @@ from services.accounts.sessions import Session, Sessions
 from services.accounts.store import Account, AccountStore, taken
 from services.bounds import check_unicode
 from services.clients import client_id
+from services.config import Limits
 from services.store.streams import Keys
 
 USERNAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{2,19}\Z")
 MAX_FIELD = 200  # characters of a username or password field worth reading before refusing it
-SIGNUPS_PER_HOUR = 20  # accounts one client address may make in an hour (against throwaway accounts), by default
 
 
 class SignupsExceeded(errors.TooMany):
@@ -53,7 +53,7 @@ class Accounts:
     mode's (``services/store/journal.py``, ``AccountJournal``)."""
 
     def __init__(self, client: redis.Redis, keys: Keys, journal=None,
-                 signups_per_hour: int | None = SIGNUPS_PER_HOUR):
+                 signups_per_hour: int | None = Limits().accounts_per_hour_per_client):
         self.redis = client
         self.keys = keys
         self.store = AccountStore(client, keys, journal)
@@ -61,7 +61,7 @@ class Accounts:
         self.attempts = passwords.Attempts(client, keys)
         self.gate = HashGate()  # this process's turns at hashing (services/accounts/gate.py)
         self.seats = AccountSeats(client, keys, journal)
-        self.signups_per_hour = signups_per_hour  # None or 0: no limit
+        self.signups_per_hour = signups_per_hour  # per address an hour (throwaway accounts); None or 0: no limit
         if journal is not None:
             self.restore(journal)
 

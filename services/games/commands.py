@@ -17,6 +17,7 @@ from services import bounds, errors, tokens
 from services.accounts.seating import AccountSeating
 from services.accounts.service import Accounts
 from services.clients import client_id
+from services.config import Limits
 from services.games.fairness import setup_meta
 from services.games.quota import CreationRate, OpenGames
 from services.games.round import JobSink, Round, Written
@@ -44,14 +45,14 @@ class GameService:
     """Creates games and applies commands, judging each on the game's state (``States``: a cached state plus the
     stream's tail), and pokes the workers after each append."""
 
-    def __init__(self, states: States, jobs: JobSink | None = None, limits: dict | None = None,
+    def __init__(self, states: States, jobs: JobSink | None = None, limits: Limits | None = None,
                  presence: Presence | None = None, accounts: Accounts | None = None):
         self.states = states
         self.store = states.store
         self.round = Round(states, jobs)
-        self.limits = limits or {"name_length": 40, "players": 8}
-        self.open_games = OpenGames(self.store, self.limits.get("open_games_per_client"))
-        self.creation_rate = CreationRate(self.store, self.limits.get("games_per_minute_per_client"))
+        self.limits = limits or Limits()
+        self.open_games = OpenGames(self.store, self.limits.open_games_per_client)
+        self.creation_rate = CreationRate(self.store, self.limits.games_per_minute_per_client)
         self.accounts = AccountSeating(accounts)  # the process's accounts (None: no name is an account's)
         self.presence = presence  # who is connected: what a seat may claim of an opponent away (``away``)
         # (game, username) → the account's rating in that game's ladder, kept with a seat an account takes.
@@ -74,7 +75,7 @@ class GameService:
                accounts: dict[int, str] | None = None, tournament: str | None = None) -> dict:
         """Create a game; returns its id, version and seats (with a token for each human seat, shown once).
 
-        ``client`` (the caller's address) may hold at most ``limits["open_games_per_client"]`` open games.
+        ``client`` (the caller's address) may hold at most ``limits.open_games_per_client`` open games.
         Players ``{"open": true}`` leave their seat open for anyone (``claim``); ``reserved`` (rematches) maps
         seats left open for the player of another game, ``{seat: "<that game's id>"}``. ``clock``: docs/api.md.
         ``account``: the signed-in caller's username, for a player ``{"me": true}``; ``accounts`` (rematches):
@@ -166,9 +167,9 @@ class GameService:
         if not isinstance(players, list) or not low <= len(players) <= high:
             raise errors.Unprocessable(Text("players: {name} needs {seat_range} players",
                                             name=info.name, seat_range=info.seat_range()), field="players")
-        if len(players) > self.limits["players"]:
+        if len(players) > self.limits.players:
             raise errors.Unprocessable(Text("players: at most {limits} players",
-                                            limits=self.limits['players']), field="players")
+                                            limits=self.limits.players), field="players")
         checked = []
         for i, p in enumerate(players):
             if not isinstance(p, dict):
@@ -184,7 +185,7 @@ class GameService:
             if "me" in p:
                 checked.append(self._me(p, i, account, checked))
                 continue
-            name = bounds.check_name(p.get("name"), f"players[{i}].name", self.limits["name_length"])
+            name = bounds.check_name(p.get("name"), f"players[{i}].name", self.limits.name_length)
             if i in accounts:
                 checked.append({"name": name, "account": accounts[i]})
                 continue

@@ -21,7 +21,7 @@ RESERVE = lua("reserve_open_game")
 
 
 class OpenGames:
-    """The per-client limit on open games (``limits["open_games_per_client"]``; None: no limit)."""
+    """The per-client limit on open games (``Limits.open_games_per_client``; None: no limit)."""
 
     def __init__(self, store: EventStore, limit: int | None):
         self.store = store
@@ -62,7 +62,7 @@ RATE_WINDOW_MS = 60_000
 
 
 class CreationRate:
-    """At most ``limit`` games created per client a minute (``limits["games_per_minute_per_client"]``; None: no
+    """At most ``limit`` games created per client a minute (``Limits.games_per_minute_per_client``; None: no
     limit). A fixed window per client in Redis: one key expiring with its minute; idle clients leave nothing."""
 
     def __init__(self, store: EventStore, limit: int | None):

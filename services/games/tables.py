@@ -100,7 +100,7 @@ class Tables:
         return token, self.round.change(gid, decide, seats={seat: tokens.token_hash(token)}, before=keep)
 
     def _check_name(self, name: object) -> str:
-        return bounds.check_name(name, "name", self.service.limits["name_length"])
+        return bounds.check_name(name, "name", self.service.limits.name_length)
 
     # -- rematch -------------------------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from domain.base import BadEvent, BadSetup, check_options, event_type
 from domain.registry import GAME_NAMES
 from domain.table import table_of
 from services import bounds, errors
+from services.config import Limits
 from services.store import codec
 from services.store.streams import EventStore, StoredEvent
 
@@ -70,10 +71,10 @@ def parse_lines(lines: Iterable[str]) -> tuple[dict, list[dict]]:
     return header, events
 
 
-def validate(header: dict, events: list[dict], limits: dict) -> Any:
+def validate(header: dict, events: list[dict], limits: Limits) -> Any:
     """Check an export before anything of it is appended; returns the game's state after its last event.
 
-    The header's game, players (count within the game's seats and ``limits["players"]``, names, AI levels) and
+    The header's game, players (count within the game's seats and ``limits.players``, names, AI levels) and
     the options of its first event; then every event, decoded with the game's schema and folded through
     ``evolve`` with its consistency checks. ``ValueError`` with one line naming the first problem.
     """
@@ -90,12 +91,12 @@ def validate(header: dict, events: list[dict], limits: dict) -> Any:
     if not isinstance(players, list):
         raise ValueError("header: players must be a list of players")
     low, high = module.SEATS
-    high = min(high, limits.get("players", high))
+    high = min(high, limits.players)
     if not low <= len(players) <= high:
         raise ValueError(f"header: {name} takes {low}" + (f" to {high}" if high > low else "")
                          + f" players, not {len(players)}")
     for i, player in enumerate(players):
-        _check_player(i, player, limits.get("name_length", 40))
+        _check_player(i, player, limits.name_length)
     state = None
     for item in events:
         where = f"version {item['version']} ({item['type']!r})"

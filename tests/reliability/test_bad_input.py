@@ -242,10 +242,10 @@ def test_out_of_range_versions_are_400(api, monkeypatch, url, headers):
 def test_limits_answer_clear_4xx_and_append_nothing(rt, api):
     before = log_length(rt)
     limit = rt.settings.limits
-    huge = api.post("/api/games", data=b'{"game": "murus", "players": [' + b" " * limit["body_bytes"] + b"]}",
+    huge = api.post("/api/games", data=b'{"game": "murus", "players": [' + b" " * limit.body_bytes + b"]}",
                     content_type="application/json")
-    assert huge.status_code == 413 and str(limit["body_bytes"]) in huge.json["error"]["message"]
-    too_long = {"name": "x" * (limit["name_length"] + 1)}
+    assert huge.status_code == 413 and str(limit.body_bytes) in huge.json["error"]["message"]
+    too_long = {"name": "x" * (limit.name_length + 1)}
     long_name = api.post("/api/games", json={"game": "murus", "players": [too_long, {"name": "b"}]})
     assert long_name.status_code == 422 and "players[0].name" in long_name.json["error"]["message"]
     crowd = api.post("/api/games", json={"game": "commando", "players": [{"name": f"p{i}"} for i in range(40)]})

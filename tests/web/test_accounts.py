@@ -324,9 +324,9 @@ def test_the_language_is_a_value_saving_it_appends_no_event(client, runtime):
 
 def test_one_address_makes_only_so_many_accounts_an_hour(tmp_path):
     from burrow.runtime import build
-    from services.config import Settings
+    from services.config import Limits, Settings
 
-    limits = {**Settings().limits, "accounts_per_hour_per_client": 2}
+    limits = Limits(accounts_per_hour_per_client=2)
     client = create_app(build(Settings(prefix="signups", data_dir=str(tmp_path), limits=limits),
                               journal=False)).test_client()
     assert [sign_up(client, name).status_code for name in ("Ann", "Bea", "Cat")] == [201, 201, 429]

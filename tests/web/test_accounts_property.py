@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from burrow.runtime import build
-from services.config import Settings
+from services.config import Limits, Settings
 from tests.web.signin import signed_in
 from web.app import create_app
 
@@ -28,8 +28,8 @@ PATHS = ["/api/accounts", "/api/session", "/api/passkeys/register/options", "/ap
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
-    limits = {"body_bytes": 64 * 1024, "name_length": 40, "players": 8, "open_games_per_client": None,
-              "accounts_per_hour_per_client": 0}
+    limits = Limits(open_games_per_client=None, games_per_minute_per_client=None,
+                    accounts_per_hour_per_client=None)
     runtime = build(Settings(prefix="accprop", data_dir=str(tmp_path_factory.mktemp("d")), limits=limits),
                     journal=False)
     flask = create_app(runtime)

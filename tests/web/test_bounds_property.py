@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from burrow.runtime import build
-from services.config import Settings
+from services.config import Limits, Settings
 from web.app import create_app
 
 GAMES = ["murus", "mouseguard", "squirrels", "commando", "chess"]
@@ -34,7 +34,7 @@ bodies = st.fixed_dictionaries({"game": st.sampled_from(GAMES), "players": playe
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
-    limits = {"body_bytes": 64 * 1024, "name_length": 40, "players": 8, "open_games_per_client": None}
+    limits = Limits(open_games_per_client=None, games_per_minute_per_client=None)
     runtime = build(Settings(prefix="prop", data_dir=str(tmp_path_factory.mktemp("d")), limits=limits),
                     journal=False)
     return runtime, create_app(runtime).test_client()

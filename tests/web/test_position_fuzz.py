@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from burrow.runtime import build
 from domain.base import Setup, commands
 from domain.registry import GAME_NAMES, game_module
-from services.config import Settings
+from services.config import Limits, Settings
 from web.app import create_app
 
 SEATS = {"murus": 2, "mouseguard": 2, "squirrels": 3, "commando": 4}
@@ -77,7 +77,7 @@ def mutated(doc, path, action: str, value):
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
-    limits = {"body_bytes": 64 * 1024, "name_length": 40, "players": 8, "open_games_per_client": None}
+    limits = Limits(open_games_per_client=None, games_per_minute_per_client=None)
     runtime = build(Settings(prefix="fuzz", data_dir=str(tmp_path_factory.mktemp("d")), limits=limits),
                     journal=False)
     return runtime, create_app(runtime).test_client()
