@@ -1,4 +1,5 @@
-"""Post-game analysis as queued jobs (services/reads/analysis.py): requests, chunks, idempotence, crashes, the API."""
+"""Post-game analysis as queued jobs (services/reads/analysis.py): requests, chunks, idempotence, crashes, the
+API."""
 
 from __future__ import annotations
 
