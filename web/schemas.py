@@ -1,9 +1,9 @@
-"""Request bodies of the API as msgspec types: validation, clear messages, and the OpenAPI document."""
+"""Request bodies of the API as msgspec types: validation, messages said from the types (``services/declared.py``),
+and the OpenAPI document."""
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Annotated, Any
 
 import msgspec
@@ -11,29 +11,21 @@ from flask import request
 
 from domain import registry
 from domain.text import Text
-from services import bounds, errors
+from services import bounds, declared, errors
+from services.games.players import LEVELS, Player
 
 
 def levels() -> list[str]:
     """Every AI level some game of the catalog offers, in catalog order."""
-    return list(dict.fromkeys(level for info in registry.catalog() for level in info.levels))
-
-
-# A player is decoded as an object and nothing more: the service checks players once, against the game's catalog
-# entry (``services/games/commands.py``). The schema below only documents them (OpenAPI), from that same catalog.
-Player = Annotated[dict[str, Any], msgspec.Meta(
-    title="Player",
-    description='A seat: {"name", "ai"?} (a person, or an AI of that level), or {"open": true} (a seat left open '
-                "for anyone to take, POST /api/games/<gid>/seats/<seat>).",
-    extra_json_schema={"properties": {"name": {"type": "string"},
-                                      "ai": {"anyOf": [{"enum": levels()}, {"type": "null"}]},
-                                      "open": {"type": "boolean"}}})]
+    return list(LEVELS)
 
 
 class CreateGame(msgspec.Struct, forbid_unknown_fields=True):
     game: Annotated[str, msgspec.Meta(description="a game's name in GET /api/catalog",
                                       extra_json_schema={"examples": [i.name for i in registry.catalog()]})]
-    players: list[Player]
+    players: Annotated[list[Player], msgspec.Meta(
+        description="one per seat, in seat order: a person, an AI of a level the game offers, a seat left open, "
+                    "or the signed-in account's (GET /api/catalog: each game's seats and levels)")]
     options: Annotated[dict[str, Any], msgspec.Meta(
         description="the game's options (each one's type, default, choices and meaning: GET /api/catalog): "
                     + "; ".join(f"{i.name}: {', '.join(o.name for o in i.options) or 'none'}"
@@ -80,7 +72,7 @@ def decode(body: bytes, kind: Any = dict[str, Any]):
     try:
         value = msgspec.json.decode(body, type=kind)
     except msgspec.ValidationError as exc:
-        raise ValueError(_wording(str(exc))) from exc
+        raise _refusal(body, kind, exc) from None
     except msgspec.DecodeError:
         raise ValueError(Text("the request body is not valid JSON")) from None
     except RecursionError:
@@ -88,6 +80,18 @@ def decode(body: bytes, kind: Any = dict[str, Any]):
     if _deeper_than(value, MAX_DEPTH):
         raise ValueError(Text("the request body is nested too deep"))
     return value
+
+
+def _refusal(body: bytes, kind: Any, error: msgspec.ValidationError) -> ValueError:
+    """Why the body is not a ``kind``, said from the type (``services/declared.py``): the body is read again as
+    plain JSON to find the value msgspec refused (one nested too deep is refused for that first)."""
+    try:
+        value = json.loads(body)  # the standard library's reader: it reads what msgspec reads, and more (1e400)
+    except RecursionError:
+        return ValueError(Text("the request body is nested too deep"))
+    if _deeper_than(value, MAX_DEPTH):
+        return ValueError(Text("the request body is nested too deep"))
+    return declared.refusal(kind, value, error)
 
 
 def request_body(kind: Any = dict[str, Any], empty_ok: bool = False):
@@ -98,6 +102,8 @@ def request_body(kind: Any = dict[str, Any], empty_ok: bool = False):
         return {}
     try:
         return decode(raw, kind)
+    except declared.Refused as exc:
+        raise errors.BadRequest(exc.text, **({"field": exc.field} if exc.field else {})) from None
     except ValueError as exc:
         raise errors.BadRequest(exc.args[0]) from None
 
@@ -119,31 +125,3 @@ def _deeper_than(value: Any, limit: int) -> bool:
             return True
         stack.extend((child, depth + 1) for child in children)
     return False
-
-
-# msgspec's own words for what it refuses, and ours (the field leads: "players: expected array, got str").
-_PROBLEMS = (
-    (re.compile(r"Expected `(\w+)`, got `(\w+)`"),
-     lambda m: Text("expected {expected}, got {got}", expected=m[1], got=m[2])),
-    (re.compile(r"Expected `(\w+)` of length <= (\d+)"),
-     lambda m: Text("expected {expected} of length at most {limit}", expected=m[1], limit=int(m[2]))),
-    (re.compile(r"Expected `(\w+)` >= (-?\d+)"),
-     lambda m: Text("expected {expected} of at least {limit}", expected=m[1], limit=int(m[2]))),
-    (re.compile(r"Expected `(\w+)` <= (-?\d+)"),
-     lambda m: Text("expected {expected} of at most {limit}", expected=m[1], limit=int(m[2]))),
-    (re.compile(r"Object missing required field `(.+)`"),
-     lambda m: Text("the field {name} is missing", name=m[1])),
-    (re.compile(r"Object contains unknown field `(.+)`"), lambda m: Text("unknown field {name}", name=m[1])),
-)
-
-
-def _wording(message: str) -> str:
-    """msgspec's "Expected `str`, got `int` - at `$.players[0].name`" as "players[0].name: expected str, got
-    int"."""
-    text, _, where = message.partition(" - at `$.")
-    problem: str = text[0].lower() + text[1:]
-    for pattern, words in _PROBLEMS:
-        if found := pattern.fullmatch(text):
-            problem = words(found)
-            break
-    return Text("{field}: {message}", field=where.rstrip("`"), message=problem) if where else problem

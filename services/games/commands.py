@@ -5,8 +5,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
 
 from domain.base import REVEAL_ALL, BadSetup, Setup
 from domain.catalog import GameInfo
@@ -19,6 +18,7 @@ from services.accounts.service import Accounts
 from services.clients import client_id
 from services.config import Limits
 from services.games.fairness import setup_meta
+from services.games.players import Player, asks_for, players_of
 from services.games.quota import CreationRate, OpenGames
 from services.games.round import JobSink, Round, Written
 from services.games.states import Game, States
@@ -69,9 +69,9 @@ class GameService:
 
     # -- creating ----------------------------------------------------------------------------------------
 
-    def create(self, game: str, players: list[dict], options: dict | None = None, seed: int | None = None,
-               position: dict | None = None, client: str | None = None, clock: dict | None = None,
-               reserved: dict[int, str] | None = None, account: str | None = None,
+    def create(self, game: str, players: Sequence[Player | dict], options: dict | None = None,
+               seed: int | None = None, position: dict | None = None, client: str | None = None,
+               clock: dict | None = None, reserved: dict[int, str] | None = None, account: str | None = None,
                accounts: dict[int, str] | None = None, tournament: str | None = None) -> dict:
         """Create a game; returns its id, version and seats (with a token for each human seat, shown once).
 
@@ -81,13 +81,14 @@ class GameService:
         ``account``: the signed-in caller's username, for a player ``{"me": true}``; ``accounts`` (rematches):
         seats held by accounts, ``{seat: username}``. An account's seat token is also kept for the account
         (``GET /api/me/games``). ``tournament``: the id of the tournament the game is a table of (its
-        metadata names it: its result goes to the tournament)."""
+        metadata names it: its result goes to the tournament). ``players``: ``Player``s, or plain objects of that
+        form (converted)."""
         if game not in GAME_NAMES:
             raise errors.Unprocessable(Text("game: unknown game {game} (known: {game_names})",
                                             game=repr(game), game_names=', '.join(GAME_NAMES)),
                                        field="game")
         module = game_module(game)
-        players = self._check_players(module.CATALOG, players, account, accounts or {})
+        players = self._check_players(module.CATALOG, players_of(players), account, accounts or {})
         for player in players:
             if player.get("account") and self.rating_of is not None:
                 player["rating"] = self.rating_of(game, player["account"])  # as the game starts: kept with it
@@ -155,61 +156,47 @@ class GameService:
             return False
         return game.status != "finished"
 
-    def _check_players(self, info: GameInfo, players: Any, account: str | None = None,
+    def _check_players(self, info: GameInfo, players: list[Player], account: str | None = None,
                        accounts: dict[int, str] | None = None) -> list[dict]:
-        """The players of a new game, checked once, here, against the game's catalog entry (seats, AI levels).
+        """The players of a new game as its metadata keeps them, checked once, here, against what only the service
+        knows: the game's seats and AI levels (its catalog entry), the accounts' names, who is signed in.
 
         ``{"me": true}`` is the signed-in ``account`` (one seat of a game at most); a person's name may not be an
-        account's (``name_reserved``), unless ``accounts`` says that account holds the seat. The API decodes
-        players as a list of objects and nothing more (``web/schemas.py``)."""
+        account's (``name_reserved``), unless ``accounts`` says that account holds the seat. Each player's own form
+        is its type's (``services/games/players.py``)."""
         accounts = accounts or {}
         low, high = info.seats
-        if not isinstance(players, list) or not low <= len(players) <= high:
+        if not low <= len(players) <= high:
             raise errors.Unprocessable(Text("players: {name} needs {seat_range} players",
                                             name=info.name, seat_range=info.seat_range()), field="players")
         if len(players) > self.limits.players:
             raise errors.Unprocessable(Text("players: at most {limits} players",
                                             limits=self.limits.players), field="players")
-        checked = []
-        for i, p in enumerate(players):
-            if not isinstance(p, dict):
-                raise errors.Unprocessable(Text("players[{i}]: must be an object with a name",
-                                                i=i), field=f"players[{i}]")
-            if "open" in p:
-                if p != {"open": True}:
-                    raise errors.Unprocessable(Text("players[{i}]: an open seat is exactly {{\"open\": true}}",
-                                                    i=i),
-                                               field=f"players[{i}]")
+        checked: list[dict] = []
+        for i, player in enumerate(players):
+            kind = asks_for(player, i)
+            if kind == "open":
                 checked.append({"open": True})
                 continue
-            if "me" in p:
-                checked.append(self._me(p, i, account, checked))
+            if kind == "me":
+                checked.append(self._me(i, account, checked))
                 continue
-            name = bounds.check_name(p.get("name"), f"players[{i}].name", self.limits.name_length)
+            name = bounds.check_name(player.name or None, f"players[{i}].name", self.limits.name_length)
             if i in accounts:
                 checked.append({"name": name, "account": accounts[i]})
                 continue
-            ai = p.get("ai")
-            if ai is not None and ai not in info.levels:  # a value outside the enumeration: malformed (400)
+            if kind == "ai" and player.ai not in info.levels:  # a value outside the enumeration: malformed (400)
                 raise errors.BadRequest(Text("players[{i}].ai: must be one of {levels}",
                                              i=i, levels=', '.join(info.levels)),
                                         field=f"players[{i}].ai")
-            unknown = set(p) - {"name", "ai"}
-            if unknown:
-                raise errors.Unprocessable(Text("players[{i}]: unknown field {unknown}",
-                                                i=i, unknown=repr(min(unknown))),
-                                           field=f"players[{i}]")
-            if not ai:
+            if kind == "person":
                 self.accounts.refuse_reserved(name, f"players[{i}].name")
-            checked.append({"name": name, **({"ai": ai} if ai else {})})
+            checked.append({"name": name, **({"ai": player.ai} if kind == "ai" else {})})
         return checked
 
     @staticmethod
-    def _me(player: dict, i: int, account: str | None, checked: list[dict]) -> dict:
+    def _me(i: int, account: str | None, checked: list[dict]) -> dict:
         """The player ``{"me": true}``: the signed-in account, at one seat of the game only."""
-        if player != {"me": True}:
-            raise errors.Unprocessable(Text("players[{i}]: a seat of your own is exactly {{\"me\": true}}", i=i),
-                                       field=f"players[{i}]")
         if account is None:
             raise errors.Unauthorized(Text("players[{i}]: {{\"me\": true}} needs a signed-in account (POST "
                                            "/api/session)", i=i), field=f"players[{i}]")

@@ -66,3 +66,34 @@ def test_a_body_just_within_the_depth_is_read(site):
     r = client.post(f"/api/games/{created['id']}/chat", data=nested(MAX_DEPTH), content_type="application/json",
                     headers={"Authorization": f"Bearer {created['seats'][0]['token']}"})
     assert r.status_code in (400, 422) and "nested too deep" not in r.get_json()["error"]["message"], r.get_json()
+
+
+@pytest.mark.parametrize("player, status, field, message", [
+    ({"name": 5}, 400, "players[1].name", "players[1].name: must be a text, not 5"),
+    ({"name": "Ben", "colour": "red"}, 400, "players[1].colour", "players[1]: unknown field colour"),
+    ({"name": "Ben", "ai": 3}, 400, "players[1].ai", "players[1].ai: must be a text, not 3"),
+    ({"name": "Ben", "ai": "godlike"}, 400, "players[1].ai", "players[1].ai: must be one of easy, normal, hard"),
+    ({"open": True, "name": "Ben"}, 422, "players[1]", 'players[1]: an open seat is exactly {"open": true}'),
+    ({"open": False}, 422, "players[1]", 'players[1]: an open seat is exactly {"open": true}'),
+    ({"me": False}, 422, "players[1]", 'players[1]: a seat of your own is exactly {"me": true}'),
+    ({"me": True, "name": "Ben"}, 422, "players[1]", 'players[1]: a seat of your own is exactly {"me": true}'),
+    ({}, 422, "players[1].name", "players[1].name: a non-empty name is required"),
+    (7, 400, "players[1]", "players[1]: must be an object, not 7"),
+])
+def test_a_player_is_refused_naming_its_field(site, player, status, field, message):
+    runtime, client, _ = site
+    r = client.post("/api/games", json={"game": "murus", "players": [{"name": "Ana"}, player]})
+    assert (r.status_code, r.json["error"]["field"]) == (status, field), r.json
+    assert r.json["error"]["message"] == message
+
+
+def test_a_refused_body_is_said_from_its_type_in_the_reader_language(site):
+    _, client, created = site
+    token = created["seats"][0]["token"]
+    r = client.post(f"/api/games/{created['id']}/commands", json={"command_id": "c1"},
+                    headers={"Authorization": f"Bearer {token}", "Accept-Language": "fr"})
+    assert r.status_code == 400 and r.json["error"] == {"code": "bad_request", "message": "le champ move manque",
+                                                        "field": "move"}
+    r = client.post("/api/games", json={"game": "murus", "players": [{"name": "Ana"}, {"name": 5}]},
+                    headers={"Accept-Language": "zh"})
+    assert r.json["error"]["message"] == "players[1].name：必须是文本，而不是 5"

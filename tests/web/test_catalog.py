@@ -85,7 +85,10 @@ def test_pages_and_openapi_take_titles_and_levels_from_the_catalog(client):
     for info in GAMES:
         assert info.title.replace("&", "&amp;") in lobby
     doc = client.get("/api/openapi.json").get_json()
-    player = doc["components"]["schemas"]["CreateGame"]["properties"]["players"]["items"]
+    schemas = doc["components"]["schemas"]
+    assert schemas["CreateGame"]["properties"]["players"]["items"] == {"$ref": "#/components/schemas/Player"}
+    player = schemas["Player"]
+    assert set(player["properties"]) == {"name", "ai", "open", "me"} and player["additionalProperties"] is False
     assert player["properties"]["ai"]["anyOf"][0]["enum"] == ["easy", "normal", "hard"]
     assert "Catalog" in doc["components"]["schemas"] and "/api/catalog" in doc["paths"]
     described = doc["components"]["schemas"]["CreateGame"]["properties"]["options"]["description"]
