@@ -52,7 +52,7 @@ class Server:
                 [sys.executable, "-m", "burrow.cli", "serve", "--port", str(self.port),
                  "--data", str(self.dir / "data")],
                 cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a busy machine may take a minute to import the AI cores
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 busy = "it is already in use" in self.log_path.read_bytes()[logged:].decode(errors="replace")
@@ -227,8 +227,10 @@ def new_page(browser, server, watch):
         for page in context.pages:
             if not page.is_closed():
                 watch.snapshot(page)
-        try:
-            context.unroute_all(behavior="ignoreErrors")  # a request in flight must not fail the next test
+        try:  # a request in flight in a route of the context or of a page must not fail the next test
+            for page in context.pages:
+                page.unroute_all(behavior="ignoreErrors")
+            context.unroute_all(behavior="ignoreErrors")
             context.close()
         except PlaywrightError:  # the test closed it already
             pass
