@@ -330,3 +330,52 @@ def test_every_file_named_exists():
 def test_the_file_check_sees_a_path_and_leaves_a_placeholder():
     assert named_paths("see ``services/store/streams.py`` and docs/api.md, not `bench/<script>.py`") == \
         {"services/store/streams.py", "docs/api.md"}
+
+
+ROUTE_DECORATORS = {"route", "get", "post", "put", "patch", "delete"}
+
+
+def foreign_routes(source: str) -> list[tuple[int, str]]:
+    """(line, blueprint) of every route the module adds to a blueprint it did not make (one it imported): its
+    routes would exist only because the module was imported somewhere."""
+    tree = ast.parse(source)
+    own = {target.id for node in tree.body if isinstance(node, ast.Assign)
+           for target in node.targets if isinstance(target, ast.Name)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            for decorator in node.decorator_list:
+                made = decorator.func if isinstance(decorator, ast.Call) else None
+                if isinstance(made, ast.Attribute) and made.attr in ROUTE_DECORATORS \
+                        and isinstance(made.value, ast.Name) and made.value.id not in own:
+                    found.append((decorator.lineno, made.value.id))
+    return found
+
+
+def test_each_module_of_routes_adds_them_to_its_own_blueprint():
+    found = [f"{p.relative_to(ROOT).as_posix()}:{line}: a route added to {name}, made elsewhere"
+             for p in sorted((ROOT / "web").rglob("*.py"))
+             for line, name in foreign_routes(p.read_text(encoding="utf-8"))]
+    assert found == [], "\n".join(found)
+
+
+def test_the_route_check_sees_a_route_on_an_imported_blueprint():
+    source = ("from web.api import api\nfrom flask import Blueprint\nmine = Blueprint('mine', __name__)\n\n"
+              "@mine.get('/a')\ndef a():\n    pass\n\n@api.post('/b')\ndef b():\n    pass\n")
+    assert foreign_routes(source) == [(9, "api")]
+
+
+def test_create_app_registers_every_blueprint_of_web(runtime):
+    """``web/app.py`` registers each blueprint the modules of web/ make: none is left out, none joins by import."""
+    import importlib
+
+    from flask import Blueprint
+
+    from web.app import create_app
+
+    registered = {id(b) for b in create_app(runtime).blueprints.values()}
+    made = {f"web.{p.stem}.{name}": value for p in sorted((ROOT / "web").glob("*.py"))
+            for name, value in vars(importlib.import_module(f"web.{p.stem}")).items()
+            if isinstance(value, Blueprint)}
+    assert len(made) >= 8
+    assert [name for name, blueprint in made.items() if id(blueprint) not in registered] == []

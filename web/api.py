@@ -23,8 +23,6 @@ from services.store.connection import REDIS_DOWN
 from web import i18n, schemas, session
 from web.errors import flask_response
 
-api = Blueprint("api", __name__, url_prefix="/api")
-
 LOBBY_PAGE, LOBBY_MAX = 50, 200  # lobby lines per page: default, most
 LOBBY_CURSOR = re.compile(r"\d{1,15}\.[0-9a-z-]{1,40}")
 
@@ -36,7 +34,6 @@ def runtime():
 error = flask_response
 
 
-@api.errorhandler(errors.ServiceError)
 def service_error(exc: errors.ServiceError):
     return error(exc.status, exc.code, exc.text, **exc.details)
 
@@ -50,11 +47,6 @@ def redis_down(exc):
     return service_error(errors.unreachable())
 
 
-for _down in REDIS_DOWN:
-    api.register_error_handler(_down, redis_down)
-
-
-@api.url_value_preprocessor
 def game_ids_of_our_form(endpoint, values):
     """A game id in a path has the form the service makes, or names no game (never a key pattern or a path)."""
     gid = (values or {}).get("gid")
@@ -62,7 +54,6 @@ def game_ids_of_our_form(endpoint, values):
         raise errors.NotFound(Text("no game {gid}", gid=repr(gid[:40])))
 
 
-@api.before_request
 def only_json_from_this_origin():
     """``POST`` takes only ``application/json`` (a cross-site form or ``text/plain`` fetch cannot send that without
     the browser asking first, and we never answer that question), and a browser's ``Origin``, when sent, must be
@@ -79,7 +70,6 @@ def only_json_from_this_origin():
     return None
 
 
-@api.after_request
 def private_answers(response):
     """Answers that depend on who asks are never kept by a cache (a proxy's, the browser's): anything read with a
     bearer token or a session cookie (a seat's document, its legal moves, hidden cards), and every answer to a
@@ -89,6 +79,23 @@ def private_answers(response):
             or request.cookies.get(session.COOKIE):
         response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def api_blueprint(name: str, import_name: str) -> Blueprint:
+    """A blueprint of JSON API routes under ``/api``, with the API's rules: errors as JSON (a service's, Redis
+    down), game ids of our form, JSON bodies from this origin only, answers that depend on who asks never cached.
+    Each module of routes makes its own; ``web/app.py`` registers each."""
+    blueprint = Blueprint(name, import_name, url_prefix="/api")
+    blueprint.register_error_handler(errors.ServiceError, service_error)
+    for down in REDIS_DOWN:
+        blueprint.register_error_handler(down, redis_down)
+    blueprint.url_value_preprocessor(game_ids_of_our_form)
+    blueprint.before_request(only_json_from_this_origin)
+    blueprint.after_request(private_answers)
+    return blueprint
+
+
+api = api_blueprint("api", __name__)
 
 
 def bearer_token() -> str | None:

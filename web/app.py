@@ -26,23 +26,29 @@ class JSONProvider(DefaultJSONProvider):
 
 def create_app(runtime: Runtime) -> Flask:
     """The web app over ``runtime`` (its store, service and projections)."""
-    import web.learn  # noqa: F401 - its routes join the API's blueprint and the pages'
-    import web.people  # noqa: F401 - its routes join the API's blueprint
-    import web.tournaments  # noqa: F401 - the same
     from web import i18n
     from web.accounts import accounts_bp
     from web.api import api
     from web.away import away_bp
     from web.install import install_bp
+    from web.learn import learn_api, learn_pages
     from web.pages import pages
+    from web.people import people_api
+    from web.tournaments import tournaments_api
 
     app = Flask(__name__)
     app.json = JSONProvider(app)
     app.config["RUNTIME"] = runtime
     app.config["MAX_CONTENT_LENGTH"] = runtime.settings.limits.body_bytes
     app.extensions["burrow.health"] = Health.of(runtime)  # GET /api/health, here and on the front
+    # Every blueprint is registered here, by name: a module's routes are its own blueprint's (the JSON API's under
+    # /api with its rules, ``web/api.py`` ``api_blueprint``), never added to another's by importing it.
     app.register_blueprint(api)
+    app.register_blueprint(people_api)
+    app.register_blueprint(tournaments_api)
+    app.register_blueprint(learn_api)
     app.register_blueprint(pages)
+    app.register_blueprint(learn_pages)
     i18n.init_app(app)  # Flask-Babel and the language of each request (web/i18n.py)
     app.register_blueprint(accounts_bp)
     app.register_blueprint(away_bp)

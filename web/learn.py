@@ -7,14 +7,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import abort, current_app, jsonify, render_template, url_for
+from flask import Blueprint, abort, current_app, jsonify, render_template, url_for
 
 from domain.text import Text
 from services.learn import deck, tutorials
 from web import i18n, session
 from web.accounts import body_object
-from web.api import api
-from web.pages import board_script, pages, title
+from web.api import api_blueprint
+from web.pages import board_script, title
+
+learn_api = api_blueprint("learn_api", __name__)
+learn_pages = Blueprint("learn_pages", __name__)  # its templates and static files are the pages' (web/pages.py)
 
 
 def runtime():
@@ -49,7 +52,7 @@ def _done() -> dict[str, int]:
     return tutorials.progress_of(runtime()).done(learner)
 
 
-@api.get("/learn")
+@learn_api.get("/learn")
 def list_tutorials():
     """Every game's tutorial: its title, number of steps and the steps this account has completed."""
     lang = i18n.request_language()
@@ -59,14 +62,14 @@ def list_tutorials():
                                   for game in tutorials.names()]})
 
 
-@api.get("/learn/<game>")
+@learn_api.get("/learn/<game>")
 def tutorial_steps(game: str):
     """A tutorial's steps in the reader's language (404 for a game without one)."""
     steps = tutorials.steps(tutorials.tutorial(game).game)
     return jsonify({"game": game, "steps": said(list(steps), i18n.request_language())})
 
 
-@api.post("/learn/<game>/progress")
+@learn_api.post("/learn/<game>/progress")
 def tutorial_progress(game: str):
     """``{"step"}``: that step is done (kept for an account or a guest session; without either, the page keeps
     its own)."""
@@ -81,13 +84,13 @@ def tutorial_progress(game: str):
     return "", 204
 
 
-@pages.get("/learn")
+@learn_pages.get("/learn")
 def learn_page():
     return render_template("learn.html", game=None, board=None, title=None,
                            games=[{"name": g, "title": title(g)} for g in tutorials.names()])
 
 
-@pages.get("/learn/<game>")
+@learn_pages.get("/learn/<game>")
 def tutorial_page(game: str):
     if game not in tutorials.names():
         abort(404)
@@ -98,14 +101,14 @@ def tutorial_page(game: str):
 
 # -- the deck (signed in) ------------------------------------------------------------------------------------
 
-@api.get("/me/deck")
+@learn_api.get("/me/deck")
 def my_deck():
     """The due cards of the signed-in account's deck, oldest first, with how many are due and in all."""
     _, account = session.required()
     return jsonify(deck.of(runtime()).due(account.id))
 
 
-@api.post("/me/deck/<card_id>/answer")
+@learn_api.post("/me/deck/<card_id>/answer")
 def answer_card(card_id: str):
     """``{"move"}``: a review answered at once — whether the move solves the card, its solutions, next due."""
     _, account = session.required()
@@ -113,7 +116,7 @@ def answer_card(card_id: str):
     return jsonify(deck.of(runtime()).answer(account.id, card_id, body.get("move")))
 
 
-@pages.get("/train")
+@learn_pages.get("/train")
 def train_page():
     boards = {g: url_for("pages.static", filename="boards/" + board_script(g)) for g in tutorials.names()
               if board_script(g)}

@@ -1,5 +1,6 @@
 """The API of meeting people (docs/api.md "Meeting people"): presence, chat; seeks, challenges and an account's
-notifications once signed in. Thin, like ``web/api.py``, on the same blueprint (its errors, its checks)."""
+notifications once signed in. Thin, like ``web/api.py``, on an API blueprint of its own (the API's errors and
+checks: ``api_blueprint``)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from services.bounds import is_stream_id
 from services.clients import client_id
 from services.people.chat import check_room
 from web import schemas
-from web.api import api, bearer_token, required_seat, runtime
+from web.api import api_blueprint, bearer_token, required_seat, runtime
+
+people_api = api_blueprint("people_api", __name__)
 
 
 def meeting():
@@ -21,7 +24,7 @@ def meeting():
     return rt, rt.people
 
 
-@api.post("/games/<gid>/presence")
+@people_api.post("/games/<gid>/presence")
 def presence(gid: str):
     """A seat's page is open (it says so every few seconds): its player counts as online."""
     rt, people = meeting()
@@ -64,7 +67,7 @@ def body_of(*names: str, empty_ok: bool = False) -> dict:
     return body
 
 
-@api.get("/games/<gid>/chat")
+@people_api.get("/games/<gid>/chat")
 def read_chat(gid: str):
     """``?room=players|spectators&after=<id>``: the room's messages after that one (the last 100 without)."""
     rt, people = meeting()
@@ -76,7 +79,7 @@ def read_chat(gid: str):
     return jsonify({"messages": people.chat.read(gid, room, after)})
 
 
-@api.post("/games/<gid>/chat")
+@people_api.post("/games/<gid>/chat")
 def post_chat(gid: str):
     """``{"text", "room"}``: a message to the room; 201 with it."""
     rt, people = meeting()
@@ -86,7 +89,7 @@ def post_chat(gid: str):
     return jsonify(people.chat.post(gid, room, sender, key, body.get("text"))), 201
 
 
-@api.post("/games/<gid>/chat/report")
+@people_api.post("/games/<gid>/chat/report")
 def report_chat(gid: str):
     """``{"room", "id"}``: tell the operators about a message (kept with the messages before it)."""
     rt, people = meeting()
@@ -144,7 +147,7 @@ def account_or_guest(name: object):
     return session.person_or_guest(name)
 
 
-@api.post("/seeks")
+@people_api.post("/seeks")
 def create_seek():
     """``{"game", "options"?, "clock"?, "seats"?, "rating_range"?: [lo, hi], "rated"?, "name"? (a guest)}``: 201
     ``{"id", "status"}`` — paired at once with compatible players waiting (``"status": "paired"``, ``"game"``),
@@ -167,21 +170,21 @@ def create_seek():
     return jsonify({**answer, "name": person.name}), 201
 
 
-@api.get("/seeks")
+@people_api.get("/seeks")
 def list_seeks():
     """``?game=``: the open seeks, oldest first."""
     _, people = meeting()
     return jsonify({"seeks": people.seeks.open(request.args.get("game"))})
 
 
-@api.delete("/seeks/<seek_id>")
+@people_api.delete("/seeks/<seek_id>")
 def cancel_seek(seek_id: str):
     _, people = meeting()
     people.seeks.cancel(someone(), seek_id)
     return "", 204
 
 
-@api.post("/challenges")
+@people_api.post("/challenges")
 def create_challenge():
     """``{"to"?, "game", "options"?, "clock"?, "side"?, "name"? (a guest's invite)}``: 201 ``{"id"}`` and the
     player named is told; without ``to``, an invite: 201 ``{"id", "url"}``, the page where anyone accepts it."""
@@ -194,14 +197,14 @@ def create_challenge():
     return jsonify(answer), 201
 
 
-@api.get("/challenges")
+@people_api.get("/challenges")
 def my_challenges():
     """The player's open challenges: ``{"incoming", "outgoing"}``."""
     _, people = meeting()
     return jsonify(people.challenges.of(someone()))
 
 
-@api.get("/challenges/<challenge_id>")
+@people_api.get("/challenges/<challenge_id>")
 def one_challenge(challenge_id: str):
     """An open challenge as its page shows it: an invite to anyone, a challenge to its two players (404 else)."""
     from web import session
@@ -210,7 +213,7 @@ def one_challenge(challenge_id: str):
     return jsonify(people.challenges.get(session.person(), challenge_id))
 
 
-@api.post("/challenges/<challenge_id>/accept")
+@people_api.post("/challenges/<challenge_id>/accept")
 def accept_challenge(challenge_id: str):
     """The recipient accepts (an invite: anyone; a guest gives ``{"name"}`` and gets a guest session): 201
     ``{"game"}``, the challenger is told."""
@@ -219,14 +222,14 @@ def accept_challenge(challenge_id: str):
     return jsonify(people.challenges.accept(account_or_guest(body.get("name")), challenge_id)), 201
 
 
-@api.post("/challenges/<challenge_id>/decline")
+@people_api.post("/challenges/<challenge_id>/decline")
 def decline_challenge(challenge_id: str):
     _, people = meeting()
     people.challenges.decline(someone(), challenge_id)
     return "", 204
 
 
-@api.delete("/challenges/<challenge_id>")
+@people_api.delete("/challenges/<challenge_id>")
 def cancel_challenge(challenge_id: str):
     """The challenger cancels: 204, the recipient is told (``challenge_cancelled``)."""
     _, people = meeting()

@@ -9,7 +9,9 @@ from flask import jsonify, request
 from domain.text import Text
 from services import errors
 from web import schemas, session
-from web.api import api, runtime
+from web.api import api_blueprint, runtime
+
+tournaments_api = api_blueprint("tournaments_api", __name__)
 
 STATUSES = ("upcoming", "running", "finished")
 
@@ -26,7 +28,7 @@ def tournaments():
     return found
 
 
-@api.post("/tournaments")
+@tournaments_api.post("/tournaments")
 def create_tournament():
     """``{"game", "system", "clock", "options"?, "rounds"?, "minutes"?, "table_size"?, "starts_at"?,
     "max_players"?, "title"?}`` → 201 ``{"id"}``."""
@@ -35,25 +37,25 @@ def create_tournament():
     return jsonify({"id": tournaments().create(username, body)}), 201
 
 
-@api.post("/tournaments/<tid>/join")
+@tournaments_api.post("/tournaments/<tid>/join")
 def join_tournament(tid: str):
     tournaments().join(tid, signed_in_user())
     return "", 204
 
 
-@api.post("/tournaments/<tid>/withdraw")
+@tournaments_api.post("/tournaments/<tid>/withdraw")
 def withdraw_from_tournament(tid: str):
     tournaments().withdraw(tid, signed_in_user())
     return "", 204
 
 
-@api.post("/tournaments/<tid>/start")
+@tournaments_api.post("/tournaments/<tid>/start")
 def start_tournament(tid: str):
     tournaments().start(tid, signed_in_user())
     return "", 204
 
 
-@api.get("/tournaments")
+@tournaments_api.get("/tournaments")
 def list_tournaments():
     """``?status=upcoming|running|finished`` (all three without): ``{"tournaments": [...]}``."""
     status = request.args.get("status")
@@ -62,6 +64,6 @@ def list_tournaments():
     return jsonify({"tournaments": tournaments().listed(status)})
 
 
-@api.get("/tournaments/<tid>")
+@tournaments_api.get("/tournaments/<tid>")
 def get_tournament(tid: str):
     return jsonify(tournaments().document(tid))
