@@ -75,8 +75,8 @@ def private_answers(response):
     bearer token or a session cookie (a seat's document, its legal moves, hidden cards), and every answer to a
     POST (a new game's seat tokens, a claimed seat's). Every answer varies with both headers."""
     response.vary.update(("Authorization", "Cookie"))
-    if request.method not in ("GET", "HEAD") or "Authorization" in request.headers \
-            or request.cookies.get(session.COOKIE):
+    if request.method not in ("GET", "HEAD") or "HTTP_AUTHORIZATION" in request.environ \
+            or session.COOKIE in request.environ.get("HTTP_COOKIE", ""):
         response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -271,7 +271,7 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def remember_choice(response):
-        chosen = known(request.args.get("lang"))
+        chosen = known(request.args.get("lang")) if "lang" in request.environ.get("QUERY_STRING", "") else None
         if chosen and response.mimetype == "text/html" and request.cookies.get(COOKIE) != chosen:
             response.set_cookie(COOKIE, chosen, max_age=COOKIE_AGE, samesite="Lax", httponly=True,
                                 secure=request.is_secure)
