@@ -58,13 +58,16 @@ def only_json_from_this_origin():
     """``POST`` takes only ``application/json`` (a cross-site form or ``text/plain`` fetch cannot send that without
     the browser asking first, and we never answer that question), and a browser's ``Origin``, when sent, must be
     this site's own. (Its scheme is not compared: behind a TLS proxy the app itself sees plain HTTP.)"""
-    if request.method != "POST":
+    environ = request.environ
+    if environ["REQUEST_METHOD"] != "POST":
         return None
-    has_body = bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "")
-    if (has_body or request.content_type) and request.mimetype != "application/json":
+    has_body = environ.get("CONTENT_LENGTH", "0") not in ("", "0") \
+        or "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "")
+    content_type = environ.get("CONTENT_TYPE", "")
+    if (has_body or content_type) and content_type.partition(";")[0].strip().lower() != "application/json":
         return error(415, "unsupported_media_type",
                      "the body must be JSON, sent with Content-Type: application/json")
-    origin = request.headers.get("Origin")
+    origin = environ.get("HTTP_ORIGIN")
     if origin is not None and urlsplit(origin).netloc.lower() != request.host.lower():
         return error(403, "forbidden_origin", f"requests from {origin[:100]} are not accepted here")
     return None
@@ -74,7 +77,7 @@ def private_answers(response):
     """Answers that depend on who asks are never kept by a cache (a proxy's, the browser's): anything read with a
     bearer token or a session cookie (a seat's document, its legal moves, hidden cards), and every answer to a
     POST (a new game's seat tokens, a claimed seat's). Every answer varies with both headers."""
-    response.vary.update(("Authorization", "Cookie"))
+    i18n.vary(response, "Authorization", "Cookie")
     if request.method not in ("GET", "HEAD") or "HTTP_AUTHORIZATION" in request.environ \
             or session.COOKIE in request.environ.get("HTTP_COOKIE", ""):
         response.headers["Cache-Control"] = "no-store"

@@ -275,8 +275,21 @@ def init_app(app: Flask) -> None:
         if chosen and response.mimetype == "text/html" and request.cookies.get(COOKIE) != chosen:
             response.set_cookie(COOKIE, chosen, max_age=COOKIE_AGE, samesite="Lax", httponly=True,
                                 secure=request.is_secure)
-        response.vary.update(("Accept-Language", "Cookie"))  # a cache must not give one reader another's language
+        vary(response, "Accept-Language", "Cookie")  # a cache must not give one reader another's language
         return response
+
+
+def vary(response: Response, *names: str) -> None:
+    """Add ``names`` to the answer's ``Vary`` header (what werkzeug's ``response.vary`` does, without parsing the
+    header into a set and writing it back on every answer)."""
+    present = response.headers.get("Vary")
+    if not present:
+        response.headers["Vary"] = ", ".join(names)
+        return
+    have = {v.strip().lower() for v in present.split(",")}
+    more = [n for n in names if n.lower() not in have]
+    if more:
+        response.headers["Vary"] = ", ".join((present, *more))
 
 
 def switch_url(lang: str) -> str:
