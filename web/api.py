@@ -248,13 +248,14 @@ def old_version(rt, gid: str, seat: int | None, version: int) -> dict:
 
 def with_presence(rt, doc: dict, seat: int | None) -> dict:
     """The document with what is true only now: ``online`` per seat and, for a seat whose opponent is away on
-    their turn, the claims in ``table``. A seat reading its own document has its page open: it is seen."""
+    their turn, the claims in ``table``. A seat reading its own document has its page open: it is seen (and
+    nothing is published: the page's beat, ``POST /api/games/<gid>/presence``, tells the others)."""
     people = rt.people
     if people is None:
         return doc
     gid = doc["id"]
-    if seat is not None and people.presence.seat_seen(gid, seat):
-        people.notifications.to_game(gid, "presence", seat=seat)
+    if seat is not None:
+        people.presence.seat_seen(gid, seat)
     doc = {**doc, "online": people.presence.online(gid, [p.get("account") for p in doc["players"]]), "away": None}
     if doc["clock"] is not None and doc["status"] == "playing" and len(doc["players"]) == 2:
         game = rt.games.load(gid)

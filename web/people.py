@@ -29,7 +29,7 @@ def presence(gid: str):
     """A seat's page is open (it says so every few seconds): its player counts as online."""
     rt, people = meeting()
     seat = required_seat(rt, gid)
-    if people.presence.seat_seen(gid, seat):
+    if people.presence.seat_beat(gid, seat):
         people.notifications.to_game(gid, "presence", seat=seat)  # the others' dots turn on now
     return "", 204
 

@@ -1,11 +1,13 @@
 """Presence: whether each seat's player has the game's page or their account's stream open (docs/api.md "Meeting
 people": ``online`` per seat, within 30 s).
 
-A seat's page says so every ``BEAT_MS`` (``POST /api/games/<gid>/presence`` with its token); a signed-in account
-is seen while one of its streams (``GET /api/me/stream``) is open, renewed by the stream's process. A seat is
-online when either was seen in the last ``ONLINE_MS``. Nothing of this is a game event: it changes no state, only
-what a document says right now, and what a waiting player may claim (``claim victory``, ``claim draw``) of an
-opponent away ``AWAY_MS`` on their turn.
+A seat's page says so every ``BEAT_MS`` (``POST /api/games/<gid>/presence`` with its token), and a seat reading
+its own document is seen too; a signed-in account is seen while one of its streams (``GET /api/me/stream``) is
+open, renewed by the stream's process. A seat is online when either was seen in the last ``ONLINE_MS``. Only a
+beat tells the game's other pages that a seat came online (a ``presence`` notice): a read notes when the seat was
+seen, and publishes nothing. Nothing of this is a game event: it changes no state, only what a document says right
+now, and what a waiting player may claim (``claim victory``, ``claim draw``) of an opponent away ``AWAY_MS`` on
+their turn.
 """
 
 from __future__ import annotations
@@ -35,14 +37,24 @@ class Presence:
         self.redis = client
         self.keys = keys
 
-    def seat_seen(self, gid: str, seat: int, at: int | None = None) -> bool:
-        """The seat's page is open now; True when it had not been seen in the last ``ONLINE_MS`` (it comes
-        online: the game's pages are worth telling)."""
+    def seat_seen(self, gid: str, seat: int, at: int | None = None) -> None:
+        """The seat's player has the game open now (its page read the seat's document)."""
         key, at = self.keys.presence(gid), at or now_ms()
         pipe = self.redis.pipeline(transaction=False)
-        pipe.hget(key, str(seat))
         pipe.hset(key, str(seat), at)
         pipe.pexpire(key, KEEP_MS)
+        pipe.execute()
+
+    def seat_beat(self, gid: str, seat: int, at: int | None = None) -> bool:
+        """The seat's page says it is open (its beat): seen now; True when that page had not said so in the last
+        ``ONLINE_MS`` (it came online, or back: the game's other pages are worth telling). A page reads its
+        document before its first beat, so whether to tell is the beats' record, not the reads'."""
+        key, beats, at = self.keys.presence(gid), self.keys.presence_beats(gid), at or now_ms()
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hget(beats, str(seat))
+        for name in (beats, key):
+            pipe.hset(name, str(seat), at)
+            pipe.pexpire(name, KEEP_MS)
         before = pipe.execute()[0]
         return before is None or at - int(before) > ONLINE_MS
 

@@ -255,6 +255,10 @@ class Keys:
         """Hash: seat → when its player last had the game's page open (ms)."""
         return f"{self._p(self.partition(gid))}:presence:{gid}"
 
+    def presence_beats(self, gid: str) -> str:
+        """Hash: seat → when its page last said it was open (ms): whether the game's other pages were told."""
+        return f"{self._p(self.partition(gid))}:presence-beats:{gid}"
+
     def notifications_log(self) -> str:
         """Stream: every notification (an account's, a game's chat), trimmed to the last few thousand; each web
         process's hub follows it to wake the streams concerned."""

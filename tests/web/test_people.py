@@ -4,6 +4,7 @@ claiming a clocked game of an opponent away on their turn. fakeredis and a real 
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -49,6 +50,29 @@ def test_a_seat_is_online_while_its_page_is_open(client, runtime):
     assert client.post(f"/api/games/{g['id']}/presence").status_code == 401
     runtime.people.presence.seat_seen(g["id"], 1, at=int(time.time() * 1000) - 31_000)
     assert doc(client, g)["online"] == [True, False]  # 30 s without a word: gone
+
+
+def presence_notices(runtime, gid: str) -> list[dict]:
+    """The ``presence`` notices published to game ``gid``'s pages, oldest first."""
+    entries = runtime.redis.xrange(runtime.store.keys.notifications_log())
+    told = [json.loads(f[b"data"]) for _, f in entries if f[b"to"] == f"game:{gid}".encode()]
+    return [n for n in told if n["type"] == "presence"]
+
+
+def test_reading_a_document_publishes_nothing_and_a_pages_first_beat_tells_the_others(client, runtime):
+    g = create(client)
+    gid, ana = g["id"], auth(g["seats"][0]["token"])
+    assert doc(client, g, 0)["online"] == [True, False]  # a page reads its document first: Ana is online...
+    assert presence_notices(runtime, gid) == []  # ...and a GET told nobody
+    assert doc(client, g)["online"] == [True, False]
+    assert client.post(f"/api/games/{gid}/presence", headers=ana).status_code == 204  # then its first beat
+    assert presence_notices(runtime, gid) == [{"type": "presence", "seat": 0}]  # the others' dots turn on
+    client.post(f"/api/games/{gid}/presence", headers=ana)
+    doc(client, g, 0)
+    assert len(presence_notices(runtime, gid)) == 1  # still here: nothing new to tell
+    runtime.people.presence.seat_beat(gid, 0, at=int(time.time() * 1000) - 31_000)  # the page went quiet
+    client.post(f"/api/games/{gid}/presence", headers=ana)
+    assert len(presence_notices(runtime, gid)) == 2  # back: told again
 
 
 def test_the_players_room_is_its_seats_and_keeps_what_they_say(client, runtime):
