@@ -374,12 +374,13 @@ class Tournaments:
             self.notifications.to_tournament(tid, state.version, raw)
         return doc
 
-    def document(self, tid: str) -> dict:
-        """The tournament's document as projected (projected now if it is not yet)."""
+    def document(self, tid: str) -> dict | None:
+        """The tournament's document as projected or, when it is not yet, as its stream makes it now (a read
+        writes and publishes nothing: the projection job does); None for no such tournament."""
         raw = self.redis.get(self.keys.tournament_view(tid)) if _is_id(tid) else None
         if raw is None:
-            doc = self.project(tid, state=self.load(tid))
-            return doc
+            state = self.load(tid)
+            return None if state is None else document(state)
         return json.loads(raw)
 
     def stored(self, tid: str) -> tuple[int, bytes] | None:
