@@ -31,11 +31,11 @@ MIN_INT, MAX_INT = -(2**63), 2**64 - 1
 
 class Refused(ValueError):
     """A value that does not fit its declared type: ``text`` says why, ``field`` is where ("players[0].name"), or
-    None for the value as a whole."""
+    None for the value as a whole; ``unknown`` when it is a field the type does not have."""
 
-    def __init__(self, text: Text, field: str | None):
+    def __init__(self, text: Text, field: str | None, unknown: bool = False):
         super().__init__(text)
-        self.text, self.field = text, field
+        self.text, self.field, self.unknown = text, field, unknown
 
 
 def convert(value: Any, kind: type[T], name: str | None = None) -> T:
@@ -67,7 +67,9 @@ def refusal(kind: Any, value: Any, error: msgspec.ValidationError, name: str | N
         if struct.forbid_unknown_fields:
             for key in found:
                 if key not in known:
-                    return _refused(where, Text("unknown field {name}", name=key[:SHOWN]), _path(where, [key]))
+                    field = _path(where, [key[:SHOWN]])
+                    return Refused(Text("{field}: {message}", field=field, message=Text(
+                        "unknown field (known: {fields})", fields=", ".join(known))), field, unknown=True)
         for f in struct.fields:
             if f.required and f.encode_name not in found:
                 return _refused(where, Text("the field {name} is missing", name=f.encode_name),

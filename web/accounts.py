@@ -5,6 +5,7 @@ games and sessions, profiles, leaderboards, and their pages. Thin: parse, call `
 from __future__ import annotations
 
 import re
+from typing import TypeVar
 from urllib.parse import urlsplit
 
 from flask import Blueprint, current_app, jsonify, render_template, request
@@ -22,6 +23,7 @@ from web.api import only_json_from_this_origin, service_error
 accounts_bp = Blueprint("accounts", __name__, template_folder="templates")
 accounts_bp.register_error_handler(errors.ServiceError, service_error)
 
+T = TypeVar("T")
 PAGE, MAX_PAGE = 20, 100
 SESSION_ID = re.compile(r"[0-9a-f]{16}\Z")
 
@@ -57,6 +59,12 @@ def body_object(allowed: tuple[str, ...], empty_ok: bool = False) -> dict:
     return body
 
 
+def body_as(kind: type[T], empty_ok: bool = False) -> T:
+    """The request's body as ``kind`` (``web/schemas.py``): 400 if it is no JSON object, 422 naming the field it
+    does not fit (a field ``kind`` lacks, a value of another kind)."""
+    return schemas.request_body(kind, empty_ok=empty_ok, refused=errors.Unprocessable)
+
+
 def credential_body() -> dict:
     """A credential as ``PublicKeyCredential.toJSON()`` gives it."""
     return body_object(("id", "rawId", "response", "type", "clientExtensionResults", "authenticatorAttachment"))
@@ -90,16 +98,16 @@ def signed_in_answer(username: str, session_id: str, status: int = 200):
 
 @accounts_bp.post("/api/accounts")
 def sign_up():
-    body = body_object(("username", "password"))
-    session_id, account = session.accounts().sign_up(body.get("username"), body.get("password"),
+    body = body_as(schemas.Credentials)
+    session_id, account = session.accounts().sign_up(body.username, body.password,
                                                      request.remote_addr, request.user_agent.string)
     return signed_in_answer(account.username, session_id, 201)
 
 
 @accounts_bp.post("/api/session")
 def sign_in():
-    body = body_object(("username", "password"))
-    session_id, account = session.accounts().sign_in(body.get("username"), body.get("password"),
+    body = body_as(schemas.Credentials)
+    session_id, account = session.accounts().sign_in(body.username, body.password,
                                                      request.remote_addr, request.user_agent.string)
     return signed_in_answer(account.username, session_id)
 
@@ -123,9 +131,9 @@ def passkeys() -> Passkeys:
 @accounts_bp.post("/api/passkeys/register/options")
 def passkey_register_options():
     found = session.signed_in()
-    body = body_object(("username",), empty_ok=True)
+    body = body_as(schemas.PasskeyOptionsRequest, empty_ok=True)
     rp_id, _ = relying_party()
-    return jsonify(passkeys().register_options(rp_id, found[1] if found else None, body.get("username"),
+    return jsonify(passkeys().register_options(rp_id, found[1] if found else None, body.username,
                                                request.remote_addr))
 
 
@@ -183,8 +191,8 @@ def away_fields(account) -> dict:
 @accounts_bp.post("/api/me/password")
 def set_password():
     current, account = session.required()
-    body = body_object(("password", "current_password"))
-    session.accounts().set_password(account, body.get("password"), body.get("current_password"), current)
+    body = body_as(schemas.NewPassword)
+    session.accounts().set_password(account, body.password, body.current_password, current)
     sessions = session.accounts().sessions
     for other in sessions.of_account(account.id):  # a new password signs out every other device
         if other.hash != current.hash:
@@ -198,10 +206,7 @@ def choose_language():
     site's own JSON ``POST`` saves it (``api_checks``): a page asked for with ``?lang=`` saves nothing, so a link
     from another site cannot change the account, nor write anything for it."""
     _, account = session.required()
-    lang = body_object(("lang",)).get("lang")
-    if not isinstance(lang, str) or i18n.known(lang) != lang:
-        raise errors.Unprocessable(Text("lang: one of {known}", known=", ".join(i18n.LANGUAGES)), field="lang")
-    session.accounts().store.set_language(account.id, lang)
+    session.accounts().store.set_language(account.id, body_as(schemas.Language).lang)
     return current_app.response_class(status=204)
 
 

@@ -10,8 +10,8 @@ from flask import Blueprint, current_app, jsonify, render_template, request
 from domain.text import Text
 from services import errors
 from services.accounts.sessions import agent_summary
-from web import session
-from web.accounts import body_object
+from web import schemas, session
+from web.accounts import body_as, body_object
 from web.api import only_json_from_this_origin, service_error
 
 away_bp = Blueprint("away", __name__, template_folder="templates")
@@ -73,15 +73,14 @@ def unsubscribe(sid: str):
 @away_bp.post("/api/me/email")
 def set_email():
     _, account = session.required()
-    body = body_object(("email",))
-    away().set_email(account, body.get("email"))
-    return jsonify({"email": {"address": body["email"], "verified": False}}), 202
+    email = body_as(schemas.EmailAddress).email
+    away().set_email(account, email)
+    return jsonify({"email": {"address": email, "verified": False}}), 202
 
 
 @away_bp.post("/api/email/verify")
 def verify_email():
-    body = body_object(("token",))
-    away().verify_email(body.get("token"))
+    away().verify_email(body_as(schemas.LinkToken).token)
     return no_content()
 
 
@@ -95,8 +94,7 @@ def set_notifications():
 @away_bp.put("/api/me/vacation")
 def set_vacation():
     _, account = session.required()
-    body = body_object(("on",))
-    return jsonify({"vacation": away().set_vacation(account, body.get("on"))})
+    return jsonify({"vacation": away().set_vacation(account, body_as(schemas.Vacation).on)})
 
 
 @away_bp.get("/api/me/waiting")
@@ -115,15 +113,14 @@ def waiting():
 @away_bp.post("/api/password/reset")
 def reset():
     """202 whatever the address: the answer never tells whether it is an account's."""
-    body = body_object(("email",))
-    away().request_reset(body.get("email"))
+    away().request_reset(body_as(schemas.EmailAddress).email)
     return current_app.response_class(status=202)
 
 
 @away_bp.post("/api/password/reset/confirm")
 def reset_confirm():
-    body = body_object(("token", "password"))
-    away().confirm_reset(body.get("token"), body.get("password"))
+    body = body_as(schemas.NewPasswordByLink)
+    away().confirm_reset(body.token, body.password)
     response = no_content()
     session.clear_cookie(response)
     return response

@@ -11,8 +11,8 @@ from flask import Blueprint, abort, current_app, jsonify, render_template, url_f
 
 from domain.text import Text
 from services.learn import deck, tutorials
-from web import i18n, session
-from web.accounts import body_object
+from web import i18n, schemas, session
+from web.accounts import body_as
 from web.api import api_blueprint
 from web.pages import board_script, title
 
@@ -74,13 +74,13 @@ def tutorial_progress(game: str):
     """``{"step"}``: that step is done (kept for an account or a guest session; without either, the page keeps
     its own)."""
     tutorial = tutorials.tutorial(game)
-    body = body_object(("step",))
+    step = body_as(schemas.TutorialProgress).step
     learner = _learner()
     progress = tutorials.progress_of(runtime())
     if learner is None:
-        progress.check(tutorial.game, body.get("step"))
+        progress.check(tutorial.game, step)
     else:
-        progress.record(learner, tutorial.game, body.get("step"))
+        progress.record(learner, tutorial.game, step)
     return "", 204
 
 
@@ -112,8 +112,8 @@ def my_deck():
 def answer_card(card_id: str):
     """``{"move"}``: a review answered at once — whether the move solves the card, its solutions, next due."""
     _, account = session.required()
-    body = body_object(("move",))
-    return jsonify(deck.of(runtime()).answer(account.id, card_id, body.get("move")))
+    move = body_as(schemas.DeckAnswer).move
+    return jsonify(deck.of(runtime()).answer(account.id, card_id, move))
 
 
 @learn_pages.get("/train")

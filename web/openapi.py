@@ -188,18 +188,7 @@ class Analysis(msgspec.Struct):
     players: list[PlayerAccuracy]  # per seat, over the moves analysed so far
 
 
-# -- the bodies of accounts and meeting people (their handlers check each field and name it: 422 ``field``) -----
-
-class Credentials(msgspec.Struct, forbid_unknown_fields=True):
-    """Sign up or in."""
-    username: str
-    password: str
-
-
-class PasskeyOptionsRequest(msgspec.Struct, forbid_unknown_fields=True):
-    """Signed out: the username of the account a new passkey makes; signed in: no field (the account's)."""
-    username: str | None = None
-
+# -- bodies read as open objects, handed to a library or a service that checks each field and names it -----------
 
 class PasskeyCredential(msgspec.Struct):
     """What the browser's ``PublicKeyCredential.toJSON()`` gives."""
@@ -209,16 +198,6 @@ class PasskeyCredential(msgspec.Struct):
     type: Literal["public-key"]
     clientExtensionResults: dict[str, Any] | None = None
     authenticatorAttachment: str | None = None
-
-
-class TutorialProgress(msgspec.Struct, forbid_unknown_fields=True):
-    """A tutorial step done."""
-    step: int  # its index, from 0
-
-
-class DeckAnswer(msgspec.Struct, forbid_unknown_fields=True):
-    """A review's answer."""
-    move: str  # in the game's notation, at most 200 characters
 
 
 class PushKeys(msgspec.Struct, forbid_unknown_fields=True):
@@ -234,73 +213,9 @@ class PushSubscription(msgspec.Struct, forbid_unknown_fields=True):
     expirationTime: float | None = None  # noqa: N815 - the Push API's own name
 
 
-class EmailAddress(msgspec.Struct, forbid_unknown_fields=True):
-    email: str
-
-
-class LinkToken(msgspec.Struct, forbid_unknown_fields=True):
-    token: str  # from a mailed, signed and expiring link
-
-
-class NewPasswordByLink(msgspec.Struct, forbid_unknown_fields=True):
-    token: str
-    password: str
-
-
 class NotificationKinds(msgspec.Struct, forbid_unknown_fields=True):
     email: dict[str, bool] | None = None  # your_turn, challenge
     push: dict[str, bool] | None = None  # your_turn, challenge, game_over
-
-
-class Vacation(msgspec.Struct, forbid_unknown_fields=True):
-    on: bool
-
-
-class Language(msgspec.Struct, forbid_unknown_fields=True):
-    """The language picked with the page's switch, kept for the account."""
-
-    lang: Literal["en", "fr", "zh"]
-
-
-class NewPassword(msgspec.Struct, forbid_unknown_fields=True):
-    password: str
-    current_password: str | None = None  # required when the account has a password
-
-
-ROOM = Literal["players", "spectators"]
-
-
-class ChatMessage(msgspec.Struct, forbid_unknown_fields=True):
-    text: str  # at most 140 characters
-    room: ROOM = "players"
-
-
-class ChatReport(msgspec.Struct, forbid_unknown_fields=True):
-    room: ROOM
-    id: str  # the message's id
-
-
-class SeekRequest(msgspec.Struct, forbid_unknown_fields=True):
-    game: str
-    options: dict[str, Any] | None = None
-    clock: dict[str, float] | None = None
-    seats: int | None = None  # the game's fewest by default
-    rating_range: list[float] | None = None  # [lowest, highest] of the opponents' ratings
-    rated: bool | None = None  # an account's seek is rated unless false; a guest's never
-    name: str | None = None  # a guest's name (a guest session is made for it)
-
-
-class ChallengeRequest(msgspec.Struct, forbid_unknown_fields=True):
-    game: str
-    to: str | None = None  # a username; without it, an invite anyone may accept at its url
-    options: dict[str, Any] | None = None
-    clock: dict[str, float] | None = None
-    side: int | str | None = None  # the challenger's seat, 0 or 1, or "random" (the default)
-    name: str | None = None  # a guest's name, for a guest's invite
-
-
-class GuestName(msgspec.Struct, forbid_unknown_fields=True):
-    name: str | None = None  # a guest accepting an invite (an account sends no body)
 
 
 class Id(msgspec.Struct):
@@ -325,12 +240,13 @@ class NoBody(msgspec.Struct):
 
 
 ANSWERS = (Catalog, Error, Health, Created, TakenSeat, RematchRequest, Rematch, GameDocument, CommandResult,
-           Events, Lobby, AnalysisRequest, AnalysisStatus, Analysis, Credentials, PasskeyOptionsRequest,
-           PasskeyCredential, NewPassword, Language, ChatMessage, ChatReport, SeekRequest, ChallengeRequest,
-           GuestName, Id, NoBody, TournamentRequest, PushKeys, PushSubscription, EmailAddress, LinkToken,
-           NewPasswordByLink, NotificationKinds, Vacation,
-           TutorialProgress, DeckAnswer)
-REQUESTS = (schemas.CreateGame, schemas.Command, schemas.TakeSeat)
+           Events, Lobby, AnalysisRequest, AnalysisStatus, Analysis, PasskeyCredential, Id, NoBody,
+           TournamentRequest, PushKeys, PushSubscription, NotificationKinds)
+REQUESTS = (schemas.CreateGame, schemas.Command, schemas.TakeSeat, schemas.Credentials,
+            schemas.PasskeyOptionsRequest, schemas.NewPassword, schemas.Language, schemas.ChatMessage,
+            schemas.ChatReport, schemas.SeekRequest, schemas.ChallengeRequest, schemas.GuestName,
+            schemas.EmailAddress, schemas.LinkToken, schemas.NewPasswordByLink, schemas.Vacation,
+            schemas.TutorialProgress, schemas.DeckAnswer)
 
 
 def _ref(kind: type) -> dict:
@@ -511,15 +427,15 @@ def _account_paths() -> dict:
             _query("cursor", "the previous page's next", {"type": "string"})]
     return {
         "/api/accounts": {"post": op("Sign up: {username, password}; a session cookie", "signUp", "{username}",
-                                     "201", body=Credentials, errors=(400, 409, 422, 429))},
+                                     "201", body=schemas.Credentials, errors=(400, 409, 422, 429))},
         "/api/session": {
             "post": op("Sign in: {username, password}; a new session cookie", "signIn", "{username}",
-                       body=Credentials, errors=(400, 401, 422, 429)),
+                       body=schemas.Credentials, errors=(400, 401, 422, 429)),
             "delete": op("Sign out: the session is revoked on the server", "signOut", "signed out", "204",
                          errors=())},
         "/api/passkeys/register/options": {"post": op(
             "Options to make a passkey (signed in: for the account; else {username}: a new account)",
-            "passkeyRegisterOptions", "PublicKeyCredentialCreationOptionsJSON", body=PasskeyOptionsRequest,
+            "passkeyRegisterOptions", "PublicKeyCredentialCreationOptionsJSON", body=schemas.PasskeyOptionsRequest,
             errors=(400, 409, 422))},
         "/api/passkeys/register": {"post": op(
             "Add the passkey (the credential's toJSON()); a new account signs in", "passkeyRegister",
@@ -533,7 +449,8 @@ def _account_paths() -> dict:
         "/api/me": {"get": op("The signed-in account and its ratings", "me", "{username, ratings, …}",
                               signed=True, errors=(401,))},
         "/api/me/password": {"post": op("Set or change the password; other sessions end", "setPassword",
-                                        "saved", "204", body=NewPassword, signed=True, errors=(400, 401, 422))},
+                                        "saved", "204", body=schemas.NewPassword, signed=True,
+                                        errors=(400, 401, 422))},
         "/api/push/key": {"get": op("The VAPID public key pushes are signed with", "pushKey", "{public_key}",
                                     errors=(503,))},
         "/api/me/push": {"post": op("Subscribe this device to pushes (PushSubscription.toJSON())", "subscribePush",
@@ -543,26 +460,26 @@ def _account_paths() -> dict:
             "Unsubscribe a device", "unsubscribePush", "unsubscribed", "204", signed=True, errors=(401, 404, 429),
             params=[{"name": "sid", "in": "path", "required": True, "schema": {"type": "string"}}])},
         "/api/me/email": {"post": op("Add a mail address: a verification link is mailed", "setEmail",
-                                     "{email: {address, verified}}", "202", body=EmailAddress, signed=True,
+                                     "{email: {address, verified}}", "202", body=schemas.EmailAddress, signed=True,
                                      errors=(400, 401, 422, 429, 503))},
         "/api/email/verify": {"post": op("Verify a mail address with its mailed link's token", "verifyEmail",
-                                         "verified", "204", body=LinkToken, errors=(400, 422))},
+                                         "verified", "204", body=schemas.LinkToken, errors=(400, 422))},
         "/api/me/notifications": {"put": op("What reaches the account by mail and push, per kind",
                                             "setNotifications", "saved", "204", body=NotificationKinds,
                                             signed=True, errors=(400, 401, 422, 429))},
         "/api/me/vacation": {"put": op("The vacation switch: opponents are told; clocks are untouched",
-                                       "setVacation", "{vacation}", body=Vacation, signed=True,
+                                       "setVacation", "{vacation}", body=schemas.Vacation, signed=True,
                                        errors=(400, 401, 422, 429))},
         "/api/me/waiting": {"get": op("The games waiting for the account: how many, and the longest waiting",
                                       "waiting", "{count, games}", signed=True, errors=(401, 503))},
         "/api/password/reset": {"post": op("Mail a reset link to a verified address (202 whatever the address)",
-                                           "resetPassword", "accepted", "202", body=EmailAddress,
+                                           "resetPassword", "accepted", "202", body=schemas.EmailAddress,
                                            errors=(400, 422, 429, 503))},
         "/api/password/reset/confirm": {"post": op("A new password with a reset link's token: every session ends",
-                                                   "confirmReset", "reset", "204", body=NewPasswordByLink,
+                                                   "confirmReset", "reset", "204", body=schemas.NewPasswordByLink,
                                                    errors=(400, 422))},
         "/api/me/language": {"post": op("Keep the language picked with the page's switch for the account",
-                                        "chooseLanguage", "saved", "204", body=Language, signed=True,
+                                        "chooseLanguage", "saved", "204", body=schemas.Language, signed=True,
                                         errors=(400, 401, 422))},
         "/api/me/games": {"get": op("The account's (or guest session's) seats with their tokens, newest first",
                                     "myGames", "{games, next}", signed=True, errors=(400, 401), params=page)},
@@ -599,13 +516,13 @@ def _learn_paths(op, game: dict) -> dict:
             "{game, steps}", errors=(404,), params=[game])},
         "/api/learn/{game}/progress": {"post": op(
             "{step}: that step is done (kept for an account; a guest's page keeps its own)", "tutorialProgress",
-            "recorded", "204", body=TutorialProgress, errors=(400, 404, 422, 503), params=[game])},
+            "recorded", "204", body=schemas.TutorialProgress, errors=(400, 404, 422, 503), params=[game])},
         "/api/me/deck": {"get": op("The deck's due cards, oldest first: {due, total, cards}", "myDeck",
                                    "{due, total, cards}", signed=True, errors=(401, 503))},
         "/api/me/deck/{card_id}/answer": {"post": op(
             "{move}: a review, judged at once: {correct, best, next_due}", "answerCard",
-            "{correct, best, next_due}", body=DeckAnswer, signed=True, errors=(400, 401, 404, 409, 422, 503),
-            params=[card])},
+            "{correct, best, next_due}", body=schemas.DeckAnswer, signed=True,
+            errors=(400, 401, 404, 409, 422, 503), params=[card])},
     }
 
 
@@ -628,11 +545,11 @@ def _people_paths(op) -> dict:
                       "{messages: [{id, from, text, at}]}", errors=(400, 401, 403, 404, 503),
                       params=[GID, room, _query("after", "a message id", {"type": "string"})]),
             "post": op("Post to a room: at most 140 characters, 5 messages per 10 s per sender", "postChat",
-                       "the message {id, from, text, at}", "201", body=ChatMessage,
+                       "the message {id, from, text, at}", "201", body=schemas.ChatMessage,
                        errors=(400, 401, 403, 404, 422, 429, 503), params=[GID])},
         "/api/games/{gid}/chat/report": {"post": op(
             "Tell the operators about a message (kept with the messages before it)", "reportChat", "reported",
-            "204", body=ChatReport, errors=(400, 401, 403, 404, 503), params=[GID])},
+            "204", body=schemas.ChatReport, errors=(400, 401, 403, 404, 503), params=[GID])},
         "/api/games/{gid}/notices": {"get": op(
             "Server-Sent Events beside the game's versions, from now on: event notice, data {type: chat, room, "
             "id} or {type: presence, seat}", "gameNotices", "the stream", errors=(404, 429, 503), params=[GID],
@@ -647,7 +564,7 @@ def _people_paths(op) -> dict:
             "get": op("The open seeks, oldest first", "seeks", "{seeks}", errors=(503,),
                       params=[_query("game", "one game's", {"type": "string"})]),
             "post": op("Seek an opponent: paired at once with a compatible seek (status paired, game), else "
-                       "waiting", "seek", "{id, status, game?}", "201", body=SeekRequest, signed=True,
+                       "waiting", "seek", "{id, status, game?}", "201", body=schemas.SeekRequest, signed=True,
                        errors=(400, 401, 422, 429, 503))},
         "/api/seeks/{seek_id}": {"delete": op("Cancel one's seek", "cancelSeek", "cancelled", "204", signed=True,
                                               errors=(401, 404, 503), params=[seek_id])},
@@ -655,7 +572,7 @@ def _people_paths(op) -> dict:
             "get": op("The signed-in player's open challenges", "challenges", "{incoming, outgoing}",
                       signed=True, errors=(401, 503)),
             "post": op("Challenge a player (they are told), or without 'to' make an invite link", "challenge",
-                       "{id, url?}", "201", body=ChallengeRequest, signed=True,
+                       "{id, url?}", "201", body=schemas.ChallengeRequest, signed=True,
                        errors=(400, 401, 404, 422, 429, 503))},
         "/api/challenges/{challenge_id}": {
             "get": op("One open challenge: an invite to anyone, a challenge to its two players", "oneChallenge",
@@ -665,7 +582,7 @@ def _people_paths(op) -> dict:
                          signed=True, errors=(401, 404, 503), params=[challenge_id])},
         "/api/challenges/{challenge_id}/accept": {"post": op(
             "The recipient (anyone, for an invite; a guest gives a name) accepts: the game starts, the challenger "
-            "is told", "acceptChallenge", "{game}", "201", body=GuestName, signed=True,
+            "is told", "acceptChallenge", "{game}", "201", body=schemas.GuestName, signed=True,
             errors=(401, 404, 409, 422, 503), params=[challenge_id])},
         "/api/challenges/{challenge_id}/decline": {"post": op(
             "The recipient declines: the challenger is told", "declineChallenge", "declined", "204", body=NoBody,

@@ -4,6 +4,8 @@ checks: ``api_blueprint``)."""
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from flask import jsonify, request
 
 from domain.text import Text
@@ -15,6 +17,8 @@ from web import schemas
 from web.api import api_blueprint, bearer_token, required_seat, runtime
 
 people_api = api_blueprint("people_api", __name__)
+
+T = TypeVar("T")
 
 
 def meeting():
@@ -58,13 +62,10 @@ def signed_in_account() -> str | None:
     return session.username()
 
 
-def body_of(*names: str, empty_ok: bool = False) -> dict:
-    body = schemas.request_body(empty_ok=empty_ok)
-    unknown = set(body) - set(names)
-    if unknown:
-        raise errors.BadRequest(Text("{field}: unknown field (known: {known})", field=min(unknown),
-                                     known=", ".join(names)), field=min(unknown))
-    return body
+def body_as(kind: type[T], empty_ok: bool = False) -> T:
+    """The request's body as ``kind`` (``web/schemas.py``): 400 for a field it does not have, 422 naming a value
+    that does not fit it."""
+    return schemas.request_body(kind, empty_ok=empty_ok, refused=errors.Unprocessable, unknown=errors.BadRequest)
 
 
 @people_api.get("/games/<gid>/chat")
@@ -83,20 +84,20 @@ def read_chat(gid: str):
 def post_chat(gid: str):
     """``{"text", "room"}``: a message to the room; 201 with it."""
     rt, people = meeting()
-    body = body_of("text", "room")
-    room = check_room(body.get("room", "players"))
+    body = body_as(schemas.ChatMessage)
+    room = check_room(body.room)
     sender, key = chat_reader(rt, gid, room)
-    return jsonify(people.chat.post(gid, room, sender, key, body.get("text"))), 201
+    return jsonify(people.chat.post(gid, room, sender, key, body.text)), 201
 
 
 @people_api.post("/games/<gid>/chat/report")
 def report_chat(gid: str):
     """``{"room", "id"}``: tell the operators about a message (kept with the messages before it)."""
     rt, people = meeting()
-    body = body_of("room", "id")
-    room = check_room(body.get("room"))
+    body = body_as(schemas.ChatReport)
+    room = check_room(body.room)
     reporter, key = chat_reader(rt, gid, room)
-    message = body.get("id")
+    message = body.id
     if not is_stream_id(message):
         raise errors.BadRequest(Text("id: not a message id of this room"), field="id")
     people.chat.report(gid, room, message, reporter, key, client_id(request.remote_addr))
@@ -105,26 +106,27 @@ def report_chat(gid: str):
 
 # -- quick pairing and challenges (signed in) ---------------------------------------------------------------
 
-def game_request(body: dict) -> tuple[str, dict, dict | None, int]:
-    """The game, options, clock and seat count a seek or a challenge asks for, checked against the catalog."""
+def game_request(body: schemas.GameRequest, seats: int | None = None) -> tuple[str, dict, dict | None, int]:
+    """The game, options, clock and seat count (the game's fewest unless ``seats``) a seek or a challenge asks
+    for, checked against the catalog."""
     from domain.base import BadSetup, check_options
     from domain.registry import GAME_NAMES, game_info
     from domain.table import check_clock
 
-    name = body.get("game")
+    name = body.game
     if name not in GAME_NAMES:
-        raise errors.Unprocessable(Text("game: unknown game {name} (known: {known})", name=repr(str(name)[:40]),
+        raise errors.Unprocessable(Text("game: unknown game {name} (known: {known})", name=repr(name[:40]),
                                         known=", ".join(GAME_NAMES)),
                                    field="game")
     info = game_info(name)
-    options = body.get("options") or {}
+    options = body.options or {}
     try:
         check_options(options, info.options)
-        clock = check_clock(body.get("clock"))
+        clock = check_clock(body.clock)
     except BadSetup as exc:
         raise errors.Unprocessable(str(exc), field=exc.field) from exc
-    seats = body.get("seats", info.seats[0])
-    if not isinstance(seats, int) or isinstance(seats, bool) or not info.seats[0] <= seats <= info.seats[1]:
+    seats = info.seats[0] if seats is None else seats
+    if not info.seats[0] <= seats <= info.seats[1]:
         raise errors.Unprocessable(Text("seats: {game} is played by {range} players", game=name,
                                         range=info.seat_range()), field="seats")
     return name, options, clock, seats
@@ -153,20 +155,15 @@ def create_seek():
     ``{"id", "status"}`` — paired at once with compatible players waiting (``"status": "paired"``, ``"game"``),
     else waiting. A guest's seek is never rated; an account's is unless ``"rated": false``."""
     rt, people = meeting()
-    body = body_of("game", "options", "clock", "seats", "rating_range", "rated", "name")
-    game, options, clock, seats = game_request(body)
-    rated = body.get("rated", True)
-    if not isinstance(rated, bool):
-        raise errors.Unprocessable(Text("rated: true or false"), field="rated")
-    person = account_or_guest(body.get("name"))
-    span = body.get("rating_range", [0, 10_000])
-    numbers = isinstance(span, list) and len(span) == 2 and all(
-        isinstance(x, int | float) and not isinstance(x, bool) and -10_000 <= x <= 10_000 for x in span)
-    if not numbers or span[0] > span[1]:
+    body = body_as(schemas.SeekRequest)
+    game, options, clock, seats = game_request(body, body.seats)
+    person = account_or_guest(body.name)
+    span = body.rating_range if body.rating_range is not None else [0, 10_000]
+    if len(span) != 2 or not all(-10_000 <= x <= 10_000 for x in span) or span[0] > span[1]:
         raise errors.Unprocessable(Text("rating_range: two numbers [lowest, highest], lowest first"),
                                    field="rating_range")
     rating = rt.ratings.rating_of(game, person.account)["rating"] if person.account else None
-    answer = people.seeks.seek(person, game, options, clock, seats, rating, tuple(span), rated)
+    answer = people.seeks.seek(person, game, options, clock, seats, rating, tuple(span), body.rated)
     return jsonify({**answer, "name": person.name}), 201
 
 
@@ -189,11 +186,10 @@ def create_challenge():
     """``{"to"?, "game", "options"?, "clock"?, "side"?, "name"? (a guest's invite)}``: 201 ``{"id"}`` and the
     player named is told; without ``to``, an invite: 201 ``{"id", "url"}``, the page where anyone accepts it."""
     _, people = meeting()
-    body = body_of("to", "game", "options", "clock", "side", "name")
+    body = body_as(schemas.ChallengeRequest)
     game, options, clock, _ = game_request(body)
-    to = body.get("to")
-    person = account_or_guest(body.get("name")) if to is None else someone()
-    answer = people.challenges.create(person, to, game, options, clock, body.get("side", "random"))
+    person = account_or_guest(body.name) if body.to is None else someone()
+    answer = people.challenges.create(person, body.to, game, options, clock, body.side)
     return jsonify(answer), 201
 
 
@@ -218,8 +214,8 @@ def accept_challenge(challenge_id: str):
     """The recipient accepts (an invite: anyone; a guest gives ``{"name"}`` and gets a guest session): 201
     ``{"game"}``, the challenger is told."""
     _, people = meeting()
-    body = body_of("name", empty_ok=True)
-    return jsonify(people.challenges.accept(account_or_guest(body.get("name")), challenge_id)), 201
+    name = body_as(schemas.GuestName, empty_ok=True).name
+    return jsonify(people.challenges.accept(account_or_guest(name), challenge_id)), 201
 
 
 @people_api.post("/challenges/<challenge_id>/decline")

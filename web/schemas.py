@@ -4,7 +4,7 @@ and the OpenAPI document."""
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 from flask import request
@@ -13,6 +13,8 @@ from domain import registry
 from domain.text import Text
 from services import bounds, declared, errors
 from services.games.players import LEVELS, Player
+from services.people.chat import ROOMS
+from web.i18n import LANGUAGES
 
 
 def levels() -> list[str]:
@@ -45,6 +47,96 @@ class Command(msgspec.Struct, forbid_unknown_fields=True):
     move: Annotated[str, msgspec.Meta(max_length=bounds.MAX_MOVE)]
     expected_version: Annotated[int, msgspec.Meta(ge=0, le=bounds.MAX_VERSION)] | None = None
     command_id: Annotated[str, msgspec.Meta(max_length=bounds.MAX_COMMAND_ID)] | None = msgspec.field(default=None)
+
+
+# -- the bodies of accounts, meeting people, learning, mail (``request_body``'s ``refused``: their routes answer
+# 422 naming the field, the meeting routes 400 for a field they do not take); the services check the values.
+
+class Credentials(msgspec.Struct, forbid_unknown_fields=True):
+    """Sign up or in."""
+    username: str
+    password: str
+
+
+class PasskeyOptionsRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """Signed out: the username of the account a new passkey makes; signed in: no field (the account's)."""
+    username: str | None = None
+
+
+class NewPassword(msgspec.Struct, forbid_unknown_fields=True):
+    password: str
+    current_password: str | None = None  # required when the account has a password
+
+
+class Language(msgspec.Struct, forbid_unknown_fields=True):
+    """The language picked with the page's switch, kept for the account."""
+
+    lang: Literal[LANGUAGES]
+
+
+class TutorialProgress(msgspec.Struct, forbid_unknown_fields=True):
+    """A tutorial step done."""
+    step: int  # its index, from 0
+
+
+class DeckAnswer(msgspec.Struct, forbid_unknown_fields=True):
+    """A review's answer."""
+    move: str  # in the game's notation, at most 200 characters
+
+
+class EmailAddress(msgspec.Struct, forbid_unknown_fields=True):
+    email: str
+
+
+class LinkToken(msgspec.Struct, forbid_unknown_fields=True):
+    token: str  # from a mailed, signed and expiring link
+
+
+class NewPasswordByLink(msgspec.Struct, forbid_unknown_fields=True):
+    token: str
+    password: str
+
+
+class Vacation(msgspec.Struct, forbid_unknown_fields=True):
+    on: bool
+
+
+# A room's name is checked by the chat (400 for another): the type documents the two.
+Room = Annotated[str, msgspec.Meta(extra_json_schema={"enum": list(ROOMS)})]
+
+
+class ChatMessage(msgspec.Struct, forbid_unknown_fields=True):
+    text: str  # at most 140 characters
+    room: Room = "players"
+
+
+class ChatReport(msgspec.Struct, forbid_unknown_fields=True):
+    room: Room
+    id: str  # the message's id
+
+
+class GameRequest(msgspec.Struct, forbid_unknown_fields=True):
+    """What a seek or a challenge asks for (checked against the game's catalog entry)."""
+    game: str
+    options: dict[str, Any] | None = None
+    clock: dict[str, Any] | None = None
+
+
+class SeekRequest(GameRequest, forbid_unknown_fields=True):
+    seats: int | None = None  # the game's fewest by default
+    rating_range: list[float] | None = None  # [lowest, highest] of the opponents' ratings
+    rated: bool = True  # an account's seek is rated unless false; a guest's never
+    name: str | None = None  # a guest's name (a guest session is made for it)
+
+
+class ChallengeRequest(GameRequest, forbid_unknown_fields=True):
+    to: str | None = None  # a username; without it, an invite anyone may accept at its url
+    side: int | str = "random"  # the challenger's seat, 0 or 1, or "random"
+    name: str | None = None  # a guest's name, for a guest's invite
+
+
+class GuestName(msgspec.Struct, forbid_unknown_fields=True):
+    name: str | None = None  # a guest accepting an invite (an account sends no body)
 
 
 MAX_DEPTH = 64
@@ -89,21 +181,29 @@ def _refusal(body: bytes, kind: Any, error: msgspec.ValidationError) -> ValueErr
         value = json.loads(body)  # the standard library's reader: it reads what msgspec reads, and more (1e400)
     except RecursionError:
         return ValueError(Text("the request body is nested too deep"))
+    except ValueError:
+        return ValueError(Text("the request body is not valid JSON"))
     if _deeper_than(value, MAX_DEPTH):
         return ValueError(Text("the request body is nested too deep"))
     return declared.refusal(kind, value, error)
 
 
-def request_body(kind: Any = dict[str, Any], empty_ok: bool = False):
-    """The current request's body decoded as ``kind`` (``decode``); ``errors.BadRequest`` (400) otherwise. An
-    empty body is ``{}`` when ``empty_ok``."""
+def request_body(kind: Any = dict[str, Any], empty_ok: bool = False,
+                 refused: type[errors.ServiceError] = errors.BadRequest,
+                 unknown: type[errors.ServiceError] | None = None):
+    """The current request's body decoded as ``kind`` (``decode``); an empty body is ``{}`` when ``empty_ok``.
+
+    A body that is no JSON object is a 400; one that does not fit ``kind`` is a ``refused`` naming the field (400
+    by default: the accounts' routes answer 422), or an ``unknown`` for a field ``kind`` does not have (as
+    ``refused`` unless given: the meeting routes answer 400 for it, 422 for a value)."""
     raw = request.get_data()
     if not raw and empty_ok:
-        return {}
+        raw = b"{}"
     try:
         return decode(raw, kind)
     except declared.Refused as exc:
-        raise errors.BadRequest(exc.text, **({"field": exc.field} if exc.field else {})) from None
+        error = unknown if exc.unknown and unknown is not None else refused
+        raise error(exc.text, **({"field": exc.field} if exc.field else {})) from None
     except ValueError as exc:
         raise errors.BadRequest(exc.args[0]) from None
 

@@ -26,7 +26,7 @@ class Body(msgspec.Struct, forbid_unknown_fields=True):
 
 @pytest.mark.parametrize("value, message, field", [
     ({}, "the field move is missing", "move"),
-    ({"move": "x", "colour": 1}, "unknown field colour", "colour"),
+    ({"move": "x", "colour": 1}, "colour: unknown field (known: move, seats, version, rated, weight)", "colour"),
     ({"move": 5}, "move: must be a text, not 5", "move"),
     ({"move": "x", "version": -1}, "version: must be at least 0, not -1", "version"),
     ({"move": "x", "version": 11}, "version: must be at most 10, not 11", "version"),
@@ -41,12 +41,14 @@ class Body(msgspec.Struct, forbid_unknown_fields=True):
     ({"move": "x", "seats": [{"name": "a", "level": "x"}]}, 'seats[0].level: must be one of easy, hard, not "x"',
      "seats[0].level"),
     ({"move": "x", "seats": [{}]}, "seats[0]: the field name is missing", "seats[0].name"),
-    ({"move": "x", "seats": [{"name": "a", "ai": 1}]}, "seats[0]: unknown field ai", "seats[0].ai"),
+    ({"move": "x", "seats": [{"name": "a", "ai": 1}]}, "seats[0].ai: unknown field (known: name, level)",
+     "seats[0].ai"),
 ])
 def test_the_sentence_comes_from_the_type_at_the_place_msgspec_names(value, message, field):
     with pytest.raises(declared.Refused) as refused:
         declared.convert(value, Body)
     assert (str(refused.value.text), refused.value.field) == (message, field)
+    assert refused.value.unknown == ("unknown field" in message)
 
 
 def test_a_refusal_is_a_text_said_in_other_languages_and_named_from_the_value_own_name():
