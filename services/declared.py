@@ -61,8 +61,8 @@ def refusal(kind: Any, value: Any, error: msgspec.ValidationError, name: str | N
             found = found.get(step, ABSENT) if isinstance(found, dict) else ABSENT
         info = _element(info, step)
     where = _path(name, steps)
-    if isinstance(_plain(info), mi.StructType) and isinstance(found, dict):
-        struct = _plain(info)
+    struct = _container(info, "") if isinstance(found, dict) else _plain(info)  # of a union, its struct
+    if isinstance(struct, mi.StructType) and isinstance(found, dict):
         known = [f.encode_name for f in struct.fields]
         if struct.forbid_unknown_fields:
             for key in found:

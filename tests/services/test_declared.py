@@ -19,6 +19,7 @@ class Seat(msgspec.Struct, forbid_unknown_fields=True):
 class Body(msgspec.Struct, forbid_unknown_fields=True):
     move: str
     seats: list[Seat] = []
+    host: Seat | None = None
     version: Annotated[int, msgspec.Meta(ge=0, le=10)] | None = None
     rated: bool = True
     weight: float | None = None
@@ -26,7 +27,10 @@ class Body(msgspec.Struct, forbid_unknown_fields=True):
 
 @pytest.mark.parametrize("value, message, field", [
     ({}, "the field move is missing", "move"),
-    ({"move": "x", "colour": 1}, "colour: unknown field (known: move, seats, version, rated, weight)", "colour"),
+    ({"move": "x", "colour": 1}, "colour: unknown field (known: move, seats, host, version, rated, weight)",
+     "colour"),
+    ({"move": "x", "host": {"name": "a", "x": 1}}, "host.x: unknown field (known: name, level)", "host.x"),
+    ({"move": "x", "host": 3}, "host: must be an object, not 3", "host"),
     ({"move": 5}, "move: must be a text, not 5", "move"),
     ({"move": "x", "version": -1}, "version: must be at least 0, not -1", "version"),
     ({"move": "x", "version": 11}, "version: must be at most 10, not 11", "version"),
