@@ -312,7 +312,8 @@ class BatchedPokes:
             if self._thread is None or not self._thread.is_alive():  # first poke, or in a forked child
                 self._thread = threading.Thread(target=self._send_forever, name="burrow-pokes", daemon=True)
                 self._thread.start()
-        self._wake.set()
+        if not self._wake.is_set():  # (setting a set event still takes its lock)
+            self._wake.set()
 
     def flush(self) -> None:
         """Send the games noted so far, now, in this thread (after a send in progress)."""
