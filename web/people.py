@@ -76,7 +76,7 @@ def read_chat(gid: str):
     chat_reader(rt, gid, room)
     after = request.args.get("after")
     if after is not None and not is_stream_id(after):
-        raise errors.BadRequest(Text("after: not a message id of this room"), field="after")
+        raise errors.BadRequest(Text("{field}: not a message id of this room", field="after"), field="after")
     return jsonify({"messages": people.chat.read(gid, room, after)})
 
 
@@ -99,7 +99,7 @@ def report_chat(gid: str):
     reporter, key = chat_reader(rt, gid, room)
     message = body.id
     if not is_stream_id(message):
-        raise errors.BadRequest(Text("id: not a message id of this room"), field="id")
+        raise errors.BadRequest(Text("{field}: not a message id of this room", field="id"), field="id")
     people.chat.report(gid, room, message, reporter, key, client_id(request.remote_addr))
     return "", 204
 
