@@ -103,8 +103,9 @@ def _start_workers(runtime, ai_workers: int) -> None:
     import threading
 
     from workers.dispatcher import Dispatcher
-    from workers.worker import start_thread_worker
+    from workers.worker import load_engines, start_thread_worker
 
+    load_engines(["ai", "analysis"])  # before the server answers, as a worker process does before its first job
     threading.Thread(target=Dispatcher(runtime).run, name="dispatcher", daemon=True).start()
     start_thread_worker(runtime, "project")
     for _ in range(ai_workers):

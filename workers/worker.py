@@ -151,9 +151,25 @@ def start_thread_worker(runtime: Runtime, kind: str = "project", stop: threading
     return thread
 
 
+SEARCHING = ("ai", "analysis")
+"""The queues whose jobs run the games' AI searches."""
+
+
+def load_engines(kinds: tuple[str, ...] | list[str]) -> None:
+    """Before a worker on ``kinds`` takes a job: when it searches, every game's AI module imported now (the Murus
+    engines load or compile their numba code as they are imported, seconds to a minute on a cold cache), so that
+    no AI turn waits for it. A web process never imports them."""
+    if any(kind in SEARCHING for kind in kinds):
+        from domain import registry
+
+        for game in registry.game_types():
+            game.ai_module()
+
+
 def run_worker(runtime: Runtime, burst: bool = False, kinds: tuple[str, ...] = KINDS) -> None:
     """Run an RQ worker on the ``kinds`` queues in the foreground (``burrow worker [--queue K]``). A worker that
     dies mid-job loses nothing: the dispatcher enqueues the job again (``workers/dispatcher.py``)."""
+    load_engines(kinds)
     worker = Worker([runtime.jobs.queue(k) for k in kinds], connection=runtime.worker_connection(),
                     worker_ttl=WORKER_TTL).measured(runtime)
     with worker.beating():

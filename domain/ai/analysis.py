@@ -30,12 +30,10 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from domain.ai import commando, murus_advanced
+from domain.ai import commando
 from domain.ai import mouseguard as mg
-from domain.ai import murus_search as murus_fast
 from domain.ai import squirrels as sq
 from domain.ai.accuracy import BLUNDER  # one threshold for the flag and the class
-from domain.ai.murus import WON
 from domain.base import REVEAL_ALL
 from domain.mouseguard.cards import CARDS
 from domain.mouseguard.state import board_from_mice
@@ -123,6 +121,8 @@ def blunders(plies: list[dict], end: tuple[float, ...] | list[float] | None) -> 
 def murus_chance(score: int, advanced: bool = False) -> float:
     """The side to move's winning chance for a search score of the basic or the ``advanced`` game (see
     ``MURUS_SCALE``, ``MURUS_ADVANCED_SCALE``)."""
+    from domain.ai.murus import WON  # the engines (below) load compiled code: only where a search runs
+
     if score > WON:
         return 1.0
     if score < -WON:
@@ -133,7 +133,12 @@ def murus_chance(score: int, advanced: bool = False) -> float:
 
 def murus_search(view: dict, budget: float, rng: random.Random,
                  clock: Callable[[], float]) -> tuple[int, str, int]:
-    """Hard's search for the whole ``budget``: (score for the side to move, best move, side to move)."""
+    """Hard's search for the whole ``budget``: (score for the side to move, best move, side to move). The Murus
+    engines are imported here, not with this module: they load (or compile) numba code, which a web process that
+    only reads analyses never needs."""
+    from domain.ai import murus_advanced
+    from domain.ai import murus_search as murus_fast
+
     advanced = view["options"]["variant"] == "advanced"
     pos = load_position(view["position"], advanced)
     if not advanced:  # hard's basic-game search
