@@ -79,7 +79,7 @@ def private_answers(response):
     POST (a new game's seat tokens, a claimed seat's). Every answer varies with both headers."""
     i18n.vary(response, "Authorization", "Cookie")
     if request.method not in ("GET", "HEAD") or "HTTP_AUTHORIZATION" in request.environ \
-            or session.COOKIE in request.environ.get("HTTP_COOKIE", ""):
+            or i18n.request_cookie(session.COOKIE):
         response.headers["Cache-Control"] = "no-store"
     return response
 

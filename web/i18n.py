@@ -82,15 +82,23 @@ def choose(query: str | None, cookie: str | None, account: str | None, accept: s
     return known(query) or known(cookie) or known(account) or from_accept(accept) or DEFAULT
 
 
+def request_arg(name: str) -> str | None:
+    """The current request's query argument ``name``; the query string is parsed only when it may hold it (most
+    API calls carry none)."""
+    return request.args.get(name) if name in request.environ.get("QUERY_STRING", "") else None
+
+
+def request_cookie(name: str) -> str | None:
+    """The current request's cookie ``name``; the cookies are parsed only when the header may hold it."""
+    return request.cookies.get(name) if name in request.environ.get("HTTP_COOKIE", "") else None
+
+
 def request_language() -> str:
     """The current Flask request's language (decided once per request)."""
     if not has_request_context():
         return DEFAULT
     if "lang" not in g:
-        environ = request.environ
-        # The query and the cookies are parsed only when they may hold a choice: most API calls carry neither.
-        chosen = (known(request.args.get("lang")) if "lang" in environ.get("QUERY_STRING", "") else None) or \
-            (known(request.cookies.get(COOKIE)) if COOKIE in environ.get("HTTP_COOKIE", "") else None)
+        chosen = known(request_arg("lang")) or known(request_cookie(COOKIE))
         if chosen is None:  # the account is looked up only when the query and the cookie say nothing
             try:
                 account = account_language()
@@ -271,7 +279,7 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def remember_choice(response):
-        chosen = known(request.args.get("lang")) if "lang" in request.environ.get("QUERY_STRING", "") else None
+        chosen = known(request_arg("lang"))
         if chosen and response.mimetype == "text/html" and request.cookies.get(COOKIE) != chosen:
             response.set_cookie(COOKIE, chosen, max_age=COOKIE_AGE, samesite="Lax", httponly=True,
                                 secure=request.is_secure)

@@ -8,6 +8,7 @@ from flask import after_this_request, current_app, g, request
 from domain.text import Text
 from services import bounds, errors
 from services.people.person import Person
+from web import i18n
 
 COOKIE = "burrow_session"
 COOKIE_SECONDS = 30 * 24 * 3600
@@ -21,8 +22,7 @@ def accounts():
 def signed_in():
     """``(session, account)`` of the request's cookie, or None (looked up once per request)."""
     if "burrow_signed_in" not in g:
-        # (the cookies are parsed only when there are some: most API calls carry none)
-        cookie = request.cookies.get(COOKIE) if COOKIE in request.environ.get("HTTP_COOKIE", "") else None
+        cookie = i18n.request_cookie(COOKIE)
         g.burrow_signed_in = accounts().signed_in(cookie) if cookie else None
     return g.burrow_signed_in
 
@@ -30,7 +30,7 @@ def signed_in():
 def guest_session():
     """The request's guest session (docs/api.md "The first ten minutes"), or None (an account's, or none)."""
     if "burrow_guest" not in g:
-        cookie = request.cookies.get(COOKIE)
+        cookie = i18n.request_cookie(COOKIE)
         found = accounts().sessions.find(cookie) if cookie and signed_in() is None else None
         g.burrow_guest = found if found is not None and found.guest else None
     return g.burrow_guest
