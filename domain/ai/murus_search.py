@@ -162,6 +162,17 @@ def breakers(towers: int, landing: int, side: int) -> int:
                      | (_HAS2[-9] & (landing << 9) & (goal << 18)))
 
 
+def winning_move(board: Board, moves: list[int]) -> int | None:
+    """The first of ``moves`` that reaches the goal row at once (a breakthrough), or None: a search plays it
+    without searching."""
+    m1, m2, t1, _, side = board
+    if breakers(m2, FULL & ~(t1 | m2), side):
+        for code in moves:
+            if play(board, code)[2] & GOAL_ROW[side]:
+                return code
+    return None
+
+
 FEATURES = tuple([f"walls at {d}" for d in range(1, 7)] + [f"towers at {d}" for d in range(1, 7)]
                  + ["mobility", "stuck", "breakers", "raisable", "open cells", "open raisable", "sacrifices"])
 """What ``side_features`` counts for one side (``at d``: at distance ``d`` from its goal row)."""
@@ -249,12 +260,10 @@ class Search:
         max_depth = min(max_depth, MAX_PLY)  # the core's per-ply rows hold MAX_PLY plies and their extensions
         moves = generate(board)
         rng.shuffle(moves)
-        m1, m2, t1, _, side = board
-        if breakers(m2, FULL & ~(t1 | m2), side):
-            for code in moves:
-                if play(board, code)[2] & GOAL_ROW[side]:
-                    self.score = WIN - 1
-                    return code
+        won = winning_move(board, moves)
+        if won is not None:
+            self.score = WIN - 1
+            return won
         best = moves[0]
         score = 0
         state = self.core.state

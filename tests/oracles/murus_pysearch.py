@@ -42,6 +42,7 @@ from domain.ai.murus_search import (
     generate,
     play,
     tower_reach,
+    winning_move,
 )
 from domain.murus.board import FULL, GOAL_ROW, STEPS
 
@@ -230,12 +231,10 @@ class PySearch:
         ``rng``)."""
         moves = generate(board)
         rng.shuffle(moves)
-        m1, m2, t1, _, side = board
-        if breakers(m2, FULL & ~(t1 | m2), side):
-            for code in moves:
-                if play(board, code)[2] & GOAL_ROW[side]:
-                    self.score = WIN - 1
-                    return code
+        won = winning_move(board, moves)
+        if won is not None:
+            self.score = WIN - 1
+            return won
         best = moves[0]
         score = 0
         try:
