@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from itertools import chain
 from typing import Any
@@ -19,7 +20,7 @@ from domain.text import Text
 from services import errors
 from services.games import snapshots
 from services.store import codec
-from services.store.streams import EventStore
+from services.store.streams import AT, DATA, EventStore, version_of
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +144,7 @@ class States:
             if game is None:
                 game = self._from_the_start(gid)
             else:
-                game = self._fold(game, self.store.read(gid, after=game.version))
+                game = self._fold(game, self.store.entries(gid, after=game.version))
         self.remember(game)
         return game
 
@@ -199,7 +200,7 @@ class States:
             else:
                 log.error("game %s: the snapshot at version %s does not match the stream; folding from the start",
                           gid, snap.version)
-        game = self._fold_keeping_snapshots(game, self.store.read(gid, after=after, to=version))
+        game = self._fold_keeping_snapshots(game, self.store.entries(gid, after=after, to=version))
         if game.version < version:
             raise errors.NotFound(Text("game {gid} has no version {version} (it is at version {last})",
                                        gid=gid, version=version, last=game.version))
@@ -210,38 +211,38 @@ class States:
         once any game of its name was folded in this process, else learnt from its first event."""
         name = game.meta["game"]
         if name not in self._kinds:
-            self._kinds[name] = type(self._fold(game, self.store.read(game.gid, to=1)).state.game)
+            self._kinds[name] = type(self._fold(game, self.store.entries(game.gid, to=1)).state.game)
         return self._kinds[name]
 
-    def _fold_keeping_snapshots(self, game: Game, stored) -> Game:
+    def _fold_keeping_snapshots(self, game: Game, entries: Iterable[list]) -> Game:
         """``_fold``, writing a snapshot at every multiple of ``Snapshots.every`` it passes."""
         every, segment = self.snapshots.every, []
-        for item in stored:
-            segment.append(item)
-            if item.version % every == 0:
+        for entry in entries:
+            segment.append(entry)
+            if version_of(entry) % every == 0:
                 game = self._fold(game, segment)
                 segment = []
-                self.snapshots.save(game.gid, game.meta["game"], game.version, game.state, item.data)
+                self.snapshots.save(game.gid, game.meta["game"], game.version, game.state, entry[1][DATA])
         return self._fold(game, segment)
 
     def history(self, gid: str, seat: int, to: int) -> list[dict]:
         """``seat``'s view of the game at every version up to ``to``, oldest first: what a person at that seat
         has seen, for an AI that learns from the game so far (``domain.ai.reads_history``)."""
         game, views = self._before_first_event(gid), []
-        for item in self.store.read(gid, to=to):
-            game = self._fold(game, (item,))
+        for entry in self.store.entries(gid, to=to):
+            game = self._fold(game, (entry,))
             views.append(game.view(seat))
         return views
 
     def _from_the_start(self, gid: str) -> Game:
         """The game folded from its first event, whose entry also carries its metadata: one read of the stream, not
         the metadata's and then the events' (``NotFound`` for no such game)."""
-        stored = self.store.read(gid)
-        first = next(stored, None)
+        entries = self.store.entries(gid)
+        first = next(entries, None)
         if first is None:
             raise errors.NotFound(Text("no game {gid}", gid=repr(gid)))
         meta = self.store.meta_of(gid, first)
-        return self._fold(Game(gid, meta, table_of(meta["game"]), 0, None), chain((first,), stored))
+        return self._fold(Game(gid, meta, table_of(meta["game"]), 0, None), chain((first,), entries))
 
     def _before_first_event(self, gid: str) -> Game:
         """The game at version 0, to fold its events into (``NotFound`` for no such game)."""
@@ -250,20 +251,23 @@ class States:
             raise errors.NotFound(Text("no game {gid}", gid=repr(gid)))
         return Game(gid, meta, table_of(meta["game"]), 0, None)
 
-    def _fold(self, game: Game, stored) -> Game:
-        state, version = game.state, game.version
-        evolve, decode = game.rules.evolve, codec.decoder(game.rules)  # looked up once: a fold runs per event
-        for item in stored:
-            try:
-                state = evolve(state, decode(item.data), item.at)
-            except (msgspec.DecodeError, msgspec.ValidationError, BadEvent) as exc:
-                log.error("game %s: the event at version %s cannot be read: %s: %s", game.gid, item.version,
-                          type(exc).__name__, exc)
-                raise errors.Corrupt(Text("game {gid} cannot be read: its event at version {version} is damaged; "
-                                          "the operator sees it in 'burrow doctor'",
-                                          gid=game.gid, version=item.version)) from exc
-            version = item.version
-        return replace(game, state=state, version=version)
+    def _fold(self, game: Game, entries: Iterable[list]) -> Game:
+        """``game`` with the stream's raw entries (``EventStore.entries``) folded in: a replay's loop, run per
+        event, so everything it calls is looked up once and the entry read by position."""
+        state, entry = game.state, None
+        evolve, decode = game.rules.evolve, codec.decoder(game.rules)
+        try:
+            for entry in entries:
+                fields = entry[1]
+                state = evolve(state, decode(fields[DATA]), int(fields[AT]))
+        except (msgspec.DecodeError, msgspec.ValidationError, BadEvent) as exc:
+            version = version_of(entry)
+            log.error("game %s: the event at version %s cannot be read: %s: %s", game.gid, version,
+                      type(exc).__name__, exc)
+            raise errors.Corrupt(Text("game {gid} cannot be read: its event at version {version} is damaged; "
+                                      "the operator sees it in 'burrow doctor'",
+                                      gid=game.gid, version=version)) from exc
+        return game if entry is None else game.at(version_of(entry), state)
 
     def cached(self, gid: str) -> Game | None:
         """The cached state of the game, possibly behind the stream (no Redis read)."""

@@ -22,6 +22,7 @@ import time
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 import redis
@@ -542,19 +543,45 @@ class QueueKeys:
         return f"{self.prefix}:anfair:requests"
 
 
-def _stored(entries) -> list[StoredEvent]:
-    # The StoredEvents built without the frozen dataclass's __init__ (an object.__setattr__ per field): a replay
-    # makes one per event, and this was a sixth of a cold load's time (bench/replay.py). The same objects.
+# An entry of a game stream as Redis sends it (``EventStore.entries``): ``[b"0-<version>", [b"type", type, b"data",
+# data, b"at", at(, b"meta", meta)]]``, its fields in the order append.lua writes them, so read by position: a
+# replay folds every entry, and neither a dict nor an object per entry is made on the way (bench/replay.py).
+TYPE, DATA, AT, META = 1, 3, 5, 7
+
+
+def version_of(entry: list) -> int:
+    """The version of a raw entry (its id is ``0-<version>``)."""
+    return int(entry[0][2:])
+
+
+def _stored(entries: list) -> list[StoredEvent]:
+    """``StoredEvent``s of raw entries (built without the frozen dataclass's ``__init__``, an
+    ``object.__setattr__`` per field: a feed makes one per event)."""
     out = []
     for entry_id, fields in entries:
         item = _new_stored(StoredEvent)
-        item.__dict__.update(version=int(entry_id.split(b"-")[1]), type=fields[b"type"].decode(),
-                             data=fields[b"data"], at=int(fields[b"at"]), meta=fields.get(b"meta"))
+        item.__dict__.update(version=int(entry_id[2:]), type=fields[TYPE].decode(), data=fields[DATA],
+                             at=int(fields[AT]), meta=fields[META] if len(fields) > META else None)
         out.append(item)
     return out
 
 
 _new_stored = object.__new__
+
+
+def _as_sent(client: redis.Redis) -> redis.Redis:
+    """A client on ``client``'s connections whose stream reads answer the entries as Redis sends them (hiredis's
+    lists), not redis-py's tuple and dict per entry."""
+    raw = redis.Redis(connection_pool=client.connection_pool)
+    for command in ("XRANGE", "XREVRANGE"):
+        raw.response_callbacks.pop(command, None)
+    return raw
+
+
+def _unparsed(entries: list) -> list:
+    """redis-py's parsed entries (a cluster client's) back in the shape Redis sent them."""
+    return [[entry_id, [f for name in (b"type", b"data", b"at", b"meta") if name in fields
+                        for f in (name, fields[name])]] for entry_id, fields in entries]
 
 
 class EventStore:
@@ -570,6 +597,7 @@ class EventStore:
         self.ack_replicas = ack_replicas
         self.ack_timeout_ms = ack_timeout_ms
         self._cluster = hasattr(client, "get_node_from_key")
+        self._replies = None if self._cluster else _as_sent(client)
         # A game's metadata and seat hashes are written before or with its first event and never change, so
         # once seen they are kept (the HTTP command path read both on every request).
         self._known_metas: dict[str, dict] = {}
@@ -714,48 +742,62 @@ class EventStore:
 
     def read(self, gid: str, after: int = 0, to: int | None = None, batch: int = 1000) -> Iterator[StoredEvent]:
         """Events with ``after < version <= to``, in order, read in batches."""
+        for page in self._pages(gid, after, to, batch):
+            yield from _stored(page)
+
+    def entries(self, gid: str, after: int = 0, to: int | None = None, batch: int = 1000) -> Iterator[list]:
+        """``read``'s events as raw entries (``DATA``, ``AT``, ``version_of``): for a fold over every event."""
+        return chain.from_iterable(self._pages(gid, after, to, batch))
+
+    def _pages(self, gid: str, after: int, to: int | None, batch: int) -> Iterator[list]:
         key = self.keys.game(gid)
         start = after + 1
         while to is None or start <= to:
-            end = "+" if to is None else f"0-{to}"
-            entries = _stored(self.redis.xrange(key, f"0-{start}", end, count=batch))
-            yield from entries
-            if len(entries) < batch:
+            page = self._xrange(key, f"0-{start}", "+" if to is None else f"0-{to}", batch)
+            yield page
+            if len(page) < batch:
                 return
-            start = entries[-1].version + 1
+            start = version_of(page[-1]) + 1
 
-    def tails(self, wants: list[tuple[str, int]], batch: int = 1000) -> list[tuple[StoredEvent | None,
-                                                                                  list[StoredEvent]]]:
-        """For each ``(gid, after)``: the game's latest event (None: no such game) and up to ``batch`` events after
-        version ``after``, all in one round trip (a pipeline; on a cluster, one read after another)."""
+    def _xrange(self, key: str, start: str, end: str, count: int) -> list:
         if self._cluster:
-            return [(self._latest(gid), list(self.read(gid, after=after, to=after + batch)))
+            return _unparsed(self.redis.xrange(key, start, end, count=count))
+        return self._replies.xrange(key, start, end, count=count)
+
+    def tails(self, wants: list[tuple[str, int]], batch: int = 1000) -> list[tuple[StoredEvent | None, list]]:
+        """For each ``(gid, after)``: the game's latest event (None: no such game) and up to ``batch`` raw entries
+        after version ``after`` (``entries``), all in one round trip (a pipeline; on a cluster, one read after
+        another)."""
+        if self._cluster:
+            return [(self._latest(gid), list(self.entries(gid, after=after, to=after + batch)))
                     for gid, after in wants]
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = self._replies.pipeline(transaction=False)
         for gid, after in wants:
             key = self.keys.game(gid)
             pipe.xrevrange(key, "+", "-", count=1)  # first: the tail read next reaches at least this version
             pipe.xrange(key, f"0-{after + 1}", "+", count=batch)
         replies = pipe.execute()
-        return [(next(iter(_stored(replies[i])), None), _stored(replies[i + 1]))
-                for i in range(0, len(replies), 2)]
+        return [(next(iter(_stored(replies[i])), None), replies[i + 1]) for i in range(0, len(replies), 2)]
 
     def writer(self):
         """A pipeline to send commands (scripts included) in one go, or None on a cluster: one by one there."""
         return None if self._cluster else self.redis.pipeline(transaction=False)
 
     def _latest(self, gid: str) -> StoredEvent | None:
-        return next(iter(_stored(self.redis.xrevrange(self.keys.game(gid), "+", "-", count=1))), None)
+        key = self.keys.game(gid)
+        latest = (_unparsed(self.redis.xrevrange(key, "+", "-", count=1)) if self._cluster
+                  else self._replies.xrevrange(key, "+", "-", count=1))
+        return next(iter(_stored(latest)), None)
 
     def meta(self, gid: str) -> dict | None:
         """The game's metadata (written with its first event), or None if there is no such game."""
         meta = self._known_metas.get(gid)
         if meta is not None:
             return meta
-        entries = self.redis.xrange(self.keys.game(gid), "0-1", "0-1")
-        if not entries:
+        first = self._xrange(self.keys.game(gid), "0-1", "0-1", 1)
+        if not first:
             return None
-        meta = json.loads(entries[0][1][b"meta"])
+        meta = json.loads(first[0][1][META])
         _keep(self._known_metas, gid, meta)
         return meta
 
@@ -763,12 +805,12 @@ class EventStore:
         """The game's metadata if this process has read it already (no round trip), else None."""
         return self._known_metas.get(gid)
 
-    def meta_of(self, gid: str, first: StoredEvent) -> dict:
-        """The game's metadata from its first event as ``read`` gave it (kept like ``meta``'s, with no read of its
-        own)."""
+    def meta_of(self, gid: str, first: list) -> dict:
+        """The game's metadata from its first entry as ``entries`` gave it (kept like ``meta``'s, with no read of
+        its own)."""
         meta = self._known_metas.get(gid)
         if meta is None:
-            meta = json.loads(first.meta)
+            meta = json.loads(first[1][META])
             _keep(self._known_metas, gid, meta)
         return meta
 

@@ -164,6 +164,7 @@ def test_a_cluster_failing_over_is_a_503_not_a_500(api, rt, monkeypatch, error):
         raise error
 
     monkeypatch.setattr(rt.store, "read", failing)
+    monkeypatch.setattr(rt.store, "entries", failing)
     monkeypatch.setattr(rt.games, "_cache", type(rt.games._cache)())
     answer = api.post(f"/api/games/{created['id']}/commands", json={"move": "a1-a3"},
                       headers={"Authorization": f"Bearer {created['seats'][0]['token']}"})

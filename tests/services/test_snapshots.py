@@ -56,7 +56,7 @@ def stored_game(runtime, name: str, seed: int) -> str:
 def fresh_fold(runtime, gid: str, version: int):
     """The game at ``version`` folded from its first event, with no snapshot (the reference)."""
     states = States(runtime.store)
-    return states._fold(states._before_first_event(gid), runtime.store.read(gid, to=version))
+    return states._fold(states._before_first_event(gid), runtime.store.entries(gid, to=version))
 
 
 def same(a, b) -> bool:
