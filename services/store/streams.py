@@ -19,6 +19,7 @@ import contextlib
 import json
 import secrets
 import time
+import weakref
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -571,11 +572,18 @@ _new_stored = object.__new__
 
 def _as_sent(client: redis.Redis) -> redis.Redis:
     """A client on ``client``'s connections whose stream reads answer the entries as Redis sends them (hiredis's
-    lists), not redis-py's tuple and dict per entry."""
-    raw = redis.Redis(connection_pool=client.connection_pool)
-    for command in ("XRANGE", "XREVRANGE"):
-        raw.response_callbacks.pop(command, None)
+    lists), not redis-py's tuple and dict per entry. Shared by the stores on one connection pool while any holds it
+    (a client copies a thousand response callbacks when made; it holds its pool, so the pool's id names it)."""
+    pool = client.connection_pool
+    raw = _as_sent_of.get(id(pool))
+    if raw is None:
+        raw = _as_sent_of[id(pool)] = redis.Redis(connection_pool=pool)
+        for command in ("XRANGE", "XREVRANGE"):
+            raw.response_callbacks.pop(command, None)
     return raw
+
+
+_as_sent_of: weakref.WeakValueDictionary[int, redis.Redis] = weakref.WeakValueDictionary()
 
 
 def _unparsed(entries: list) -> list:
