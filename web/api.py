@@ -73,28 +73,17 @@ def only_json_from_this_origin():
     return None
 
 
-def private_answers(response):
-    """Answers that depend on who asks are never kept by a cache (a proxy's, the browser's): anything read with a
-    bearer token or a session cookie (a seat's document, its legal moves, hidden cards), and every answer to a
-    POST (a new game's seat tokens, a claimed seat's). Every answer varies with both headers."""
-    i18n.vary(response, "Authorization", "Cookie")
-    if request.method not in ("GET", "HEAD") or "HTTP_AUTHORIZATION" in request.environ \
-            or i18n.request_cookie(session.COOKIE):
-        response.headers["Cache-Control"] = "no-store"
-    return response
-
-
 def api_blueprint(name: str, import_name: str) -> Blueprint:
     """A blueprint of JSON API routes under ``/api``, with the API's rules: errors as JSON (a service's, Redis
-    down), game ids of our form, JSON bodies from this origin only, answers that depend on who asks never cached.
-    Each module of routes makes its own; ``web/app.py`` registers each."""
+    down), game ids of our form, JSON bodies from this origin only (answers that depend on who asks are never
+    cached: ``web/headers.py``, for every route under ``/api``). Each module of routes makes its own;
+    ``web/app.py`` registers each."""
     blueprint = Blueprint(name, import_name, url_prefix="/api")
     blueprint.register_error_handler(errors.ServiceError, service_error)
     for down in REDIS_DOWN:
         blueprint.register_error_handler(down, redis_down)
     blueprint.url_value_preprocessor(game_ids_of_our_form)
     blueprint.before_request(only_json_from_this_origin)
-    blueprint.after_request(private_answers)
     return blueprint
 
 
@@ -102,7 +91,7 @@ api = api_blueprint("api", __name__)
 
 
 def bearer_token() -> str | None:
-    header = request.headers.get("Authorization")
+    header = request.environ.get("HTTP_AUTHORIZATION")
     if header is None:
         return None
     scheme, _, token = header.partition(" ")

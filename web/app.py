@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import msgspec
-from flask import Flask, Response, g, request
+from flask import Flask, Response, request
 from flask.json.provider import DefaultJSONProvider
 
 from services import trace
@@ -11,6 +13,7 @@ from services.context import Runtime
 from services.health import Health
 from web.bridge import ROUTE
 from web.errors import flask_response
+from web.headers import AnswerHeaders
 
 
 class JSONProvider(DefaultJSONProvider):
@@ -22,6 +25,27 @@ class JSONProvider(DefaultJSONProvider):
         obj = self._prepare_response_obj(args, kwargs)
         return self._app.response_class(msgspec.json.encode(obj, enc_hook=self.default) + b"\n",
                                         mimetype=self.mimetype)
+
+
+TRACE = "burrow.trace"
+"""The environ's key of the request's trace (``services/trace.py``) while Flask answers it."""
+
+
+class App(Flask):
+    """Flask, asking once per function whether it is a coroutine function: Flask's ``ensure_sync`` asks ``inspect``
+    at every call of every hook and view (seven times for a command), though the answer never changes."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._sync: dict[Callable, Callable] = {}
+
+    def ensure_sync(self, func: Callable) -> Callable:
+        sync = self._sync.get(func)
+        if sync is None:
+            sync = super().ensure_sync(func)
+            if len(self._sync) < 10_000:  # hooks, views and handlers: a few hundred, registered once
+                self._sync[func] = sync
+        return sync
 
 
 def create_app(runtime: Runtime) -> Flask:
@@ -36,7 +60,7 @@ def create_app(runtime: Runtime) -> Flask:
     from web.people import people_api
     from web.tournaments import tournaments_api
 
-    app = Flask(__name__)
+    app = App(__name__)
     app.json = JSONProvider(app)
     app.config["RUNTIME"] = runtime
     app.config["MAX_CONTENT_LENGTH"] = runtime.settings.limits.body_bytes
@@ -79,29 +103,22 @@ def create_app(runtime: Runtime) -> Flask:
             return flask_response(500, "internal", "internal error")
         return exc
 
+    app.wsgi_app = AnswerHeaders(app.wsgi_app)  # the headers of every answer, whatever its route
+
     @app.before_request
     def request_id():
         """The request's id, as the front gave it (``X-Request-ID``), for this thread while Flask answers: the
         event store writes it with the events a command appends (``services/trace.py``)."""
-        g.trace = trace.begin(request.headers.get("X-Request-ID"))
-        matched = request.environ.get(ROUTE)
-        if matched is not None and request.url_rule is not None:  # the metrics' label (``web/metrics.py``)
-            matched.append(request.url_rule.rule)
+        environ, rule = request.environ, request.url_rule
+        environ[TRACE] = trace.begin(environ.get("HTTP_X_REQUEST_ID"))
+        matched = environ.get(ROUTE)
+        if matched is not None and rule is not None:  # the metrics' label (``web/metrics.py``)
+            matched.append(rule.rule)
 
     @app.teardown_request
     def request_done(exc):
-        if "trace" in g:
-            trace.end(g.pop("trace"))
-
-    @app.after_request
-    def security_headers(response):
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        if response.mimetype == "text/html":
-            response.headers.setdefault(
-                "Content-Security-Policy",
-                "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                "object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
-        return response
+        token = request.environ.pop(TRACE, None)
+        if token is not None:
+            trace.end(token)
 
     return app

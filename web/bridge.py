@@ -21,7 +21,8 @@ import threading
 from typing import Any
 
 BODY = "burrow.body"
-"""The scope's key of the request body the guard has read (``web/front.py``): the bridge reads no other."""
+"""The scope's key of the request body the guard has read (``web/front.py``): the bridge reads no other, and hands
+it to the routes under the same key of the environ (``web/schemas.py``, ``request_body``)."""
 ROUTE = "burrow.route"
 """The scope's (and the environ's) key of a list the WSGI app puts the route it matched in (its template): the
 metrics label a request with it without matching the path a second time (``web/metrics.py``)."""
@@ -65,6 +66,7 @@ def environ_of(scope: dict, body: bytes) -> dict[str, Any]:
         "wsgi.version": (1, 0),
         "wsgi.url_scheme": scope.get("scheme", "http"),
         "wsgi.input": io.BytesIO(body),
+        BODY: body,
         "wsgi.errors": sys.stderr,
         "wsgi.multithread": True,
         "wsgi.multiprocess": True,

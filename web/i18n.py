@@ -22,7 +22,7 @@ from urllib.parse import urlencode
 from babel import Locale, numbers
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
-from flask import Blueprint, Flask, Response, g, has_request_context, request
+from flask import Blueprint, Flask, Response, has_request_context, request
 from starlette.requests import Request as StarletteRequest
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
@@ -93,20 +93,28 @@ def request_cookie(name: str) -> str | None:
     return request.cookies.get(name) if name in request.environ.get("HTTP_COOKIE", "") else None
 
 
+LANG = "burrow.lang"
+"""The environ's key of the request's language, once decided."""
+
+
 def request_language() -> str:
-    """The current Flask request's language (decided once per request)."""
+    """The current Flask request's language (decided once per request, kept in its environ)."""
     if not has_request_context():
         return DEFAULT
-    if "lang" not in g:
-        chosen = known(request_arg("lang")) or known(request_cookie(COOKIE))
-        if chosen is None:  # the account is looked up only when the query and the cookie say nothing
+    environ = request.environ
+    lang = environ.get(LANG)
+    if lang is None:
+        query, cookies = environ.get("QUERY_STRING", ""), environ.get("HTTP_COOKIE", "")
+        lang = (known(request.args.get("lang")) if "lang" in query else None) \
+            or (known(request.cookies.get(COOKIE)) if COOKIE in cookies else None)
+        if lang is None:  # the account is looked up only when the query and the cookie say nothing
             try:
                 account = account_language()
             except Exception:  # an account store that fails must not take the page down: the browser's language
                 account = None
-            chosen = choose(None, None, account, request.headers.get("Accept-Language"))
-        g.lang = chosen
-    return g.lang
+            lang = choose(None, None, account, environ.get("HTTP_ACCEPT_LANGUAGE"))
+        environ[LANG] = lang
+    return lang
 
 
 def scope_language(scope: dict) -> str:
@@ -283,21 +291,7 @@ def init_app(app: Flask) -> None:
         if chosen and response.mimetype == "text/html" and request.cookies.get(COOKIE) != chosen:
             response.set_cookie(COOKIE, chosen, max_age=COOKIE_AGE, samesite="Lax", httponly=True,
                                 secure=request.is_secure)
-        vary(response, "Accept-Language", "Cookie")  # a cache must not give one reader another's language
-        return response
-
-
-def vary(response: Response, *names: str) -> None:
-    """Add ``names`` to the answer's ``Vary`` header (what werkzeug's ``response.vary`` does, without parsing the
-    header into a set and writing it back on every answer)."""
-    present = response.headers.get("Vary")
-    if not present:
-        response.headers["Vary"] = ", ".join(names)
-        return
-    have = {v.strip().lower() for v in present.split(",")}
-    more = [n for n in names if n.lower() not in have]
-    if more:
-        response.headers["Vary"] = ", ".join((present, *more))
+        return response  # every answer varies with the language's headers: web/headers.py
 
 
 def switch_url(lang: str) -> str:

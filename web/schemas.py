@@ -3,6 +3,7 @@ and the OpenAPI document."""
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Annotated, Any, Literal
 
@@ -14,6 +15,7 @@ from domain.text import Text
 from services import bounds, declared, errors
 from services.games.players import LEVELS, Player
 from services.people.chat import ROOMS
+from web.bridge import BODY
 from web.i18n import LANGUAGES
 
 
@@ -169,9 +171,38 @@ def decode(body: bytes, kind: Any = dict[str, Any]):
         raise ValueError(Text("the request body is not valid JSON")) from None
     except RecursionError:
         raise ValueError(Text("the request body is nested too deep")) from None
-    if _deeper_than(value, MAX_DEPTH):
+    bound = nesting(kind)
+    if (bound is None or bound > MAX_DEPTH) and _deeper_than(value, MAX_DEPTH):
         raise ValueError(Text("the request body is nested too deep"))
     return value
+
+
+@functools.cache
+def nesting(kind: Any) -> int | None:
+    """How deep a value decoded as ``kind`` can nest objects and arrays (0: a scalar), or None when the type leaves
+    it open (``Any`` inside, a recursive type): only then is the decoded value walked (``_deeper_than``). A
+    command's body (``Command``) nests one deep."""
+    return _nesting(msgspec.inspect.type_info(kind), frozenset())
+
+
+def _nesting(t: msgspec.inspect.Type, within: frozenset) -> int | None:
+    mi = msgspec.inspect
+    if isinstance(t, mi.Metadata):
+        return _nesting(t.type, within)
+    if isinstance(t, mi.AnyType):
+        return None
+    if isinstance(t, mi.UnionType | mi.TupleType):
+        inner = [_nesting(x, within) for x in (t.types if isinstance(t, mi.UnionType) else t.item_types)]
+        return None if None in inner else (isinstance(t, mi.TupleType)) + max(inner, default=0)
+    if isinstance(t, mi.ListType | mi.SetType | mi.FrozenSetType | mi.VarTupleType | mi.DictType):
+        inner = _nesting(t.value_type if isinstance(t, mi.DictType) else t.item_type, within)
+        return None if inner is None else 1 + inner
+    if isinstance(t, mi.StructType | mi.TypedDictType | mi.DataclassType | mi.NamedTupleType):
+        if t.cls in within:  # a type inside itself: as deep as a client likes
+            return None
+        inner = [_nesting(f.type, within | {t.cls}) for f in t.fields]
+        return None if None in inner else 1 + max(inner, default=0)
+    return 0
 
 
 def _refusal(body: bytes, kind: Any, error: msgspec.ValidationError) -> ValueError:
@@ -196,7 +227,9 @@ def request_body(kind: Any = dict[str, Any], empty_ok: bool = False,
     A body that is no JSON object is a 400; one that does not fit ``kind`` is a ``refused`` naming the field (400
     by default: the accounts' routes answer 422), or an ``unknown`` for a field ``kind`` does not have (as
     ``refused`` unless given: the meeting routes answer 400 for it, 422 for a value)."""
-    raw = request.get_data()
+    raw = request.environ.get(BODY)  # as the front read it (``web/bridge.py``); else (no front) Flask's
+    if raw is None:
+        raw = request.get_data()
     if not raw and empty_ok:
         raw = b"{}"
     try:

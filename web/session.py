@@ -21,9 +21,11 @@ def accounts():
 
 def signed_in():
     """``(session, account)`` of the request's cookie, or None (looked up once per request)."""
+    cookie = i18n.request_cookie(COOKIE)
+    if not cookie:  # most API calls: a bearer token, no session
+        return None
     if "burrow_signed_in" not in g:
-        cookie = i18n.request_cookie(COOKIE)
-        g.burrow_signed_in = accounts().signed_in(cookie) if cookie else None
+        g.burrow_signed_in = accounts().signed_in(cookie)
     return g.burrow_signed_in
 
 

@@ -3,9 +3,13 @@ nested too deep with a 400 naming the problem (not a 500), and writes nothing (f
 
 from __future__ import annotations
 
+from typing import Any
+
+import msgspec
 import pytest
 
 from tests.web.signin import signed_in
+from web import schemas
 from web.app import create_app
 from web.schemas import MAX_DEPTH
 
@@ -64,6 +68,25 @@ def test_a_body_just_within_the_depth_is_read(site):
     r = client.post(f"/api/games/{created['id']}/chat", data=nested(MAX_DEPTH), content_type="application/json",
                     headers={"Authorization": f"Bearer {created['seats'][0]['token']}"})
     assert r.status_code in (400, 422) and "nested too deep" not in r.get_json()["error"]["message"], r.get_json()
+
+
+class Node(msgspec.Struct):
+    label: str
+    children: list[Node] = []
+
+
+@pytest.mark.parametrize("kind, depth", [
+    (schemas.Command, 1),  # its fields are scalars: never walked
+    (schemas.ChatMessage, 1),
+    (list[int], 1),
+    (dict[str, list[int]], 2),
+    (tuple[int, list[int]], 2),
+    (schemas.CreateGame, None),  # its options are any JSON object: walked
+    (dict[str, Any], None),
+    (Node, None),  # a type inside itself nests as deep as a client likes
+])
+def test_the_depth_a_declared_body_can_reach_is_known_from_its_type(kind, depth):
+    assert schemas.nesting(kind) == depth
 
 
 @pytest.mark.parametrize("player, status, field, message", [
