@@ -13,6 +13,7 @@ last guard, anything shaped like a bearer token or a ``password=``/``token=``/``
 from __future__ import annotations
 
 import atexit
+import contextlib
 import datetime
 import json
 import logging
@@ -21,6 +22,7 @@ import os
 import queue
 import re
 import sys
+import threading
 
 from services import trace
 
@@ -59,9 +61,11 @@ class JsonLines(logging.Formatter):
 class Handoff(logging.handlers.QueueHandler):
     """Hands each record to the writing thread (``setup``), with the request id it was written for: a request's
     line is formatted and written off its thread, and a stderr read slowly (a full pipe) never stalls the server's
-    event loop or a job. When ``QUEUED`` lines wait already, a line is dropped (and counted) instead."""
+    event loop or a job. When ``QUEUED`` lines wait already, a line is dropped (and counted) instead. The queue is
+    the C one (``queue.SimpleQueue``): a put and a get cost no Python lock or condition (the bounded
+    ``queue.Queue``'s cost a request about 30 µs of the interpreter between them, ``docs/benchmarks.md``)."""
 
-    def __init__(self, queue_: queue.Queue):
+    def __init__(self, queue_: queue.SimpleQueue):
         super().__init__(queue_)
         self.dropped = 0
 
@@ -71,40 +75,79 @@ class Handoff(logging.handlers.QueueHandler):
         return record
 
     def enqueue(self, record: logging.LogRecord) -> None:
-        try:
-            self.queue.put_nowait(record)
-        except queue.Full:
+        if self.queue.qsize() >= QUEUED:
             self.dropped += 1
+        else:
+            self.queue.put_nowait(record)
 
 
 QUEUED = 10_000
 """Lines waiting for the writing thread at most (then ``Handoff`` drops them)."""
+BATCH = 1_000
+"""Lines written by one write at most: the writer takes every line waiting, so a busy server's lines cost one
+system call for many."""
+_STOP = object()
+
+
+class Writer(threading.Thread):
+    """The thread that formats the records handed over and writes them to ``stream``, every line waiting in one
+    write."""
+
+    def __init__(self, queue_: queue.SimpleQueue, stream, formatter: logging.Formatter):
+        super().__init__(name="burrow-logs", daemon=True)
+        self.queue, self.stream, self.formatter = queue_, stream, formatter
+
+    def run(self) -> None:
+        while True:
+            records = [self.queue.get()]
+            while len(records) < BATCH:
+                try:
+                    records.append(self.queue.get_nowait())
+                except queue.Empty:
+                    break
+            stop = _STOP in records
+            lines = [self.formatter.format(r) + "\n" for r in records if r is not _STOP]
+            with contextlib.suppress(OSError, ValueError):  # a stream gone (closed at exit): nothing to do
+                self.stream.write("".join(lines))
+                self.stream.flush()
+            if stop:
+                return
+
+    def stop(self) -> None:
+        """Write what waits, then end."""
+        self.queue.put(_STOP)
+        self.join(10)
 
 
 def setup(stream=None) -> logging.Handler | None:
     """Every log line of this process as JSON (or text, ``BURROW_LOG_FORMAT=text``) on ``stream`` (stderr), written
-    by a thread of its own (``Handoff``; what waits is written at exit); as ``logging.basicConfig``, nothing when
-    the root logger has a handler already (a test's, an embedding program's)."""
+    by a thread of its own (``Handoff``, ``Writer``; what waits is written at exit); as ``logging.basicConfig``,
+    nothing when the root logger has a handler already (a test's, an embedding program's)."""
     root = logging.getLogger()
     if root.handlers:
         return None
-    writer = logging.StreamHandler(stream or sys.stderr)
+    stream = stream or sys.stderr
     if os.environ.get("BURROW_LOG_FORMAT", "json").lower() == "text":
-        writer.setFormatter(logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s"))
+        formatter = logging.Formatter("%(asctime)s %(name)s %(levelname)s %(message)s")
     else:
-        writer.setFormatter(JsonLines())
-    handler = Handoff(queue.Queue(QUEUED))
-    listener = logging.handlers.QueueListener(handler.queue, writer)
-    listener.start()
+        formatter = JsonLines()
+    handler = Handoff(queue.SimpleQueue())
+    writer = Writer(handler.queue, stream, formatter)
+    writer.start()
 
     def stop() -> None:
-        listener.stop()  # what waits is written
+        writer.stop()  # what waits is written
         if handler.dropped:
-            writer.handle(logging.makeLogRecord({"name": "burrow.logs", "levelno": logging.WARNING,
-                                                 "levelname": "WARNING",
-                                                 "msg": f"{handler.dropped} log lines dropped (stderr too slow)"}))
+            with contextlib.suppress(OSError, ValueError):
+                stream.write(formatter.format(logging.makeLogRecord({
+                    "name": "burrow.logs", "levelno": logging.WARNING, "levelname": "WARNING",
+                    "msg": f"{handler.dropped} log lines dropped (stderr too slow)"})) + "\n")
+                stream.flush()
 
     atexit.register(stop)
+    # No line names its thread or process: a record need not look them up (the logging module's own advice for a
+    # process that logs every request).
+    logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
     root.addHandler(handler)
     root.setLevel(LEVEL)
     for name in OWN:
