@@ -23,6 +23,7 @@ import queue
 import re
 import sys
 import threading
+import time
 
 from services import trace
 
@@ -86,6 +87,9 @@ QUEUED = 10_000
 BATCH = 1_000
 """Lines written by one write at most: the writer takes every line waiting, so a busy server's lines cost one
 system call for many."""
+GATHER_SECONDS = 0.05
+"""How long the writer lets lines gather after the first of a batch: woken for each line, it took the interpreter
+from the requests about 35 µs a request (``docs/benchmarks.md``); a line reaches the stream at most this late."""
 _STOP = object()
 
 
@@ -100,6 +104,8 @@ class Writer(threading.Thread):
     def run(self) -> None:
         while True:
             records = [self.queue.get()]
+            if records[0] is not _STOP:
+                time.sleep(GATHER_SECONDS)
             while len(records) < BATCH:
                 try:
                     records.append(self.queue.get_nowait())

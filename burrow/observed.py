@@ -31,8 +31,26 @@ def enabled() -> bool:
 
 
 def identity(pid: int | None = None) -> str:
-    """This process's name in the directory: ``<host>-<pid>``."""
-    return f"{socket.gethostname()}-{os.getpid() if pid is None else pid}"
+    """This process's name in the directory: ``<host>-<pid>`` (of process ``pid``, by default this one).
+    prometheus-client asks it at every change of every value (to notice a fork), so this process's is kept, and
+    forgotten in a forked child."""
+    global _own
+    if pid is not None:
+        return f"{socket.gethostname()}-{pid}"
+    if _own is None:
+        _own = f"{socket.gethostname()}-{os.getpid()}"
+    return _own
+
+
+_own: str | None = None
+
+
+def _forked() -> None:
+    global _own
+    _own = None
+
+
+os.register_at_fork(after_in_child=_forked)
 
 
 def prepare(own_dir: bool = False) -> str | None:
