@@ -516,7 +516,7 @@ class Table:
         return self.game.view(state.game, viewer)
 
     def redact(self, event: Event, viewer: Viewer) -> Event:
-        return event if isinstance(event, TABLE_EVENTS) else self.game.redact(event, viewer)
+        return event if type(event) in self._table_events else self.game.redact(event, viewer)
 
     def sides(self, state: TableState | None) -> tuple[str, ...]:
         """Each seat's side as the move list's lines open with it: the game's ``sides(state)`` where they are
@@ -528,6 +528,8 @@ class Table:
     def describe(self, event: Event) -> Text:
         """One line for the feed: a table event's, else the game's own (players as seats: the service names
         them)."""
+        if type(event) not in self._table_events:  # most events: no case below to try one by one
+            return self.game.describe(event)
         match event:
             case TableSet(open=open_seats, clock=clock):
                 # Not the open seats' players: they have none yet. Not "for anyone" either: a rematch keeps its
