@@ -274,6 +274,8 @@ class Table:
         # isinstance over a tuple of msgspec classes costs about 90 ns a class (their metaclass's instance check).
         # Table events are final classes (each its own tag), so the exact type is the test.
         self._table_events = frozenset(TABLE_EVENTS)
+        self._drawn_sides = getattr(game, "sides", None)  # asked for every line of the feed
+        self._fixed_sides = tuple(getattr(game, "SIDES", ()))
 
     def __getattr__(self, name: str) -> Any:
         # Everything that takes no state (parse, format, initial helpers, constants) is the game's own.
@@ -521,9 +523,9 @@ class Table:
     def sides(self, state: TableState | None) -> tuple[str, ...]:
         """Each seat's side as the move list's lines open with it: the game's ``sides(state)`` where they are
         drawn per game (Mouse Guard's colours), else its fixed ``SIDES`` (Murus), else none."""
-        if state is not None and hasattr(self.game, "sides"):
-            return tuple(self.game.sides(state.game))
-        return tuple(getattr(self.game, "SIDES", ()))
+        if state is not None and self._drawn_sides is not None:
+            return tuple(self._drawn_sides(state.game))
+        return self._fixed_sides
 
     def describe(self, event: Event) -> Text:
         """One line for the feed: a table event's, else the game's own (players as seats: the service names

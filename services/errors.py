@@ -7,9 +7,6 @@ as it is.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 from domain.text import Text, plain
 from services.store.connection import REDIS_DOWN
 from services.store.streams import NotReplicated, StoreUnavailable
@@ -86,14 +83,25 @@ def unreachable() -> Unavailable:
     return Unavailable(Text("the event store is unreachable; try again in a moment"))
 
 
-@contextmanager
-def store_errors() -> Iterator[None]:
+class _StoreErrors:
+    """``store_errors``'s context manager: a class, not a generator (it wraps every append and every load)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, exc, traceback) -> bool:
+        if isinstance(exc, NotReplicated):
+            raise Unavailable(str(exc)) from exc
+        if isinstance(exc, (StoreUnavailable, *REDIS_DOWN)):
+            raise unreachable() from exc
+        return False
+
+
+_STORE_ERRORS = _StoreErrors()
+
+
+def store_errors() -> _StoreErrors:
     """The one mapping of the store's failures to answers: Redis out of reach → ``unreachable()``; an append not
     confirmed by its replicas in time → ``Unavailable`` with the store's reason (send it again with its command
     id: it is never applied twice)."""
-    try:
-        yield
-    except NotReplicated as exc:
-        raise Unavailable(str(exc)) from exc
-    except (StoreUnavailable, *REDIS_DOWN) as exc:
-        raise unreachable() from exc
+    return _STORE_ERRORS

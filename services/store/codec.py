@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import functools
 from collections.abc import Callable
 from types import ModuleType
@@ -63,6 +64,4 @@ def to_client(module: ModuleType, event: Event, version: int, at: int,
 
 
 def iso_time(ms: int) -> str:
-    import datetime as dt
-
-    return dt.datetime.fromtimestamp(ms / 1000, dt.UTC).isoformat(timespec="milliseconds")
+    return datetime.datetime.fromtimestamp(ms / 1000, datetime.UTC).isoformat(timespec="milliseconds")
