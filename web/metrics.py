@@ -76,21 +76,27 @@ class HttpMetrics:
             nonlocal status
             if message["type"] == "http.response.start" and status is None:
                 status = message["status"]
-                took = time.perf_counter() - started
-                route = matched[0] if matched else self.routes.template(scope)
-                if self.metrics is not None:
-                    self.metrics.http_requests.labels(route, str(status)).inc()
-                    self.metrics.http_seconds.labels(route).observe(took)
                 message = {**message, "headers": [*message.get("headers", []), (REQUEST_ID, rid.encode())]}
-                requests_log.info("%s %s %s", scope["method"], route, status, extra={"fields": {
-                    "event": "request", "method": scope["method"], "route": route, "status": status,
-                    "ms": round(took * 1000, 1), "client": scope["client"][0] if scope.get("client") else None}})
+                # Counted and logged once the answer is on its way: run by the loop after this request's task
+                # yields (its head and body written), in this request's context (its id in the line).
+                asyncio.get_running_loop().call_soon(self._record, scope, matched, status,
+                                                     time.perf_counter() - started)
             await send(message)
 
         try:
             await self.app(scope, receive, counting_send)
         finally:
             trace.end(token)
+
+    def _record(self, scope: dict, matched: list[str], status: int, took: float) -> None:
+        """Count one answered request under its route's template and write its line."""
+        route = matched[0] if matched else self.routes.template(scope)
+        if self.metrics is not None:
+            self.metrics.http_requests.labels(route, str(status)).inc()
+            self.metrics.http_seconds.labels(route).observe(took)
+        requests_log.info("%s %s %s", scope["method"], route, status, extra={"fields": {
+            "event": "request", "method": scope["method"], "route": route, "status": status,
+            "ms": round(took * 1000, 1), "client": scope["client"][0] if scope.get("client") else None}})
 
 
 def metrics_route(runtime, error_response, headers: dict[str, str]) -> Route:
