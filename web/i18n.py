@@ -104,9 +104,7 @@ def request_language() -> str:
     environ = request.environ
     lang = environ.get(LANG)
     if lang is None:
-        query, cookies = environ.get("QUERY_STRING", ""), environ.get("HTTP_COOKIE", "")
-        lang = (known(request.args.get("lang")) if "lang" in query else None) \
-            or (known(request.cookies.get(COOKIE)) if COOKIE in cookies else None)
+        lang = known(request_arg("lang")) or known(request_cookie(COOKIE))
         if lang is None:  # the account is looked up only when the query and the cookie say nothing
             try:
                 account = account_language()
