@@ -77,13 +77,34 @@ def test_the_sign_up_taken_error_is_french_on_a_french_page(new_page):
     name = fresh("Zoe")
     sign_up(page, name)
     other = new_page(locale="fr-FR")
-    other.goto("/signup?lang=fr")
+    other.goto("/signup?lang=fr", wait_until="networkidle")  # a French page's script waits for its words first
     other.fill("#username", name.lower())
     other.fill("#password", "un autre mot de passe")
     other.click("#signup-password")
     error = other.locator("#form-error")
     expect(error).to_contain_text("est déjà pris")
     assert "username" not in error.inner_text() and "taken" not in error.inner_text()
+
+
+def test_a_form_sent_before_its_script_is_ready_never_leaves_the_page(new_page):
+    """A French page's script waits for its words (i18n.js): a click on "create" before then must not send the
+    form as the browser would (a GET, the password in the address). Here the words are held back until after the
+    click."""
+    page = new_page(locale="fr-FR")
+    held = []
+    page.route(re.compile(r".*/i18n/fr\.json.*"), lambda route: held.append(route))
+    page.goto("/signup?lang=fr", wait_until="domcontentloaded")
+    page.fill("#username", fresh("Early").lower())
+    page.fill("#password", "un mot de passe secret")
+    page.click("#signup-password")
+    page.wait_for_timeout(300)
+    assert "password" not in page.url and page.url.endswith("/signup?lang=fr")
+    assert held, "the words were not asked for"
+    held[0].continue_()
+    page.wait_for_load_state("networkidle")  # the words have come: the page's script has taken the form over
+    page.click("#signup-password")  # the account is made
+    page.wait_for_url(re.compile(r".*/(\?.*)?$"))
+    assert "password" not in page.url
 
 
 def test_a_signed_in_players_game_opened_in_a_fresh_browser_is_played_not_watched(new_page):
