@@ -530,46 +530,45 @@ class Table:
     def describe(self, event: Event) -> Text:
         """One line for the feed: a table event's, else the game's own (players as seats: the service names
         them)."""
-        if type(event) not in self._table_events:  # most events: no case below to try one by one
-            return self.game.describe(event)
-        match event:
-            case TableSet(open=open_seats, clock=clock):
-                # Not the open seats' players: they have none yet. Not "for anyone" either: a rematch keeps its
-                # seats for their players.
-                if open_seats and clock:
-                    return Text.plural("Waiting for {n} more player. Clock: {clock}.",
-                                       "Waiting for {n} more players. Clock: {clock}.", n=len(open_seats),
-                                       clock=describe_clock(clock))
-                if open_seats:
-                    return Text.plural("Waiting for {n} more player.", "Waiting for {n} more players.",
-                                       n=len(open_seats))
-                if clock:
-                    return Text("Clock: {clock}.", clock=describe_clock(clock))
-                return Text("The table is set.")
-            case SeatTaken(name=name):
-                return Text("{name} joins the game.", name=name)
-            case Resigned(seat=seat):
-                return Text("{seat} resigns.", seat=Seat(seat))
-            case TimedOut(seat=seat):
-                return Text("{seat} ran out of time.", seat=Seat(seat))
-            case DrawOffered(seat=seat):
-                return Text("{seat} offers a draw.", seat=Seat(seat))
-            case DrawDeclined(seat=seat):
-                return Text("{seat} declines the draw.", seat=Seat(seat))
-            case DrawAgreed(seat=seat):
-                return Text("{seat} accepts the draw.", seat=Seat(seat))
-            case Aborted(seat=seat):
-                return Text("{seat} aborts the game.", seat=Seat(seat))
-            case FirstMoveMissed(seat=seat):
-                return Text("{seat} did not make a first move in time.", seat=Seat(seat))
-            case AbandonmentClaimed(seat=seat, draw=draw):
-                if draw:
-                    return Text("{seat} claims a draw: the other player left.", seat=Seat(seat))
-                return Text("{seat} claims the win: the other player left.", seat=Seat(seat))
-            case Rematched(gid=gid):
-                return Text("A rematch: game {gid}.", gid=gid)
-            case GameTooLong():
-                return Text("The game reached its length limit: a draw.")
+        if type(event) in self._table_events:  # one set lookup: most events are the game's, no case to try
+            match event:
+                case TableSet(open=open_seats, clock=clock):
+                    # Not the open seats' players: they have none yet. Not "for anyone" either: a rematch keeps its
+                    # seats for their players.
+                    if open_seats and clock:
+                        return Text.plural("Waiting for {n} more player. Clock: {clock}.",
+                                           "Waiting for {n} more players. Clock: {clock}.", n=len(open_seats),
+                                           clock=describe_clock(clock))
+                    if open_seats:
+                        return Text.plural("Waiting for {n} more player.", "Waiting for {n} more players.",
+                                           n=len(open_seats))
+                    if clock:
+                        return Text("Clock: {clock}.", clock=describe_clock(clock))
+                    return Text("The table is set.")
+                case SeatTaken(name=name):
+                    return Text("{name} joins the game.", name=name)
+                case Resigned(seat=seat):
+                    return Text("{seat} resigns.", seat=Seat(seat))
+                case TimedOut(seat=seat):
+                    return Text("{seat} ran out of time.", seat=Seat(seat))
+                case DrawOffered(seat=seat):
+                    return Text("{seat} offers a draw.", seat=Seat(seat))
+                case DrawDeclined(seat=seat):
+                    return Text("{seat} declines the draw.", seat=Seat(seat))
+                case DrawAgreed(seat=seat):
+                    return Text("{seat} accepts the draw.", seat=Seat(seat))
+                case Aborted(seat=seat):
+                    return Text("{seat} aborts the game.", seat=Seat(seat))
+                case FirstMoveMissed(seat=seat):
+                    return Text("{seat} did not make a first move in time.", seat=Seat(seat))
+                case AbandonmentClaimed(seat=seat, draw=draw):
+                    if draw:
+                        return Text("{seat} claims a draw: the other player left.", seat=Seat(seat))
+                    return Text("{seat} claims the win: the other player left.", seat=Seat(seat))
+                case Rematched(gid=gid):
+                    return Text("A rematch: game {gid}.", gid=gid)
+                case GameTooLong():
+                    return Text("The game reached its length limit: a draw.")
         return self.game.describe(event)
 
     def dump_position(self, state: TableState) -> dict[str, Any]:

@@ -767,10 +767,12 @@ class EventStore:
                 return
             start = version_of(page[-1]) + 1
 
-    def _xrange(self, key: str, start: str, end: str, count: int) -> list:
-        if self._cluster:
-            return _unparsed(self.redis.xrange(key, start, end, count=count))
-        return self._replies.xrange(key, start, end, count=count)
+    def _xrange(self, key: str, start: str, end: str, count: int, newest_first: bool = False) -> list:
+        """Raw entries of ``key`` from ``start`` to ``end`` (``newest_first``: XREVRANGE, from ``end`` down)."""
+        client = self.redis if self._cluster else self._replies
+        entries = (client.xrevrange(key, end, start, count=count) if newest_first
+                   else client.xrange(key, start, end, count=count))
+        return _unparsed(entries) if self._cluster else entries
 
     def tails(self, wants: list[tuple[str, int]], batch: int = 1000) -> list[tuple[StoredEvent | None, list]]:
         """For each ``(gid, after)``: the game's latest event (None: no such game) and up to ``batch`` raw entries
@@ -792,10 +794,7 @@ class EventStore:
         return None if self._cluster else self.redis.pipeline(transaction=False)
 
     def _latest(self, gid: str) -> StoredEvent | None:
-        key = self.keys.game(gid)
-        latest = (_unparsed(self.redis.xrevrange(key, "+", "-", count=1)) if self._cluster
-                  else self._replies.xrevrange(key, "+", "-", count=1))
-        return next(iter(_stored(latest)), None)
+        return next(iter(_stored(self._xrange(self.keys.game(gid), "-", "+", 1, newest_first=True))), None)
 
     def meta(self, gid: str) -> dict | None:
         """The game's metadata (written with its first event), or None if there is no such game."""
